@@ -1,0 +1,81 @@
+// `isocheck check FILE… [--level L,L…] [--json] [--format hist|plume]`: verdicts, witnesses, exit status.
+
+import { analyzeHistText, analyzePlumeBytes, type Analysis } from '../engine/analyze.ts';
+import { parseLevel, type Level } from '../engine/levels.ts';
+import { LineIndex } from '../engine/line-index.ts';
+import { fileReport, type FileReport } from '../engine/report.ts';
+import { lastValue, parseArgs } from './args.ts';
+import { formatOf, readInputs, type InputFormat } from './inputs.ts';
+import { renderDetails, renderTable } from './text-report.ts';
+
+export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--json] [--format hist|plume] [--witnesses N]';
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  /** Whether stderr is a terminal (progress lines are shown only there). */
+  errIsTty: boolean;
+}
+
+export function runCheck(argv: readonly string[], io: Io): number {
+  const parsed = parseArgs(argv, ['--level', '--format', '--witnesses'], ['--json']);
+  if (!parsed.ok) return usage(io, parsed.error);
+  const { args } = parsed;
+  if (args.positional.length === 0) return usage(io, 'no input files');
+  let levels: Level[] | undefined;
+  for (const spec of args.values.get('--level') ?? []) {
+    for (const name of spec.split(',').filter((s) => s.length > 0)) {
+      const l = parseLevel(name);
+      if (!l) return usage(io, `unknown level '${name}' (RC, RA, CC, PC, PSI, SI, SER)`);
+      (levels ??= []).push(l);
+    }
+  }
+  const format = lastValue(args, '--format');
+  if (format !== undefined && format !== 'hist' && format !== 'plume') return usage(io, `unknown format '${format}' (hist or plume)`);
+  const witnessesText = lastValue(args, '--witnesses');
+  const maxWitnesses = witnessesText === undefined ? 1 : Number(witnessesText);
+  if (!Number.isInteger(maxWitnesses) || maxWitnesses < 1) return usage(io, '--witnesses needs a positive integer');
+
+  const reports: FileReport[] = [];
+  let unreadable = false;
+  let errors = false;
+  for (const input of readInputs(args.positional)) {
+    if ('error' in input) {
+      io.err(`isocheck: cannot read ${input.file}: ${input.error}`);
+      unreadable = true;
+      continue;
+    }
+    const progress = io.errIsTty && input.bytes.length > 4_000_000;
+    if (progress) io.err(`checking ${input.file} (${(input.bytes.length / 1e6).toFixed(0)} MB)…`);
+    const fmt = formatOf(input.file, format as InputFormat | undefined);
+    const options = { levels, maxWitnesses };
+    let analysis: Analysis;
+    let lines: LineIndex;
+    if (fmt === 'plume') {
+      analysis = analyzePlumeBytes(input.bytes, options);
+      lines = LineIndex.ofBytes(input.bytes);
+    } else {
+      const text = input.bytes.toString('utf8');
+      analysis = analyzeHistText(text, options);
+      lines = LineIndex.ofText(text);
+    }
+    const report = fileReport(input.file, analysis, lines);
+    errors ||= report.diagnostics.some((d) => d.severity === 'error');
+    reports.push(report);
+  }
+  if (args.switches.has('--json')) {
+    io.out(JSON.stringify(reports, null, 2));
+  } else if (reports.length > 0) {
+    io.out(renderTable(reports));
+    for (const r of reports) {
+      const details = renderDetails(r);
+      if (details) io.out(`\n${r.file}${r.title ? ` — ${r.title}` : ''}\n${details}`);
+    }
+  }
+  return unreadable ? 2 : errors ? 1 : 0;
+}
+
+function usage(io: Io, message: string): number {
+  io.err(`isocheck: ${message}\n${CHECK_USAGE}`);
+  return 2;
+}

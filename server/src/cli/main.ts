@@ -1,0 +1,37 @@
+// The isocheck command line: dispatches to check and gen; exit 0 clean, 1 findings, 2 usage or I/O.
+
+import { CHECK_USAGE, runCheck, type Io } from './check-command.ts';
+
+const HELP = `isocheck — does a transactional history honour its isolation level?
+
+${CHECK_USAGE}
+  Checks .hist files (and AWDIT/Plume text files: .txt, .plume, or --format plume) at RC, RA and CC
+  and at every level the file mentions; prints a verdict table and each violation's witness cycle.
+  Exit status: 0 no errors, 1 some file has an error, 2 usage error or unreadable file.
+
+usage: isocheck gen [options] [-o FILE]      (isocheck gen --help for the options)
+`;
+
+function main(argv: readonly string[]): number {
+  const io: Io = {
+    out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
+    err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
+    errIsTty: process.stderr.isTTY === true,
+  };
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'check':
+      return runCheck(rest, io);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      io.out(HELP);
+      return command === undefined ? 2 : 0;
+    default:
+      io.err(`isocheck: unknown command '${command}'\n${HELP}`);
+      return 2;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));

@@ -1,0 +1,58 @@
+// The human output of `isocheck check`: a verdict table, then each witness and each error.
+
+import type { DiagnosticJson, FileReport, VerdictJson, WitnessJson } from '../engine/report.ts';
+
+const MARK = (v: VerdictJson): string => (v.consistent === true ? '✓' : v.consistent === false ? '✗' : '?');
+
+export function renderTable(reports: readonly FileReport[]): string {
+  const levelNames = ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER'].filter((l) => reports.some((r) => r.levels[l]));
+  const withMixed = reports.some((r) => r.mixed);
+  const header = ['file', ...levelNames, ...(withMixed ? ['mixed'] : []), 'result'];
+  const rows = reports.map((r) => [
+    r.file,
+    ...levelNames.map((l) => (r.levels[l] ? MARK(r.levels[l]) : '')),
+    ...(withMixed ? [r.mixed ? MARK(r.mixed) : ''] : []),
+    result(r),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => [...row[i]].length)));
+  const line = (cells: string[]): string => cells.map((c, i) => c + ' '.repeat(widths[i] - [...c].length)).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+function result(r: FileReport): string {
+  const errors = r.diagnostics.filter((d) => d.severity === 'error');
+  const expectations = errors.filter((d) => d.code === 'expectation-failed').length;
+  if (errors.length === 0) return 'ok';
+  if (expectations === errors.length) return `${expectations} expectation${expectations === 1 ? '' : 's'} failed`;
+  return `${errors.length} error${errors.length === 1 ? '' : 's'}`;
+}
+
+/** Witnesses (one block per distinct cycle, naming every level it refutes) and error lines. */
+export function renderDetails(r: FileReport): string {
+  const out: string[] = [];
+  const byCycle = new Map<string, { levels: string[]; w: WitnessJson }>();
+  const add = (name: string, v: VerdictJson | null): void => {
+    if (!v || v.consistent !== false || !v.witness) return;
+    const id = JSON.stringify(v.witness.cycle.map((e) => e.because)) + v.witness.message;
+    const entry = byCycle.get(id);
+    if (entry) entry.levels.push(name);
+    else byCycle.set(id, { levels: [name], w: v.witness });
+  };
+  for (const [name, v] of Object.entries(r.levels)) add(name, v);
+  add('mixed', r.mixed);
+  for (const { levels, w } of byCycle.values()) {
+    out.push(`  ${levels.join(', ')} violated${w.anomaly !== levels[0] && !levels.includes(w.anomaly) ? ` (${w.anomaly})` : ''}:`);
+    if (w.cycle.length === 0) out.push(`    ${at(w.range.start)} ${w.message}`);
+    for (const e of w.cycle) out.push(`    ${e.from} → ${e.to} [${e.kind}] ${e.because}  (${at(e.range.start)})`);
+  }
+  for (const d of r.diagnostics.filter((x) => x.severity === 'error')) out.push(`  ${diagnosticLine(d)}`);
+  return out.join('\n');
+}
+
+function at(p: { line: number; character: number }): string {
+  return `line ${p.line + 1}:${p.character + 1}`;
+}
+
+function diagnosticLine(d: DiagnosticJson): string {
+  return `${at(d.range.start)}: ${d.severity} [${d.code}] ${d.message}`;
+}

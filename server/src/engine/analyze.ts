@@ -1,0 +1,242 @@
+// The whole analysis of one history: read consistency, homogeneous and mixed verdicts, findings.
+
+import { finding, type DiagnosticCode, type Finding, type RelatedSpan, type Severity, type Span } from './diagnostics.ts';
+import type { EdgeList, EdgeRef } from './edges.ts';
+import { parseHist, type Directives } from './hist-parser.ts';
+import type { History } from './history.ts';
+import { causalityCycles, checkCycles, CheckContext, forcedEdges, type Rule } from './level-check.ts';
+import { isWeakLevel, LEVELS, levelId, WEAK_LEVELS, type Level } from './levels.ts';
+import { readPlume } from './plume-reader.ts';
+import { computeReadsFrom, type ReadsFrom } from './reads-from.ts';
+import { Explainer, type Witness } from './witness.ts';
+
+export interface Verdict {
+  /** A level name, or 'mixed' for the per-transaction verdict. */
+  level: Level | 'mixed';
+  /** null: not decided (a strong level whose causal part holds). */
+  consistent: boolean | null;
+  witness: Witness | null;
+  /** Why the verdict is what it is when that is not obvious (implied, undecided). */
+  note: string | null;
+}
+
+export interface Analysis {
+  history: History;
+  readsFrom: ReadsFrom;
+  title: string | null;
+  /** Homogeneous verdicts for the levels evaluated, weakest first. */
+  levels: Verdict[];
+  mixed: Verdict | null;
+  findings: Finding[];
+  /** Inferred co edges per rule, for editor features (hover: the edges a read forced). */
+  forced: Map<Rule, EdgeList>;
+}
+
+export interface AnalyzeOptions {
+  /** Homogeneous levels to evaluate; default RC, RA, CC plus every level the file mentions. */
+  levels?: readonly Level[];
+  maxWitnesses?: number;
+}
+
+interface Source {
+  history: History;
+  findings: Finding[];
+  directives: Directives | null;
+  hasTags: boolean;
+  firstListOp: Span | null;
+}
+
+export function analyzeHistText(text: string, options: AnalyzeOptions = {}): Analysis {
+  const p = parseHist(text);
+  return analyze({ history: p.history, findings: p.findings, directives: p.directives, hasTags: p.hasTags, firstListOp: p.firstListOp }, options);
+}
+
+export function analyzePlumeBytes(bytes: Uint8Array, options: AnalyzeOptions = {}): Analysis {
+  const p = readPlume(bytes);
+  return analyze({ history: p.history, findings: p.findings, directives: null, hasTags: false, firstListOp: null }, options);
+}
+
+const ZERO: Span = { start: 0, end: 0 };
+
+function analyze(src: Source, options: AnalyzeOptions): Analysis {
+  const h = src.history;
+  const d = src.directives;
+  const maxWitnesses = Math.max(1, options.maxWitnesses ?? 1);
+  const hasExpects = (d?.expects.length ?? 0) > 0;
+  const findings: Finding[] = [...src.findings];
+  /** With `expect` lines only failed expectations (and syntax) are errors. */
+  const soften = (s: Severity): Severity => (hasExpects ? 'information' : s);
+
+  const rf = computeReadsFrom(h);
+  for (const f of rf.findings) findings.push({ ...f, severity: soften(f.severity) });
+  if (src.firstListOp) {
+    findings.push(finding('not-checked', 'warning', 'list-append operations (a(k, v) and list reads r(k, [...])) are not checked yet: they are left out of every check', src.firstListOp));
+  }
+
+  const ctx = new CheckContext(h, rf);
+  const explain = new Explainer(h, rf, ctx.baseCsr);
+  const toWitness = (anomaly: string, cycle: Int32Array, view: { ref(e: number): EdgeRef }): Witness => {
+    const edges = Array.from(cycle, (e) => explain.edge(view.ref(e)));
+    const first = edges.find((e) => e.kind === 'co') ?? edges[0];
+    return { anomaly, edges, message: first.because, span: first.span };
+  };
+
+  // Read consistency first: a violation there breaks every level.
+  let rcWitness: Witness | null = null;
+  if (!ctx.causal) {
+    for (const cycle of causalityCycles(ctx, maxWitnesses)) {
+      const w = toWitness('causality-cycle', cycle, { ref: (e) => refOf(ctx.base, e) });
+      rcWitness ??= w;
+      const related = relatedOf(w);
+      for (const e of w.edges) {
+        if (e.kind !== 'wr') continue;
+        findings.push(finding('causality-cycle', soften('error'),
+          `information flows in a circle: ${w.edges.map((x) => x.because).join('; ')}`, e.span, related));
+      }
+    }
+  } else {
+    const first = rf.findings.find((f) => f.severity === 'error');
+    if (first) rcWitness = { anomaly: first.code, edges: [], message: first.message, span: first.span };
+  }
+
+  // Homogeneous verdicts, computed on demand and shared with the mixed verdict.
+  const forced = new Map<Rule, EdgeList>();
+  const weak = new Map<Rule, Verdict>();
+  const weakVerdict = (rule: Rule): Verdict => {
+    let v = weak.get(rule);
+    if (v) return v;
+    if (!ctx.causal) {
+      v = { level: rule, consistent: false, witness: rcWitness, note: 'so ∪ wr has a cycle' };
+    } else {
+      const edges = forcedEdges(ctx, rule, null);
+      forced.set(rule, edges);
+      const r = checkCycles(ctx, edges, maxWitnesses);
+      const witness = r.cycles.length > 0 ? toWitness(rule, r.cycles[0], r.view) : rcWitness;
+      v = { level: rule, consistent: r.acyclic && !rcWitness, witness, note: null };
+      extraWitnesses.set(rule, r.cycles.slice(1).map((c) => toWitness(rule, c, r.view)));
+    }
+    weak.set(rule, v);
+    return v;
+  };
+  const extraWitnesses = new Map<Rule, Witness[]>();
+  const verdictOf = (level: Level): Verdict => {
+    if (isWeakLevel(level)) return weakVerdict(level as Rule);
+    const cc = weakVerdict('CC');
+    return cc.consistent === false
+      ? { level, consistent: false, witness: cc.witness, note: `implied: ${level} is stronger than CC, which is violated` }
+      : { level, consistent: null, witness: null, note: `${level} is not checked yet: only RC, RA and CC are decided exactly` };
+  };
+
+  const requested = new Set<Level>(options.levels ?? WEAK_LEVELS);
+  if (!options.levels && d) {
+    if (d.level) requested.add(d.level.level);
+    for (const c of d.checks) requested.add(c.level);
+    for (const e of d.expects) requested.add(e.level);
+  }
+  const levels = LEVELS.filter((l) => requested.has(l)).map(verdictOf);
+
+  // The mixed verdict: each transaction at its own tag, untagged ones at `level` (SER without one).
+  let mixed: Verdict | null = null;
+  let mixedUniform: Level | null = null;
+  if (d && (d.level || src.hasTags)) {
+    const fallback = levelId(d.level?.level ?? 'SER');
+    const perRule: Record<Rule, Uint8Array> = { RC: new Uint8Array(h.txnCount), RA: new Uint8Array(h.txnCount), CC: new Uint8Array(h.txnCount) };
+    const used = new Set<number>();
+    for (let t = 1; t < h.txnCount; t++) {
+      const l = h.txnLevel[t] >= 0 ? h.txnLevel[t] : fallback;
+      used.add(l);
+      perRule[l === 0 ? 'RC' : l === 1 ? 'RA' : 'CC'][t] = 1;
+    }
+    const usedLevels = LEVELS.filter((_, i) => used.has(i));
+    const strong = usedLevels.filter((l) => !isWeakLevel(l));
+    mixedUniform = usedLevels.length === 1 ? usedLevels[0] : usedLevels.length === 0 && d.level ? d.level.level : null;
+    if (mixedUniform) {
+      mixed = { ...verdictOf(mixedUniform), level: 'mixed' };
+    } else if (!ctx.causal) {
+      mixed = { level: 'mixed', consistent: false, witness: rcWitness, note: 'so ∪ wr has a cycle' };
+    } else {
+      const all = forcedEdges(ctx, 'RC', perRule.RC);
+      for (const rule of ['RA', 'CC'] as const) {
+        const more = forcedEdges(ctx, rule, perRule[rule]);
+        for (let i = 0; i < more.length; i++) all.add(more.from.data[i], more.to.data[i], more.kind.data[i], more.a.data[i], more.b.data[i]);
+      }
+      const r = checkCycles(ctx, all, maxWitnesses);
+      const witness = r.cycles.length > 0 ? toWitness('mixed', r.cycles[0], r.view) : rcWitness;
+      const violated = !r.acyclic || rcWitness !== null;
+      mixed = violated
+        ? { level: 'mixed', consistent: false, witness, note: null }
+        : strong.length > 0
+          ? { level: 'mixed', consistent: null, witness: null, note: `${strong.join(', ')} transactions are checked only for their causal (CC) part so far` }
+          : { level: 'mixed', consistent: true, witness: null, note: null };
+    }
+  }
+
+  // Level findings at the forcing reads: errors for the claimed or mixed level, information otherwise.
+  const reported = new Set<string>();
+  const report = (code: DiagnosticCode, severity: Severity, w: Witness): void => {
+    if (w.edges.length === 0 || w.anomaly === 'causality-cycle') return;
+    const related = relatedOf(w);
+    for (const e of w.edges) {
+      if (e.kind !== 'co') continue;
+      const id = `${code}:${e.span.start}:${e.span.end}:${e.because}`;
+      if (reported.has(id)) continue;
+      reported.add(id);
+      findings.push(finding(code, severity, `${code === 'mixed' ? 'mixed levels' : code} violated: ${e.because}`, e.span, related));
+    }
+  };
+  if (mixed?.consistent === false && mixed.witness) {
+    report(mixedUniform ?? 'mixed', soften('error'), mixed.witness);
+  }
+  for (const v of levels) {
+    if (v.consistent !== false || !v.witness || v.level === mixedUniform) continue;
+    if (!isWeakLevel(v.level as Level)) continue; // implied by CC: its findings are CC's
+    report(v.level as DiagnosticCode, 'information', v.witness);
+    for (const w of extraWitnesses.get(v.level as Rule) ?? []) report(v.level as DiagnosticCode, 'information', w);
+  }
+
+  // Strong levels that were asked for but cannot be decided yet: one note per file.
+  const undecided = [...levels, ...(mixed ? [mixed] : [])].filter((v) => v.consistent === null);
+  if (undecided.length > 0) {
+    const names = [...new Set(undecided.map((v) => (v.level === 'mixed' ? strongOf(h, d) : [v.level])).flat())];
+    const at = firstMention(d, names) ?? ZERO;
+    findings.push(finding('not-checked', 'information',
+      `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not checked yet: only RC, RA and CC are decided exactly, and stronger levels are reported violated when CC is`, at));
+  }
+
+  // Expectations decide files that have them.
+  for (const e of d?.expects ?? []) {
+    const v = verdictOf(e.level);
+    if (v.consistent === null) continue; // covered by the not-checked note
+    if (v.consistent === e.ok) continue;
+    const why = v.consistent ? 'it holds' : `it is violated: ${v.witness?.message ?? ''}`;
+    const related: RelatedSpan[] = v.witness ? relatedOf(v.witness) : [];
+    findings.push(finding('expectation-failed', 'error', `expected ${e.level} ${e.ok ? 'ok' : 'violated'}, but ${why}`, e.span, related));
+  }
+
+  findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
+  return { history: h, readsFrom: rf, title: d?.title ?? null, levels, mixed, findings, forced };
+}
+
+function relatedOf(w: Witness): RelatedSpan[] {
+  return w.edges.map((e) => ({ span: e.span, message: `${e.kind}: ${e.because}` }));
+}
+
+function refOf(l: EdgeList, e: number): EdgeRef {
+  return { from: l.from.data[e], to: l.to.data[e], kind: l.kind.data[e], a: l.a.data[e], b: l.b.data[e] };
+}
+
+function strongOf(h: History, d: Directives | null): Level[] {
+  const out = new Set<Level>();
+  const fallback = d?.level?.level ?? 'SER';
+  for (let t = 1; t < h.txnCount; t++) {
+    const l = h.txnLevel[t] >= 0 ? LEVELS[h.txnLevel[t]] : fallback;
+    if (!isWeakLevel(l)) out.add(l);
+  }
+  return [...out];
+}
+
+function firstMention(d: Directives | null, levels: Level[]): Span | null {
+  if (!d) return null;
+  const spans = [d.level, ...d.checks, ...d.expects].filter((x) => x !== null && levels.includes(x.level)).map((x) => x!.span);
+  return spans.length > 0 ? spans.reduce((a, b) => (a.start <= b.start ? a : b)) : d.level?.span ?? null;
+}

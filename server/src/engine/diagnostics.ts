@@ -1,0 +1,38 @@
+// Findings as data: stable codes, severities and offset ranges; rendering to LSP shapes happens at the edges.
+
+export type Severity = 'error' | 'warning' | 'information';
+
+export type DiagnosticCode =
+  | 'syntax' | 'duplicate-name' | 'undefined-transaction' | 'unknown-level'
+  | 'thin-air' | 'aborted-read' | 'intermediate-read' | 'future-read' | 'own-write'
+  | 'ambiguous-read' | 'causality-cycle' | 'duplicate-write'
+  | 'RC' | 'RA' | 'CC' | 'PC' | 'PSI' | 'SI' | 'SER' | 'mixed'
+  | 'not-checked' | 'expectation-failed';
+
+/** Half-open span of UTF-16 offsets into the source text. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export interface RelatedSpan {
+  span: Span;
+  message: string;
+}
+
+export interface Finding {
+  code: DiagnosticCode;
+  severity: Severity;
+  message: string;
+  span: Span;
+  related: RelatedSpan[];
+}
+
+/** The codes that make a history inconsistent at every level. */
+export const READ_CONSISTENCY_CODES: readonly DiagnosticCode[] = [
+  'thin-air', 'aborted-read', 'intermediate-read', 'future-read', 'own-write', 'ambiguous-read', 'causality-cycle',
+];
+
+export function finding(code: DiagnosticCode, severity: Severity, message: string, span: Span, related: RelatedSpan[] = []): Finding {
+  return { code, severity, message, span, related };
+}

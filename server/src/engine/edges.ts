@@ -1,0 +1,63 @@
+// Edge lists of the dependency graph (so, wr, ⊥ and inferred co edges) with their justifications.
+
+import { Int32Vec, Uint8Vec } from './int-vec.ts';
+
+export const EK_SO = 0;
+export const EK_WR = 1;
+export const EK_CO = 2;
+/** ⊥ precedes every transaction; shown as an so edge from the initial state. */
+export const EK_INIT = 3;
+
+/** co premise: t2 precedes t3 in session order (RA). */
+export const PREMISE_SO = -1;
+/** co premise: t2 happens before t3, a path of so ∪ wr (CC). */
+export const PREMISE_HB = -2;
+
+/**
+ * Edges as parallel arrays. For wr edges `a` is the read op. For co edges `a` is the read r (in t3)
+ * whose axiom forced the edge, and `b` the premise: a read op of t3 that read from t2 (RC, RA),
+ * PREMISE_SO or PREMISE_HB.
+ */
+export class EdgeList {
+  readonly from = new Int32Vec(256);
+  readonly to = new Int32Vec(256);
+  readonly kind = new Uint8Vec(256);
+  readonly a = new Int32Vec(256);
+  readonly b = new Int32Vec(256);
+
+  get length(): number {
+    return this.from.length;
+  }
+
+  add(from: number, to: number, kind: number, a = -1, b = -1): void {
+    this.from.push(from);
+    this.to.push(to);
+    this.kind.push(kind);
+    this.a.push(a);
+    this.b.push(b);
+  }
+}
+
+/** One edge, materialised only for witnesses and explanations. */
+export interface EdgeRef {
+  from: number;
+  to: number;
+  kind: number;
+  a: number;
+  b: number;
+}
+
+/** Two edge lists seen as one: the shared base (so, wr, ⊥) and a level's inferred edges. */
+export class EdgeView {
+  constructor(readonly base: EdgeList, readonly extra: EdgeList) {}
+
+  get length(): number {
+    return this.base.length + this.extra.length;
+  }
+
+  ref(e: number): EdgeRef {
+    const l = e < this.base.length ? this.base : this.extra;
+    const i = e < this.base.length ? e : e - this.base.length;
+    return { from: l.from.data[i], to: l.to.data[i], kind: l.kind.data[i], a: l.a.data[i], b: l.b.data[i] };
+  }
+}

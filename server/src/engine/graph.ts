@@ -1,0 +1,127 @@
+// Graph algorithms on typed arrays without recursion: CSR adjacency, topological order, SCCs.
+
+import type { EdgeView } from './edges.ts';
+
+/** Out-adjacency in compressed sparse rows: edges of node v are edgeIds[start[v] .. start[v+1]). */
+export interface Csr {
+  nodeCount: number;
+  start: Int32Array;
+  target: Int32Array;
+  edgeId: Int32Array;
+}
+
+export function buildCsr(nodeCount: number, edges: EdgeView): Csr {
+  const m = edges.length;
+  const start = new Int32Array(nodeCount + 1);
+  const lists = [edges.base, edges.extra];
+  for (const l of lists) {
+    const from = l.from.data;
+    for (let i = 0; i < l.length; i++) start[from[i] + 1]++;
+  }
+  for (let v = 0; v < nodeCount; v++) start[v + 1] += start[v];
+  const fill = start.slice(0, nodeCount);
+  const target = new Int32Array(m);
+  const edgeId = new Int32Array(m);
+  let offset = 0;
+  for (const l of lists) {
+    const from = l.from.data;
+    const to = l.to.data;
+    for (let i = 0; i < l.length; i++) {
+      const p = fill[from[i]]++;
+      target[p] = to[i];
+      edgeId[p] = offset + i;
+    }
+    offset += l.length;
+  }
+  return { nodeCount, start, target, edgeId };
+}
+
+/**
+ * Kahn's algorithm. Returns the nodes in a topological order; when the graph has a cycle the order
+ * is shorter than nodeCount and `inCycleRegion` marks the nodes left over (on or after a cycle).
+ */
+export function topologicalOrder(g: Csr): { order: Int32Array; count: number; leftOver: Uint8Array } {
+  const n = g.nodeCount;
+  const indeg = new Int32Array(n);
+  for (let i = 0; i < g.target.length; i++) indeg[g.target[i]]++;
+  const order = new Int32Array(n);
+  let head = 0;
+  let tail = 0;
+  for (let v = 0; v < n; v++) if (indeg[v] === 0) order[tail++] = v;
+  while (head < tail) {
+    const v = order[head++];
+    for (let p = g.start[v]; p < g.start[v + 1]; p++) {
+      const w = g.target[p];
+      if (--indeg[w] === 0) order[tail++] = w;
+    }
+  }
+  const leftOver = new Uint8Array(n);
+  if (tail < n) for (let v = 0; v < n; v++) if (indeg[v] > 0) leftOver[v] = 1;
+  return { order, count: tail, leftOver };
+}
+
+/**
+ * Strongly connected components of the subgraph induced by `mask` (iterative Tarjan).
+ * Returns comp[v] (-1 outside the mask) and the number of components.
+ */
+export function stronglyConnected(g: Csr, mask: Uint8Array): { comp: Int32Array; count: number; size: Int32Array } {
+  const n = g.nodeCount;
+  const index = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const comp = new Int32Array(n).fill(-1);
+  const onStack = new Uint8Array(n);
+  const stack = new Int32Array(n);
+  const callNode = new Int32Array(n);
+  const callEdge = new Int32Array(n);
+  const sizes: number[] = [];
+  let sp = 0;
+  let next = 0;
+  let count = 0;
+  for (let root = 0; root < n; root++) {
+    if (mask[root] === 0 || index[root] >= 0) continue;
+    let depth = 0;
+    callNode[0] = root;
+    callEdge[0] = g.start[root];
+    index[root] = low[root] = next++;
+    stack[sp++] = root;
+    onStack[root] = 1;
+    while (depth >= 0) {
+      const v = callNode[depth];
+      const p = callEdge[depth];
+      if (p < g.start[v + 1]) {
+        callEdge[depth] = p + 1;
+        const w = g.target[p];
+        if (mask[w] === 0) continue;
+        if (index[w] < 0) {
+          index[w] = low[w] = next++;
+          stack[sp++] = w;
+          onStack[w] = 1;
+          depth++;
+          callNode[depth] = w;
+          callEdge[depth] = g.start[w];
+        } else if (onStack[w] === 1 && index[w] < low[v]) {
+          low[v] = index[w];
+        }
+        continue;
+      }
+      if (low[v] === index[v]) {
+        let size = 0;
+        let w: number;
+        do {
+          w = stack[--sp];
+          onStack[w] = 0;
+          comp[w] = count;
+          size++;
+        } while (w !== v);
+        sizes.push(size);
+        count++;
+      }
+      depth--;
+      if (depth >= 0) {
+        const u = callNode[depth];
+        if (low[v] < low[u]) low[u] = low[v];
+      }
+    }
+  }
+  return { comp, count, size: Int32Array.from(sizes) };
+}

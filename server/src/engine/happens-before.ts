@@ -1,0 +1,58 @@
+// Happens-before (so ∪ wr)+ as vector clocks over sessions, computed in a topological order.
+
+import { BOTTOM, type History } from './history.ts';
+import type { ReadsFrom } from './reads-from.ts';
+
+/**
+ * clock[t * k + s] is the so-index of the latest transaction of session s that happens before t
+ * (strictly), or -1. Aborted transactions and ⊥ keep all -1.
+ */
+export interface VectorClocks {
+  k: number;
+  clock: Int32Array;
+}
+
+/** `order` must be a topological order of so ∪ wr over all transactions. */
+export function vectorClocks(h: History, rf: ReadsFrom, order: Int32Array, soPrev: Int32Array): VectorClocks {
+  const k = h.sessionCount;
+  const clock = new Int32Array(h.txnCount * k).fill(-1);
+  const seen = new Int32Array(h.txnCount).fill(-1);
+  const join = (base: number, p: number): void => {
+    const pb = p * k;
+    for (let i = 0; i < k; i++) if (clock[pb + i] > clock[base + i]) clock[base + i] = clock[pb + i];
+    const s = h.txnSession[p];
+    if (h.txnIndexInSession[p] > clock[base + s]) clock[base + s] = h.txnIndexInSession[p];
+  };
+  for (let i = 0; i < order.length; i++) {
+    const t = order[i];
+    if (t === BOTTOM || h.txnAborted[t] === 1) continue;
+    const base = t * k;
+    const prev = soPrev[t];
+    if (prev >= 0) {
+      clock.copyWithin(base, prev * k, prev * k + k);
+      const s = h.txnSession[prev];
+      if (h.txnIndexInSession[prev] > clock[base + s]) clock[base + s] = h.txnIndexInSession[prev];
+    }
+    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+      const q = rf.wrSource[o];
+      if (q <= BOTTOM || seen[q] === t) continue;
+      seen[q] = t;
+      join(base, q);
+    }
+  }
+  return { k, clock };
+}
+
+/** The previous committed transaction in each committed transaction's session, or -1. */
+export function sessionPredecessors(h: History): Int32Array {
+  const prev = new Int32Array(h.txnCount).fill(-1);
+  for (let s = 0; s < h.sessionCount; s++) {
+    let last = -1;
+    for (let t = h.sessionTxnStart[s]; t < h.sessionTxnStart[s + 1]; t++) {
+      if (h.txnAborted[t] === 1) continue;
+      prev[t] = last;
+      last = t;
+    }
+  }
+  return prev;
+}

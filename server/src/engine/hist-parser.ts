@@ -1,0 +1,386 @@
+// Hand-written recovering parser for .hist files: a History, the directives, and syntax findings.
+
+import { finding, type Finding, type Span } from './diagnostics.ts';
+import { HistoryBuilder, INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, type History } from './history.ts';
+import {
+  TK_ARROW, TK_BAD, TK_BOTTOM, TK_COLON, TK_COMMA, TK_EOF, TK_EQUALS, TK_IDENT, TK_LBRACKET, TK_LPAREN, TK_NUMBER,
+  TK_RBRACKET, TK_RPAREN, TK_STRING, TOKEN_NAMES, tokenize, unquote, type Tokens,
+} from './hist-lexer.ts';
+import { LEVELS, levelId, parseLevel, type Level } from './levels.ts';
+
+export interface LevelDirective { level: Level; span: Span }
+export interface ExpectDirective { level: Level; ok: boolean; span: Span }
+
+export interface Directives {
+  title: string | null;
+  level: LevelDirective | null;
+  checks: LevelDirective[];
+  expects: ExpectDirective[];
+}
+
+export interface ParsedFile {
+  history: History;
+  directives: Directives;
+  findings: Finding[];
+  /** Where the first list-append operation stands, if any (not checked yet). */
+  firstListOp: Span | null;
+  /** Whether any transaction carries its own level tag. */
+  hasTags: boolean;
+}
+
+const DIRECTIVES = new Set(['history', 'level', 'check', 'expect', 'init']);
+const OP_LETTERS: Record<string, number> = { r: OP_READ, read: OP_READ, w: OP_WRITE, write: OP_WRITE, a: OP_APPEND, append: OP_APPEND };
+
+class SyntaxError_ {
+  constructor(readonly message: string, readonly span: Span) {}
+}
+
+export function parseHist(text: string): ParsedFile {
+  return new Parser(text).parse();
+}
+
+class Parser {
+  private readonly tk: Tokens;
+  private pos = 0;
+  private readonly findings: Finding[] = [];
+  private readonly builder = new HistoryBuilder(false);
+  private readonly keys = new Map<string, number>();
+  private readonly keyNames: string[] = [];
+  private readonly values = new Map<string, number>();
+  private readonly valueNames: string[] = [];
+  private readonly txnByName = new Map<string, number>();
+  private readonly sessionByName = new Map<string, number>();
+  private readonly pendingSources: { op: number; name: string; span: Span }[] = [];
+  private readonly initValues = new Map<number, number>();
+  private readonly directives: Directives = { title: null, level: null, checks: [], expects: [] };
+  private session = -1;
+  private implicitSession = -1;
+  private txn = -1;
+  private firstListOp: Span | null = null;
+  private hasTags = false;
+
+  constructor(private readonly text: string) {
+    this.tk = tokenize(text);
+  }
+
+  parse(): ParsedFile {
+    while (this.kind() !== TK_EOF) {
+      const before = this.pos;
+      try {
+        this.item();
+      } catch (e) {
+        if (!(e instanceof SyntaxError_)) throw e;
+        this.findings.push(finding('syntax', 'error', e.message, e.span));
+        this.recover(before);
+      }
+    }
+    this.resolveSources();
+    const keyNames = this.keyNames;
+    const valueNames = this.valueNames;
+    const history = this.builder.finish(
+      keyNames.length,
+      (k) => keyNames[k],
+      (v) => (v === INIT_VALUE ? 'init' : v === NO_VALUE ? '?' : valueNames[v]),
+      this.initValues,
+      true,
+    );
+    return { history, directives: this.directives, findings: this.findings, firstListOp: this.firstListOp, hasTags: this.hasTags };
+  }
+
+  // ---- token access ----
+
+  private kind(at = this.pos): number {
+    return this.tk.kind[Math.min(at, this.tk.count - 1)];
+  }
+
+  private span(at = this.pos): Span {
+    const i = Math.min(at, this.tk.count - 1);
+    return { start: this.tk.start[i], end: this.tk.end[i] };
+  }
+
+  private textOf(at = this.pos): string {
+    const i = Math.min(at, this.tk.count - 1);
+    return this.text.slice(this.tk.start[i], this.tk.end[i]);
+  }
+
+  private lower(at = this.pos): string {
+    return this.kind(at) === TK_IDENT ? this.textOf(at).toLowerCase() : '';
+  }
+
+  private describe(at = this.pos): string {
+    const k = this.kind(at);
+    if (k === TK_EOF) return 'end of file';
+    if (k === TK_BAD) return this.textOf(at).startsWith('"') ? 'an unterminated string' : `'${this.textOf(at)}'`;
+    return `'${this.textOf(at)}'`;
+  }
+
+  private fail(expected: string): never {
+    throw new SyntaxError_(`expected ${expected}, found ${this.describe()}`, this.span());
+  }
+
+  private expect(kind: number, what = TOKEN_NAMES[kind]): number {
+    if (this.kind() !== kind) this.fail(what);
+    return this.pos++;
+  }
+
+  /** Skips to the next place where an item can start: one typo costs one error. */
+  private recover(before: number): void {
+    if (this.pos === before) this.pos++;
+    while (this.kind() !== TK_EOF && !this.atItemStart()) this.pos++;
+  }
+
+  private atItemStart(): boolean {
+    if (this.kind() !== TK_IDENT) return false;
+    const next = this.kind(this.pos + 1);
+    const word = this.lower();
+    if (next === TK_LPAREN) return true;
+    if (next === TK_COLON || next === TK_LBRACKET) return true;
+    if (word === 'session' || DIRECTIVES.has(word)) return true;
+    const nextWord = this.lower(this.pos + 1);
+    return (nextWord === 'committed' || nextWord === 'aborted') && this.kind(this.pos + 2) === TK_COLON;
+  }
+
+  // ---- items ----
+
+  private item(): void {
+    const k = this.kind();
+    if (k !== TK_IDENT) this.fail('a directive, a session, a transaction or an operation');
+    const next = this.kind(this.pos + 1);
+    const word = this.lower();
+    if (next === TK_LPAREN) return this.operation();
+    if (next === TK_COLON || next === TK_LBRACKET) return this.txnHeader();
+    if (word === 'session') return this.sessionHeader();
+    if (DIRECTIVES.has(word)) return this.directive(word);
+    const nextWord = this.lower(this.pos + 1);
+    if (nextWord === 'committed' || nextWord === 'aborted') return this.txnHeader();
+    throw new SyntaxError_(`unexpected ${this.describe()}: expected a directive, 'session', a transaction header like 'T1:' or an operation like 'r(x, 1)'`, this.span());
+  }
+
+  private sessionHeader(): void {
+    const kw = this.pos++;
+    if (this.kind() !== TK_IDENT && this.kind() !== TK_NUMBER) this.fail('a session name');
+    const nameAt = this.pos++;
+    const name = this.textOf(nameAt);
+    const span = { start: this.tk.start[kw], end: this.tk.end[nameAt] };
+    if (this.sessionByName.has(name)) {
+      this.findings.push(finding('duplicate-name', 'error', `session ${name} is defined twice`, this.span(nameAt)));
+    }
+    this.session = this.builder.addSession(name, span.start, span.end);
+    if (!this.sessionByName.has(name)) this.sessionByName.set(name, this.session);
+    this.txn = -1;
+  }
+
+  private txnHeader(): void {
+    const idAt = this.pos++;
+    const name = this.textOf(idAt);
+    let level = -1;
+    if (this.kind() === TK_LBRACKET) {
+      this.pos++;
+      level = this.levelToken();
+      this.expect(TK_RBRACKET);
+      this.hasTags = this.hasTags || level >= 0;
+    }
+    let aborted = false;
+    const status = this.lower();
+    if (status === 'committed' || status === 'aborted') {
+      aborted = status === 'aborted';
+      this.pos++;
+    }
+    const colonAt = this.expect(TK_COLON);
+    const span = { start: this.tk.start[idAt], end: this.tk.end[colonAt] };
+    if (this.session < 0) {
+      this.findings.push(finding('syntax', 'error', `transaction ${name} stands before any 'session'`, span));
+      if (this.implicitSession < 0) this.implicitSession = this.builder.addSession('(no session)', span.start, span.start);
+    }
+    const session = this.session >= 0 ? this.session : this.implicitSession;
+    if (this.txnByName.has(name)) {
+      this.findings.push(finding('duplicate-name', 'error', `transaction ${name} is defined twice`, this.span(idAt)));
+    }
+    this.txn = this.builder.addTxn(session, aborted, level, name, span.start, span.end);
+    if (!this.txnByName.has(name)) this.txnByName.set(name, this.txn);
+  }
+
+  /** A level name; unknown names are reported (unknown-level) and yield -1. */
+  private levelToken(): number {
+    if (this.kind() !== TK_IDENT) this.fail('a level (RC, RA, CC, PC, PSI, SI, SER)');
+    const at = this.pos++;
+    const level = parseLevel(this.textOf(at));
+    if (!level) {
+      this.findings.push(finding('unknown-level', 'error',
+        `unknown level '${this.textOf(at)}': expected RC, RA, CC, PC, PSI, SI or SER (or an alias such as causal, snapshot, serializable)`, this.span(at)));
+      return -1;
+    }
+    return levelId(level);
+  }
+
+  private operation(): void {
+    const letterAt = this.pos;
+    const letter = this.lower();
+    const kind = OP_LETTERS[letter];
+    if (kind === undefined) {
+      throw new SyntaxError_(`unknown operation '${this.textOf()}': expected r, w or a (read, write, append)`, this.span());
+    }
+    this.pos += 2; // letter and '('
+    const key = this.key();
+    let value = NO_VALUE;
+    let list = false;
+    if (kind === OP_READ) {
+      if (this.kind() === TK_COMMA) {
+        this.pos++;
+        if (this.kind() === TK_LBRACKET) {
+          this.listValue();
+          list = true;
+        } else value = this.readValue();
+      }
+    } else {
+      this.expect(TK_COMMA, `',' and the value ${kind === OP_WRITE ? 'written' : 'appended'}`);
+      value = this.value();
+    }
+    const closeAt = this.expect(TK_RPAREN);
+    let end = this.tk.end[closeAt];
+    let sourceName: string | null = null;
+    let sourceSpan: Span | null = null;
+    if (this.kind() === TK_ARROW) {
+      if (kind !== OP_READ) throw new SyntaxError_(`only a read can name its writer with '<-'`, this.span());
+      this.pos++;
+      if (this.kind() !== TK_IDENT && this.kind() !== TK_NUMBER) this.fail('the id of the transaction read from');
+      sourceSpan = this.span();
+      sourceName = this.textOf(this.pos++);
+      end = sourceSpan.end;
+    }
+    const span = { start: this.tk.start[letterAt], end };
+    if (this.txn < 0) {
+      this.findings.push(finding('syntax', 'error', 'this operation stands outside any transaction: start one with a header like T1:', span));
+      return;
+    }
+    if (kind === OP_READ && value === NO_VALUE && !list && sourceName === null) {
+      this.findings.push(finding('syntax', 'error', 'a read needs the value it returned, r(x, 1), or its writer, r(x) <- T1', span));
+      return;
+    }
+    const opKind = list ? OP_LIST_READ : kind;
+    if ((opKind === OP_APPEND || opKind === OP_LIST_READ) && !this.firstListOp) this.firstListOp = span;
+    const op = this.builder.addOp(this.txn, opKind, key, value, span.start, span.end);
+    if (sourceName !== null && sourceSpan) this.pendingSources.push({ op, name: sourceName, span: sourceSpan });
+  }
+
+  private key(): number {
+    const k = this.kind();
+    let name: string;
+    if (k === TK_IDENT || k === TK_NUMBER) name = this.textOf();
+    else if (k === TK_STRING) name = unquote(this.textOf());
+    else this.fail('a key');
+    this.pos++;
+    let id = this.keys.get(name);
+    if (id === undefined) {
+      id = this.keyNames.length;
+      this.keys.set(name, id);
+      this.keyNames.push(/^[A-Za-z_][A-Za-z0-9_.-]*$|^-?\d+$/.test(name) ? name : JSON.stringify(name));
+    }
+    return id;
+  }
+
+  private readValue(): number {
+    const k = this.kind();
+    if (k === TK_BOTTOM || (k === TK_IDENT && (this.lower() === 'init' || this.textOf() === '_'))) {
+      this.pos++;
+      return INIT_VALUE;
+    }
+    return this.value();
+  }
+
+  private value(): number {
+    const k = this.kind();
+    let canonical: string;
+    let shown: string;
+    if (k === TK_NUMBER) {
+      shown = BigInt(this.textOf()).toString();
+      canonical = 'n' + shown;
+    } else if (k === TK_STRING) {
+      const s = unquote(this.textOf());
+      canonical = 's' + s;
+      shown = JSON.stringify(s);
+    } else this.fail('a value (an integer or a quoted string)');
+    this.pos++;
+    let id = this.values.get(canonical);
+    if (id === undefined) {
+      id = this.valueNames.length;
+      this.values.set(canonical, id);
+      this.valueNames.push(shown);
+    }
+    return id;
+  }
+
+  /** `[v1, v2, …]`: parsed so the file stays readable; list-append checks come later. */
+  private listValue(): void {
+    this.expect(TK_LBRACKET);
+    while (this.kind() !== TK_RBRACKET) {
+      this.value();
+      if (this.kind() === TK_COMMA) this.pos++;
+      else if (this.kind() !== TK_RBRACKET) this.fail("',' or ']'");
+    }
+    this.pos++;
+  }
+
+  private directive(word: string): void {
+    const kwAt = this.pos++;
+    switch (word) {
+      case 'history': {
+        const at = this.expect(TK_STRING, 'a quoted title');
+        this.directives.title = unquote(this.textOf(at));
+        return;
+      }
+      case 'level': {
+        const at = this.pos;
+        const level = this.levelToken();
+        const span = { start: this.tk.start[kwAt], end: this.tk.end[at] };
+        if (level < 0) return;
+        if (this.directives.level) this.findings.push(finding('syntax', 'error', 'the level is already set by an earlier level directive', span));
+        else this.directives.level = { level: levelFromId(level), span };
+        return;
+      }
+      case 'check': {
+        if (this.kind() !== TK_IDENT) this.fail('one or more levels');
+        do {
+          const at = this.pos;
+          const level = this.levelToken();
+          if (level >= 0) this.directives.checks.push({ level: levelFromId(level), span: this.span(at) });
+          if (this.kind() === TK_COMMA) this.pos++;
+        } while (this.kind() === TK_IDENT && parseLevel(this.textOf()) !== null);
+        return;
+      }
+      case 'expect': {
+        const level = this.levelToken();
+        const verdict = this.lower();
+        if (verdict !== 'ok' && verdict !== 'violated') this.fail("'ok' or 'violated'");
+        const span = { start: this.tk.start[kwAt], end: this.tk.end[this.pos] };
+        this.pos++;
+        if (level >= 0) this.directives.expects.push({ level: levelFromId(level), ok: verdict === 'ok', span });
+        return;
+      }
+      case 'init': {
+        for (;;) {
+          const key = this.key();
+          this.expect(TK_EQUALS, "'=' and the initial value");
+          this.initValues.set(key, this.value());
+          if (this.kind() !== TK_COMMA) return;
+          this.pos++;
+        }
+      }
+    }
+  }
+
+  private resolveSources(): void {
+    for (const p of this.pendingSources) {
+      const t = this.txnByName.get(p.name);
+      if (t === undefined) {
+        this.findings.push(finding('undefined-transaction', 'error', `no transaction is named ${p.name}`, p.span));
+        continue;
+      }
+      this.builder.setOpSource(p.op, t);
+    }
+  }
+}
+
+function levelFromId(id: number): Level {
+  return LEVELS[id];
+}

@@ -1,0 +1,41 @@
+// Growable typed arrays: append-only buffers for building large histories without per-item objects.
+
+export class Int32Vec {
+  data: Int32Array;
+  length = 0;
+  constructor(capacity = 16) {
+    this.data = new Int32Array(Math.max(4, capacity));
+  }
+  push(v: number): void {
+    if (this.length === this.data.length) this.grow();
+    this.data[this.length++] = v;
+  }
+  private grow(): void {
+    const next = new Int32Array(this.data.length * 2);
+    next.set(this.data);
+    this.data = next;
+  }
+  /** A trimmed copy holding exactly the pushed items. */
+  toArray(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+export class Uint8Vec {
+  data: Uint8Array;
+  length = 0;
+  constructor(capacity = 16) {
+    this.data = new Uint8Array(Math.max(4, capacity));
+  }
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = new Uint8Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+  toArray(): Uint8Array {
+    return this.data.slice(0, this.length);
+  }
+}

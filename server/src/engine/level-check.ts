@@ -1,0 +1,94 @@
+// Decides RC, RA and CC (homogeneous or by per-transaction rule) and extracts a witness cycle.
+
+import { EdgeList, EdgeView, EK_CO, EK_INIT, EK_SO, EK_WR } from './edges.ts';
+import { buildCsr, stronglyConnected, topologicalOrder, type Csr } from './graph.ts';
+import { findCycle, DEFAULT_SEARCH } from './cycle-search.ts';
+import { sessionPredecessors, vectorClocks, type VectorClocks } from './happens-before.ts';
+import { BOTTOM, type History } from './history.ts';
+import type { ReadsFrom } from './reads-from.ts';
+import { saturateCC } from './saturate-cc.ts';
+import { saturateRA } from './saturate-ra.ts';
+import { saturateRC } from './saturate-rc.ts';
+
+export type Rule = 'RC' | 'RA' | 'CC';
+
+/** What every level check of one history shares: so ∪ wr ∪ ⊥ edges, their order, the clocks. */
+export class CheckContext {
+  readonly base = new EdgeList();
+  readonly baseCsr: Csr;
+  readonly soPrev: Int32Array;
+  /** A topological order of so ∪ wr, complete unless there is a causality cycle. */
+  readonly order: Int32Array;
+  readonly causal: boolean;
+  readonly leftOver: Uint8Array;
+  private clocks: VectorClocks | null = null;
+
+  constructor(readonly h: History, readonly rf: ReadsFrom) {
+    this.soPrev = sessionPredecessors(h);
+    for (let t = 1; t < h.txnCount; t++) {
+      if (h.txnAborted[t] === 1) continue;
+      this.base.add(BOTTOM, t, EK_INIT);
+      if (this.soPrev[t] >= 0) this.base.add(this.soPrev[t], t, EK_SO);
+      for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+        if (rf.wrSource[o] >= 0) this.base.add(rf.wrSource[o], t, EK_WR, o);
+      }
+    }
+    this.baseCsr = buildCsr(h.txnCount, new EdgeView(this.base, new EdgeList()));
+    const topo = topologicalOrder(this.baseCsr);
+    this.order = topo.order;
+    this.causal = topo.count === h.txnCount;
+    this.leftOver = topo.leftOver;
+  }
+
+  vectorClocks(): VectorClocks {
+    this.clocks ??= vectorClocks(this.h, this.rf, this.order, this.soPrev);
+    return this.clocks;
+  }
+}
+
+export interface CycleResult {
+  acyclic: boolean;
+  /** Edge ids of the witness cycles found (at most `maxWitnesses`), in cycle order. */
+  cycles: Int32Array[];
+  view: EdgeView;
+}
+
+/** The forced co edges of one rule, for the transactions selected by `applies` (null: all). */
+export function forcedEdges(ctx: CheckContext, rule: Rule, applies: Uint8Array | null): EdgeList {
+  const out = new EdgeList();
+  const input = { h: ctx.h, rf: ctx.rf, applies };
+  if (rule === 'RC') saturateRC(input, out);
+  else if (rule === 'RA') saturateRA(input, out);
+  else saturateCC(input, ctx.vectorClocks(), out);
+  return out;
+}
+
+/** Acyclicity of so ∪ wr ∪ forced, and up to maxWitnesses witness cycles (one per component). */
+export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: number): CycleResult {
+  const view = new EdgeView(ctx.base, forced);
+  const g = buildCsr(ctx.h.txnCount, view);
+  const topo = topologicalOrder(g);
+  if (topo.count === ctx.h.txnCount) return { acyclic: true, cycles: [], view };
+  return { acyclic: false, cycles: witnessCycles(g, view, topo.leftOver, maxWitnesses, EK_CO, true), view };
+}
+
+/** The so ∪ wr cycles behind a causality violation (only when !ctx.causal). */
+export function causalityCycles(ctx: CheckContext, maxWitnesses: number): Int32Array[] {
+  const view = new EdgeView(ctx.base, new EdgeList());
+  return witnessCycles(ctx.baseCsr, view, ctx.leftOver, maxWitnesses, EK_WR, false);
+}
+
+function witnessCycles(g: Csr, view: EdgeView, leftOver: Uint8Array, max: number, closingKind: number, preferCo: boolean): Int32Array[] {
+  const scc = stronglyConnected(g, leftOver);
+  // Smallest components first: cheaper to search, and their cycles are the easiest to read.
+  const comps: number[] = [];
+  for (let c = 0; c < scc.count; c++) if (scc.size[c] > 1) comps.push(c);
+  comps.sort((a, b) => scc.size[a] - scc.size[b]);
+  const cycles: Int32Array[] = [];
+  for (const c of comps) {
+    if (cycles.length >= max) break;
+    const cycle = findCycle(g, view, scc.comp, c, scc.size[c], { ...DEFAULT_SEARCH, closingKind, preferCo });
+    if (cycle) cycles.push(cycle);
+  }
+  return cycles;
+}

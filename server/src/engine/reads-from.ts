@@ -1,0 +1,210 @@
+// Recovers the write-read relation from unique values and reports read-consistency violations.
+
+import { finding, type Finding, type Span } from './diagnostics.ts';
+import { BOTTOM, INIT_VALUE, NO_VALUE, OP_READ, OP_WRITE, type History } from './history.ts';
+import { PairMap } from './pair-map.ts';
+
+export interface ReadsFrom {
+  /** Per op: the writer of an external read usable by the level checks (committed reader, sound source), else -1. */
+  wrSource: Int32Array;
+  /** Per op: the write op a read observed (-1 when none or ⊥); for hovers and go-to-definition. */
+  observedWrite: Int32Array;
+  /** Per op: the txn a read observed (⊥ = 0) whatever its soundness, or -1 when none. */
+  observedTxn: Int32Array;
+  /** CSR of the distinct keys each transaction writes, sorted per transaction. */
+  writeKeyStart: Int32Array;
+  writeKeys: Int32Array;
+  findings: Finding[];
+  /** Number of read-consistency errors found (every level is violated when > 0). */
+  violations: number;
+}
+
+/** The source span of op o, or an empty span at offset 0 when the history has no ranges. */
+export function opSpan(h: History, o: number): Span {
+  return h.ranges ? { start: h.ranges.opStart[o], end: h.ranges.opEnd[o] } : { start: 0, end: 0 };
+}
+
+export function txnSpan(h: History, t: number): Span {
+  return h.ranges && t !== BOTTOM ? { start: h.ranges.txnStart[t], end: h.ranges.txnEnd[t] } : { start: 0, end: 0 };
+}
+
+export function computeReadsFrom(h: History): ReadsFrom {
+  const { opCount, txnCount, keyCount, opKind, opKey, opValue, opSource, txnOpStart, txnAborted, names } = h;
+  const findings: Finding[] = [];
+  let violations = 0;
+  const wrSource = new Int32Array(opCount).fill(-1);
+  const observedWrite = new Int32Array(opCount).fill(-1);
+  const observedTxn = new Int32Array(opCount).fill(-1);
+
+  // Final writes: the last write of each key in its transaction (reverse scan with per-key stamps).
+  const isFinal = new Uint8Array(opCount);
+  const stamp = new Int32Array(keyCount).fill(-1);
+  for (let t = 1; t < txnCount; t++) {
+    for (let o = txnOpStart[t + 1] - 1; o >= txnOpStart[t]; o--) {
+      if (opKind[o] !== OP_WRITE) continue;
+      if (stamp[opKey[o]] !== t) {
+        stamp[opKey[o]] = t;
+        isFinal[o] = 1;
+      }
+    }
+  }
+  const { writeKeyStart, writeKeys } = distinctWriteKeys(h, stamp);
+
+  // Writer index: (key, value) → write op; duplicates make the pair ambiguous.
+  const writerOf = new PairMap(opCount / 2 + 16);
+  const duplicated = new PairMap(16);
+  for (let o = 0; o < opCount; o++) {
+    if (opKind[o] !== OP_WRITE) continue;
+    const prev = writerOf.set(opKey[o], opValue[o], o);
+    if (prev >= 0) {
+      if (duplicated.set(opKey[o], opValue[o], 1) < 0) {
+        findings.push(duplicateWrite(h, prev, o));
+      }
+      findings.push(duplicateWrite(h, o, prev));
+      writerOf.set(opKey[o], opValue[o], prev); // keep the first as the representative
+    }
+  }
+
+  const ownStamp = stamp.fill(-1);
+  const ownWrite = new Int32Array(keyCount);
+  const fail = (code: Finding['code'], o: number, message: string, relatedOp = -1, relatedMessage = ''): void => {
+    violations++;
+    const related = relatedOp >= 0 ? [{ span: opSpan(h, relatedOp), message: relatedMessage }] : [];
+    findings.push(finding(code, 'error', message, opSpan(h, o), related));
+  };
+
+  for (let t = 1; t < txnCount; t++) {
+    const committed = txnAborted[t] === 0;
+    const tn = names.txnName(t);
+    for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
+      const x = opKey[o];
+      if (opKind[o] === OP_WRITE) {
+        ownStamp[x] = t;
+        ownWrite[x] = o;
+        continue;
+      }
+      if (opKind[o] !== OP_READ) continue;
+      const v = opValue[o];
+      const src = opSource[o];
+      const key = names.keyName(x);
+      if (v === NO_VALUE && src < 0) continue; // its `<- T` named no transaction: reported by the parser
+      if (ownStamp[x] === t) {
+        // Internal read: it must return this transaction's latest write of x.
+        const w = ownWrite[x];
+        observedWrite[o] = w;
+        observedTxn[o] = t;
+        if ((v !== NO_VALUE && v !== opValue[w]) || (src >= 0 && src !== t)) {
+          fail('own-write', o, `${tn} wrote ${key} = ${names.valueText(opValue[w])} earlier, so this read must return it, not ${v === NO_VALUE ? 'the write of ' + names.txnName(src) : names.valueText(v)}`, w, `${tn}'s own write of ${key}`);
+        }
+        continue;
+      }
+      // External read: find the write it observed.
+      let w = -1;
+      let fromInit = false;
+      if (src >= 0) {
+        w = writeInTxn(h, src, x, v, isFinal);
+        if (w < 0) {
+          fail('thin-air', o, v === NO_VALUE
+            ? `${tn} read ${key} from ${names.txnName(src)}, which never writes ${key}`
+            : `${tn} read ${key} = ${names.valueText(v)} from ${names.txnName(src)}, which never writes that value to ${key}`);
+          continue;
+        }
+      } else if (v === INIT_VALUE) {
+        fromInit = true;
+      } else {
+        w = writerOf.get(x, v);
+        const init = h.initValues.get(x);
+        if (w < 0 && init === v) fromInit = true;
+        else if (w < 0) {
+          fail('thin-air', o, `${tn} read ${key} = ${names.valueText(v)}, but no transaction writes ${names.valueText(v)} to ${key}`);
+          continue;
+        } else if (duplicated.get(x, v) >= 0 || init === v) {
+          fail('ambiguous-read', o, `${key} = ${names.valueText(v)} is written more than once, so this read's writer is unknown: name it, e.g. r(${key}, ${names.valueText(v)}) <- ${names.txnName(h.opTxn[w])}`);
+          continue;
+        }
+      }
+      if (fromInit) {
+        observedTxn[o] = BOTTOM;
+        if (committed) wrSource[o] = BOTTOM;
+        continue;
+      }
+      const t1 = h.opTxn[w];
+      observedWrite[o] = w;
+      observedTxn[o] = t1;
+      const shown = `${key} = ${names.valueText(opValue[w])}`;
+      if (t1 === t) {
+        fail('future-read', o, `${tn} read ${shown}, which it writes itself only later`, w, 'the later write');
+      } else if (!committed) {
+        // An aborted transaction's reads constrain nothing; they were still checked for thin air above.
+      } else if (txnAborted[t1] === 1) {
+        fail('aborted-read', o, `${tn} read ${shown} from ${names.txnName(t1)}, which aborted (G1a)`, w, `the aborted write`);
+      } else if (isFinal[w] === 0) {
+        fail('intermediate-read', o, `${tn} read ${shown}, an intermediate value: ${names.txnName(t1)} overwrote it later in the same transaction (G1b)`, w, 'the overwritten write');
+      } else {
+        wrSource[o] = t1;
+      }
+    }
+  }
+  return { wrSource, observedWrite, observedTxn, writeKeyStart, writeKeys, findings, violations };
+}
+
+/** The write of x in txn t with value v (or its final write of x when v is NO_VALUE), or -1. */
+function writeInTxn(h: History, t: number, x: number, v: number, isFinal: Uint8Array): number {
+  for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+    if (h.opKind[o] !== OP_WRITE || h.opKey[o] !== x) continue;
+    if (v === NO_VALUE ? isFinal[o] === 1 : h.opValue[o] === v) return o;
+  }
+  return -1;
+}
+
+function duplicateWrite(h: History, o: number, other: number): Finding {
+  const { names } = h;
+  return finding('duplicate-write', 'warning',
+    `${names.txnName(h.opTxn[o])} writes ${names.keyName(h.opKey[o])} = ${names.valueText(h.opValue[o])}, a value ${names.txnName(h.opTxn[other])} also writes: reads of it cannot tell the writers apart`,
+    opSpan(h, o), [{ span: opSpan(h, other), message: 'the other write' }]);
+}
+
+/** For every transaction, its distinct written keys (sorted), as a CSR pair. */
+function distinctWriteKeys(h: History, stamp: Int32Array): { writeKeyStart: Int32Array; writeKeys: Int32Array } {
+  const { txnCount, txnOpStart, opKind, opKey } = h;
+  stamp.fill(-1);
+  const writeKeyStart = new Int32Array(txnCount + 1);
+  for (let t = 1; t < txnCount; t++) {
+    let c = 0;
+    for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
+      if (opKind[o] === OP_WRITE && stamp[opKey[o]] !== t) {
+        stamp[opKey[o]] = t;
+        c++;
+      }
+    }
+    writeKeyStart[t + 1] = writeKeyStart[t] + c;
+  }
+  const writeKeys = new Int32Array(writeKeyStart[txnCount]);
+  stamp.fill(-1);
+  for (let t = 1; t < txnCount; t++) {
+    let i = writeKeyStart[t];
+    for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
+      if (opKind[o] === OP_WRITE && stamp[opKey[o]] !== t) {
+        stamp[opKey[o]] = t;
+        writeKeys[i++] = opKey[o];
+      }
+    }
+    if (i - writeKeyStart[t] > 1) writeKeys.subarray(writeKeyStart[t], i).sort();
+  }
+  return { writeKeyStart, writeKeys };
+}
+
+/** Whether txn t writes key x (binary search in its sorted write keys). */
+export function writesKey(rf: ReadsFrom, t: number, x: number): boolean {
+  let lo = rf.writeKeyStart[t];
+  let hi = rf.writeKeyStart[t + 1] - 1;
+  const keys = rf.writeKeys;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const k = keys[mid];
+    if (k === x) return true;
+    if (k < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}

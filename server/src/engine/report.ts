@@ -1,0 +1,81 @@
+// The JSON report of one file, exactly as the CLI contract in history-dsl.md shapes it.
+
+import type { Analysis, Verdict } from './analyze.ts';
+import type { Finding } from './diagnostics.ts';
+import type { LineIndex, Range } from './line-index.ts';
+import type { Witness } from './witness.ts';
+
+export interface EdgeJson {
+  from: string;
+  to: string;
+  kind: 'so' | 'wr' | 'co' | 'ww' | 'rw';
+  key: string | null;
+  because: string;
+  range: Range;
+}
+
+export interface WitnessJson {
+  anomaly: string;
+  message: string;
+  range: Range;
+  cycle: EdgeJson[];
+}
+
+export interface VerdictJson {
+  consistent: boolean | null;
+  witness?: WitnessJson;
+  note?: string;
+}
+
+export interface DiagnosticJson {
+  code: string;
+  severity: Finding['severity'];
+  message: string;
+  range: Range;
+  relatedInformation?: { range: Range; message: string }[];
+}
+
+export interface FileReport {
+  file: string;
+  title: string | null;
+  levels: Record<string, VerdictJson>;
+  mixed: VerdictJson | null;
+  diagnostics: DiagnosticJson[];
+}
+
+export function fileReport(file: string, a: Analysis, lines: LineIndex): FileReport {
+  const range = (s: { start: number; end: number }): Range => lines.range(s.start, s.end);
+  const names = a.history.names;
+  const witness = (w: Witness): WitnessJson => ({
+    anomaly: w.anomaly,
+    message: w.message,
+    range: range(w.span),
+    cycle: w.edges.map((e) => ({
+      from: names.txnName(e.from), to: names.txnName(e.to), kind: e.kind,
+      key: e.key >= 0 ? names.keyName(e.key) : null, because: e.because, range: range(e.span),
+    })),
+  });
+  const verdict = (v: Verdict): VerdictJson => {
+    const out: VerdictJson = { consistent: v.consistent };
+    if (v.witness) out.witness = witness(v.witness);
+    if (v.note) out.note = v.note;
+    return out;
+  };
+  const levels: Record<string, VerdictJson> = {};
+  for (const v of a.levels) levels[v.level] = verdict(v);
+  return {
+    file,
+    title: a.title,
+    levels,
+    mixed: a.mixed ? verdict(a.mixed) : null,
+    diagnostics: a.findings.map((f) => {
+      const d: DiagnosticJson = { code: f.code, severity: f.severity, message: f.message, range: range(f.span) };
+      if (f.related.length > 0) d.relatedInformation = f.related.map((r) => ({ range: range(r.span), message: r.message }));
+      return d;
+    }),
+  };
+}
+
+export function hasErrors(a: Analysis): boolean {
+  return a.findings.some((f) => f.severity === 'error');
+}

@@ -1,0 +1,118 @@
+// Witness cycles as data, and the plain sentence that justifies each of their edges.
+
+import type { Span } from './diagnostics.ts';
+import { EK_CO, EK_INIT, EK_SO, EK_WR, PREMISE_HB, PREMISE_SO, type EdgeRef } from './edges.ts';
+import type { Csr } from './graph.ts';
+import { BOTTOM, type History } from './history.ts';
+import { opSpan, txnSpan, type ReadsFrom } from './reads-from.ts';
+
+export type WitnessEdgeKind = 'so' | 'wr' | 'co';
+
+export interface WitnessEdge {
+  from: number;
+  to: number;
+  kind: WitnessEdgeKind;
+  /** The key read (wr) or the key whose read forced the edge (co); -1 for so. */
+  key: number;
+  /** The read behind a wr or co edge, -1 for so. */
+  readOp: number;
+  because: string;
+  span: Span;
+}
+
+export interface Witness {
+  /** The anomaly: a level name for a commit-order cycle, or a read-consistency code. */
+  anomaly: string;
+  edges: WitnessEdge[];
+  /** A witness that is not a cycle (thin-air read, …) explains itself here. */
+  message: string;
+  span: Span;
+}
+
+/** How edges are phrased for people: names from the file, "the initial state" for ⊥. */
+export class Explainer {
+  constructor(private readonly h: History, private readonly rf: ReadsFrom, private readonly hb: Csr | null) {}
+
+  txn(t: number): string {
+    return t === BOTTOM ? 'the initial state' : this.h.names.txnName(t);
+  }
+
+  key(x: number): string {
+    const name = this.h.names.keyName(x);
+    return /^-?\d+$/.test(name) ? `key ${name}` : name;
+  }
+
+  /** "read x from T1" or "read the initial value of x". */
+  readPhrase(o: number): string {
+    const src = this.rf.observedTxn[o];
+    const x = this.h.opKey[o];
+    if (src === BOTTOM) return `read the initial value of ${this.key(x)}`;
+    return `read ${this.key(x)} from ${this.txn(src)}`;
+  }
+
+  edge(e: EdgeRef): WitnessEdge {
+    const { h } = this;
+    switch (e.kind) {
+      case EK_SO:
+        return { from: e.from, to: e.to, kind: 'so', key: -1, readOp: -1, span: txnSpan(h, e.to),
+          because: `${this.txn(e.from)} precedes ${this.txn(e.to)} in session ${h.names.sessionName(h.txnSession[e.to])}` };
+      case EK_INIT:
+        return { from: e.from, to: e.to, kind: 'so', key: -1, readOp: -1, span: txnSpan(h, e.to),
+          because: `the initial state precedes ${this.txn(e.to)}` };
+      case EK_WR:
+        return { from: e.from, to: e.to, kind: 'wr', key: h.opKey[e.a], readOp: e.a, span: opSpan(h, e.a),
+          because: `${this.txn(e.to)} ${this.readPhrase(e.a)}${e.from === BOTTOM ? '' : ` (${h.names.valueText(h.opValue[e.a])})`}` };
+      default:
+        return { from: e.from, to: e.to, kind: 'co', key: h.opKey[e.a], readOp: e.a, span: opSpan(h, e.a), because: this.forced(e) };
+    }
+  }
+
+  /** "T2 must commit before T1: T3 read x from T1 after it read y from T2, and T2 also writes x". */
+  private forced(e: EdgeRef): string {
+    const { h } = this;
+    const t3 = h.opTxn[e.a];
+    const x = this.key(h.opKey[e.a]);
+    const head = `${this.txn(e.from)} must commit before ${this.txn(e.to)}: ${this.txn(t3)} ${this.readPhrase(e.a)}`;
+    if (e.b === PREMISE_SO) {
+      return `${head}, but ${this.txn(e.from)}, which precedes ${this.txn(t3)} in session ${h.names.sessionName(h.txnSession[t3])}, also writes ${x}`;
+    }
+    if (e.b === PREMISE_HB) {
+      return `${head}, but ${this.txn(e.from)}, which happens before ${this.txn(t3)} (${this.hbPath(e.from, t3)}), also writes ${x}`;
+    }
+    const poAfter = h.opTxn[e.b] === t3 && e.b < e.a;
+    return poAfter
+      ? `${head} after it ${this.readPhrase(e.b)}, and ${this.txn(e.from)} also writes ${x}`
+      : `${head} and ${this.readPhrase(e.b)}, and ${this.txn(e.from)} also writes ${x}`;
+  }
+
+  /** A shortest so ∪ wr path from a to b, as "T2 → T5 → T3" (BFS over the base graph). */
+  private hbPath(a: number, b: number): string {
+    const g = this.hb;
+    if (!g) return `${this.txn(a)} → … → ${this.txn(b)}`;
+    const prev = new Int32Array(g.nodeCount).fill(-1);
+    const queue = new Int32Array(g.nodeCount);
+    let head = 0;
+    let tail = 0;
+    queue[tail++] = a;
+    prev[a] = a;
+    while (head < tail && prev[b] < 0) {
+      const v = queue[head++];
+      for (let p = g.start[v]; p < g.start[v + 1]; p++) {
+        const w = g.target[p];
+        if (prev[w] < 0) {
+          prev[w] = v;
+          queue[tail++] = w;
+        }
+      }
+    }
+    if (prev[b] < 0) return `${this.txn(a)} → … → ${this.txn(b)}`;
+    const path: string[] = [];
+    for (let v = b; v !== a; v = prev[v]) path.push(this.txn(v));
+    path.push(this.txn(a));
+    return path.reverse().join(' → ');
+  }
+}
+
+export function isCoEdge(e: EdgeRef): boolean {
+  return e.kind === EK_CO;
+}
