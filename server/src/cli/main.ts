@@ -1,6 +1,7 @@
 // The isocheck command line: dispatches to check and gen; exit 0 clean, 1 findings, 2 usage or I/O.
 
 import { CHECK_USAGE, runCheck, type Io } from './check-command.ts';
+import { runGen } from './gen-command.ts';
 
 const HELP = `isocheck — does a transactional history honour its isolation level?
 
@@ -22,6 +23,8 @@ function main(argv: readonly string[]): number {
   switch (command) {
     case 'check':
       return runCheck(rest, io);
+    case 'gen':
+      return runGen(rest, io);
     case undefined:
     case 'help':
     case '--help':

@@ -36,14 +36,55 @@ export function buildCsr(nodeCount: number, edges: EdgeView): Csr {
   return { nodeCount, start, target, edgeId };
 }
 
+/** CSR of one edge list; edge ids are the list's indexes plus `idOffset`. */
+export function buildListCsr(nodeCount: number, from: Int32Array, to: Int32Array, length: number, idOffset: number): Csr {
+  const start = new Int32Array(nodeCount + 1);
+  for (let i = 0; i < length; i++) start[from[i] + 1]++;
+  for (let v = 0; v < nodeCount; v++) start[v + 1] += start[v];
+  const fill = start.slice(0, nodeCount);
+  const target = new Int32Array(length);
+  const edgeId = new Int32Array(length);
+  for (let i = 0; i < length; i++) {
+    const p = fill[from[i]]++;
+    target[p] = to[i];
+    edgeId[p] = idOffset + i;
+  }
+  return { nodeCount, start, target, edgeId };
+}
+
+export function inDegrees(g: Csr): Int32Array {
+  const indeg = new Int32Array(g.nodeCount);
+  for (let i = 0; i < g.target.length; i++) indeg[g.target[i]]++;
+  return indeg;
+}
+
+/**
+ * Whether the union of two graphs on the same nodes is acyclic (Kahn's algorithm over both
+ * adjacencies, without merging them): the shared base graph is never copied per level.
+ */
+export function unionIsAcyclic(a: Csr, aIndeg: Int32Array, b: Csr): boolean {
+  const n = a.nodeCount;
+  const indeg = aIndeg.slice();
+  for (let i = 0; i < b.target.length; i++) indeg[b.target[i]]++;
+  const queue = new Int32Array(n);
+  let head = 0;
+  let tail = 0;
+  for (let v = 0; v < n; v++) if (indeg[v] === 0) queue[tail++] = v;
+  while (head < tail) {
+    const v = queue[head++];
+    for (let p = a.start[v]; p < a.start[v + 1]; p++) if (--indeg[a.target[p]] === 0) queue[tail++] = a.target[p];
+    for (let p = b.start[v]; p < b.start[v + 1]; p++) if (--indeg[b.target[p]] === 0) queue[tail++] = b.target[p];
+  }
+  return tail === n;
+}
+
 /**
  * Kahn's algorithm. Returns the nodes in a topological order; when the graph has a cycle the order
  * is shorter than nodeCount and `inCycleRegion` marks the nodes left over (on or after a cycle).
  */
 export function topologicalOrder(g: Csr): { order: Int32Array; count: number; leftOver: Uint8Array } {
   const n = g.nodeCount;
-  const indeg = new Int32Array(n);
-  for (let i = 0; i < g.target.length; i++) indeg[g.target[i]]++;
+  const indeg = inDegrees(g);
   const order = new Int32Array(n);
   let head = 0;
   let tail = 0;

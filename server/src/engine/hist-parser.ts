@@ -43,7 +43,7 @@ class Parser {
   private readonly tk: Tokens;
   private pos = 0;
   private readonly findings: Finding[] = [];
-  private readonly builder = new HistoryBuilder(false);
+  private readonly builder: HistoryBuilder;
   private readonly keys = new Map<string, number>();
   private readonly keyNames: string[] = [];
   private readonly values = new Map<string, number>();
@@ -61,6 +61,7 @@ class Parser {
 
   constructor(private readonly text: string) {
     this.tk = tokenize(text);
+    this.builder = new HistoryBuilder(false, this.tk.count >> 2);
   }
 
   parse(): ParsedFile {

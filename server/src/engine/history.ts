@@ -58,25 +58,44 @@ export interface History {
  */
 export class HistoryBuilder {
   private sessionNames: string[] = [];
-  private txnSession = new Int32Vec(1024);
-  private txnAborted = new Uint8Vec(1024);
-  private txnLevel = new Int32Vec(1024);
-  private txnStart = new Int32Vec(1024);
-  private txnEnd = new Int32Vec(1024);
-  private txnLabels: string[] = [];
-  private txnNumbers = new Int32Vec(1024);
-  private opTxn = new Int32Vec(4096);
-  private opKind = new Uint8Vec(4096);
-  private opKey = new Int32Vec(4096);
-  private opValue = new Int32Vec(4096);
-  private opSource = new Int32Vec(4096);
-  private opStart = new Int32Vec(4096);
-  private opEnd = new Int32Vec(4096);
-  private sessionStart = new Int32Vec(64);
-  private sessionEnd = new Int32Vec(64);
+  private readonly txnSession: Int32Vec;
+  private readonly txnAborted: Uint8Vec;
+  private readonly txnLevel: Int32Vec;
+  private readonly txnStart: Int32Vec;
+  private readonly txnEnd: Int32Vec;
+  private readonly txnLabels: string[] = [];
+  private readonly txnNumbers: Int32Vec;
+  private readonly opTxn: Int32Vec;
+  private readonly opKind: Uint8Vec;
+  private readonly opKey: Int32Vec;
+  private readonly opValue: Int32Vec;
+  private readonly opSource: Int32Vec;
+  private readonly opStart: Int32Vec;
+  private readonly opEnd: Int32Vec;
+  private readonly sessionStart = new Int32Vec(64);
+  private readonly sessionEnd = new Int32Vec(64);
 
-  /** numericNames: transactions are named by number (plume) rather than by label (.hist). */
-  constructor(private readonly numericNames: boolean) {}
+  /**
+   * numericNames: transactions are named by number (plume) rather than by label (.hist).
+   * expectedOps: a capacity hint, so that large inputs do not regrow the buffers many times.
+   */
+  constructor(private readonly numericNames: boolean, expectedOps = 4096) {
+    const ops = Math.max(16, expectedOps);
+    const txns = Math.max(16, ops >> 2);
+    this.txnSession = new Int32Vec(txns);
+    this.txnAborted = new Uint8Vec(txns);
+    this.txnLevel = new Int32Vec(txns);
+    this.txnStart = new Int32Vec(txns);
+    this.txnEnd = new Int32Vec(txns);
+    this.txnNumbers = new Int32Vec(txns);
+    this.opTxn = new Int32Vec(ops);
+    this.opKind = new Uint8Vec(ops);
+    this.opKey = new Int32Vec(ops);
+    this.opValue = new Int32Vec(ops);
+    this.opSource = new Int32Vec(ops);
+    this.opStart = new Int32Vec(ops);
+    this.opEnd = new Int32Vec(ops);
+  }
 
   get txnCount(): number {
     return this.txnSession.length;

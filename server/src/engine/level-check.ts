@@ -1,7 +1,7 @@
 // Decides RC, RA and CC (homogeneous or by per-transaction rule) and extracts a witness cycle.
 
 import { EdgeList, EdgeView, EK_CO, EK_INIT, EK_SO, EK_WR } from './edges.ts';
-import { buildCsr, stronglyConnected, topologicalOrder, type Csr } from './graph.ts';
+import { buildCsr, buildListCsr, inDegrees, stronglyConnected, topologicalOrder, unionIsAcyclic, type Csr } from './graph.ts';
 import { findCycle, DEFAULT_SEARCH } from './cycle-search.ts';
 import { sessionPredecessors, vectorClocks, type VectorClocks } from './happens-before.ts';
 import { BOTTOM, type History } from './history.ts';
@@ -21,13 +21,13 @@ export class CheckContext {
   readonly order: Int32Array;
   readonly causal: boolean;
   readonly leftOver: Uint8Array;
+  readonly baseIndegree: Int32Array;
   private clocks: VectorClocks | null = null;
 
   constructor(readonly h: History, readonly rf: ReadsFrom) {
     this.soPrev = sessionPredecessors(h);
     for (let t = 1; t < h.txnCount; t++) {
       if (h.txnAborted[t] === 1) continue;
-      this.base.add(BOTTOM, t, EK_INIT);
       if (this.soPrev[t] >= 0) this.base.add(this.soPrev[t], t, EK_SO);
       for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
         if (rf.wrSource[o] >= 0) this.base.add(rf.wrSource[o], t, EK_WR, o);
@@ -38,6 +38,7 @@ export class CheckContext {
     this.order = topo.order;
     this.causal = topo.count === h.txnCount;
     this.leftOver = topo.leftOver;
+    this.baseIndegree = inDegrees(this.baseCsr);
   }
 
   vectorClocks(): VectorClocks {
@@ -65,11 +66,31 @@ export function forcedEdges(ctx: CheckContext, rule: Rule, applies: Uint8Array |
 
 /** Acyclicity of so ∪ wr ∪ forced, and up to maxWitnesses witness cycles (one per component). */
 export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: number): CycleResult {
-  const view = new EdgeView(ctx.base, forced);
-  const g = buildCsr(ctx.h.txnCount, view);
+  const extra = withInitEdges(ctx, forced);
+  const view = new EdgeView(ctx.base, extra);
+  const n = ctx.h.txnCount;
+  if (ctx.causal && unionIsAcyclic(ctx.baseCsr, ctx.baseIndegree, buildListCsr(n, extra.from.data, extra.to.data, extra.length, ctx.base.length))) {
+    return { acyclic: true, cycles: [], view };
+  }
+  const g = buildCsr(n, view);
   const topo = topologicalOrder(g);
   if (topo.count === ctx.h.txnCount) return { acyclic: true, cycles: [], view };
   return { acyclic: false, cycles: witnessCycles(g, view, topo.leftOver, maxWitnesses, EK_CO, true), view };
+}
+
+/**
+ * ⊥ precedes every transaction, but those edges matter only when some edge points into ⊥: only
+ * then are they added (to a copy), which keeps them out of the common, consistent case.
+ */
+function withInitEdges(ctx: CheckContext, forced: EdgeList): EdgeList {
+  const to = forced.to.data;
+  let intoBottom = false;
+  for (let i = 0; i < forced.length && !intoBottom; i++) intoBottom = to[i] === BOTTOM;
+  if (!intoBottom) return forced;
+  const out = new EdgeList();
+  for (let i = 0; i < forced.length; i++) out.add(forced.from.data[i], to[i], forced.kind.data[i], forced.a.data[i], forced.b.data[i]);
+  for (let t = 1; t < ctx.h.txnCount; t++) if (ctx.h.txnAborted[t] === 0) out.add(BOTTOM, t, EK_INIT);
+  return out;
 }
 
 /** The so ∪ wr cycles behind a causality violation (only when !ctx.causal). */

@@ -11,20 +11,57 @@ export interface PlumeFile {
 
 const MAX_REPORTED = 100;
 const INT32_MAX = 2147483647;
+/** Keys below this are interned through a flat array; larger ones through a hash map. */
+const DIRECT_KEYS = 1 << 24;
+
+/** Dense ids for plume's integer keys: a flat lookup table for the usual small keys. */
+class KeyIds {
+  private direct = new Int32Array(1024).fill(-1);
+  private readonly large = new IntInterner();
+  private readonly largeIds: number[] = [];
+  readonly originals: number[] = [];
+
+  id(key: number): number {
+    if (key < DIRECT_KEYS) {
+      if (key >= this.direct.length) {
+        let size = this.direct.length;
+        while (size <= key) size *= 2;
+        const grown = new Int32Array(size).fill(-1);
+        grown.set(this.direct);
+        this.direct = grown;
+      }
+      let id = this.direct[key];
+      if (id < 0) {
+        id = this.direct[key] = this.originals.length;
+        this.originals.push(key);
+      }
+      return id;
+    }
+    const i = this.large.intern(key);
+    if (i === this.largeIds.length) {
+      this.largeIds.push(this.originals.length);
+      this.originals.push(key);
+    }
+    return this.largeIds[i];
+  }
+}
 
 /**
  * Lenient on input (spaces, blank lines, upper-case letters, `#` comments are accepted);
  * value 0 is the initial value; `txn = -1` marks an aborted write, kept as its own aborted transaction.
  */
 export function readPlume(bytes: Uint8Array): PlumeFile {
-  const builder = new HistoryBuilder(true);
+  // A plume line is about 20 bytes: size the buffers once.
+  const builder = new HistoryBuilder(true, (bytes.length / 18) | 0);
   const findings: Finding[] = [];
   let errors = 0;
   const sessions = new IntInterner();
-  const keys = new IntInterner();
+  const keys = new KeyIds();
   const txnOf = new PairMap(1 << 12); // plume txn id → provisional txn
   const txnSessionOf: number[] = [];
-  const fields = [0, 0, 0, 0];
+  let lastTxnId = -2; // consecutive lines usually belong to one transaction: skip the lookup
+  let lastTxn = -1;
+  let lastSession = -1;
   const n = bytes.length;
   let i = 0;
   let line = 0;
@@ -40,77 +77,88 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
 
   while (i < n) {
     const lineStart = i;
-    // Skip leading blanks.
-    while (i < n && (bytes[i] === 32 || bytes[i] === 9 || bytes[i] === 13)) i++;
-    if (i >= n) break;
     let c = bytes[i];
+    while (c === 32 || c === 9 || c === 13) c = bytes[++i];
+    if (i >= n) break;
     if (c === 10 || c === 35) {
       while (i < n && bytes[i] !== 10) i++;
       i++;
       line++;
       continue;
     }
-    let kind = -1;
-    if (c === 114 || c === 82) kind = OP_READ;
-    else if (c === 119 || c === 87) kind = OP_WRITE;
+    const kind = c === 114 || c === 82 ? OP_READ : c === 119 || c === 87 ? OP_WRITE : -1;
+    c = bytes[++i];
+    while (c === 32 || c === 9) c = bytes[++i];
+    let ok = kind >= 0 && c === 40;
     i++;
-    while (i < n && (bytes[i] === 32 || bytes[i] === 9)) i++;
-    let ok = kind >= 0 && bytes[i] === 40;
-    i++;
+    let key = 0;
+    let value = 0;
+    let session = 0;
+    let txnId = 0;
     for (let f = 0; f < 4 && ok; f++) {
-      while (i < n && (bytes[i] === 32 || bytes[i] === 9)) i++;
+      c = bytes[i];
+      while (c === 32 || c === 9) c = bytes[++i];
       let neg = false;
-      if (bytes[i] === 45) {
+      if (c === 45) {
         neg = true;
-        i++;
+        c = bytes[++i];
       }
       let v = 0;
-      let digits = 0;
-      while (i < n && (c = bytes[i]) >= 48 && c <= 57) {
+      const digitsStart = i;
+      while (c >= 48 && c <= 57) {
         v = v * 10 + (c - 48);
-        digits++;
-        i++;
+        c = bytes[++i];
       }
-      while (i < n && (bytes[i] === 32 || bytes[i] === 9)) i++;
-      if (digits === 0 || v > INT32_MAX) ok = false;
-      fields[f] = neg ? -v : v;
-      if (ok && bytes[i] !== (f === 3 ? 41 : 44)) ok = false;
+      while (c === 32 || c === 9) c = bytes[++i];
+      if (i === digitsStart || v > INT32_MAX || c !== (f === 3 ? 41 : 44)) ok = false;
       i++;
+      if (neg) v = -v;
+      if (f === 0) key = v;
+      else if (f === 1) value = v;
+      else if (f === 2) session = v;
+      else txnId = v;
     }
     if (ok) {
-      while (i < n && (bytes[i] === 32 || bytes[i] === 9 || bytes[i] === 13)) i++;
-      if (i < n && bytes[i] !== 10) ok = false;
+      c = bytes[i];
+      while (c === 32 || c === 9 || c === 13) c = bytes[++i];
+      if (i < n && c !== 10) ok = false;
     }
     if (!ok) {
       report(lineStart, 'expected r(key,value,session,txn) or w(key,value,session,txn) with non-negative integers (txn -1 for an aborted write)');
-      while (i < n && bytes[i] !== 10) i++;
-      i++;
-      line++;
-      continue;
-    }
-    const [key, value, session, txnId] = fields;
-    if (key < 0 || value < 0 || session < 0 || txnId < -1) {
+    } else if (key < 0 || value < 0 || session < 0 || txnId < -1) {
       report(lineStart, 'keys, values and sessions must be non-negative, and txn must be -1 or more');
     } else if (txnId === -1 && kind === OP_READ) {
       report(lineStart, 'txn -1 marks an aborted write; a read cannot carry it');
     } else {
-      const s = sessions.intern(session);
-      if (s === builder.sessionCount) builder.addSession(`s${session}`);
       let t: number;
-      if (txnId === -1) {
-        t = builder.addTxn(s, true, -1, -(line + 1));
+      if (txnId === lastTxnId && txnId !== -1) {
+        t = lastTxn;
       } else {
-        t = txnOf.get(txnId, 0);
-        if (t < 0) {
-          t = builder.addTxn(s, false, -1, txnId);
-          txnOf.set(txnId, 0, t);
-          txnSessionOf[t] = s;
-        } else if (txnSessionOf[t] !== s) {
-          report(lineStart, `transaction ${txnId} appeared earlier in session ${sessions.originals[txnSessionOf[t]]}`);
-          t = -1;
+        const s = sessions.intern(session);
+        if (s === builder.sessionCount) builder.addSession(`s${session}`);
+        if (txnId === -1) {
+          t = builder.addTxn(s, true, -1, -(line + 1));
+        } else {
+          t = txnOf.get(txnId, 0);
+          if (t < 0) {
+            t = builder.addTxn(s, false, -1, txnId);
+            txnOf.set(txnId, 0, t);
+            txnSessionOf[t] = s;
+          } else if (txnSessionOf[t] !== s) {
+            report(lineStart, `transaction ${txnId} appeared earlier in session ${sessions.originals[txnSessionOf[t]]}`);
+            t = -1;
+          }
         }
+        // Only a complete match may be cached: the session must be the same next time too.
+        lastTxnId = t >= 0 && txnId !== -1 ? txnId : -2;
+        lastTxn = t;
+        if (t >= 0) lastSession = session;
       }
-      if (t >= 0) builder.addOp(t, kind, keys.intern(key), value === 0 ? INIT_VALUE : value, lineStart, i);
+      if (t >= 0 && txnId === lastTxnId && session !== lastSession) {
+        report(lineStart, `transaction ${txnId} appeared earlier in session ${lastSession}`);
+      } else if (t >= 0) {
+        builder.addOp(t, kind, keys.id(key), value === 0 ? INIT_VALUE : value, lineStart, i);
+      }
     }
     while (i < n && bytes[i] !== 10) i++;
     i++;
@@ -129,4 +177,3 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
   );
   return { history, findings };
 }
-

@@ -73,9 +73,12 @@ export function computeReadsFrom(h: History): ReadsFrom {
     findings.push(finding(code, 'error', message, opSpan(h, o), related));
   };
 
+  // Names are built only on the failure paths: the loop below runs once per operation.
+  const tn = (t: number): string => names.txnName(t);
+  const key = (x: number): string => names.keyName(x);
+  const shown = (w: number): string => `${key(opKey[w])} = ${names.valueText(opValue[w])}`;
   for (let t = 1; t < txnCount; t++) {
     const committed = txnAborted[t] === 0;
-    const tn = names.txnName(t);
     for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
       const x = opKey[o];
       if (opKind[o] === OP_WRITE) {
@@ -86,7 +89,6 @@ export function computeReadsFrom(h: History): ReadsFrom {
       if (opKind[o] !== OP_READ) continue;
       const v = opValue[o];
       const src = opSource[o];
-      const key = names.keyName(x);
       if (v === NO_VALUE && src < 0) continue; // its `<- T` named no transaction: reported by the parser
       if (ownStamp[x] === t) {
         // Internal read: it must return this transaction's latest write of x.
@@ -94,7 +96,7 @@ export function computeReadsFrom(h: History): ReadsFrom {
         observedWrite[o] = w;
         observedTxn[o] = t;
         if ((v !== NO_VALUE && v !== opValue[w]) || (src >= 0 && src !== t)) {
-          fail('own-write', o, `${tn} wrote ${key} = ${names.valueText(opValue[w])} earlier, so this read must return it, not ${v === NO_VALUE ? 'the write of ' + names.txnName(src) : names.valueText(v)}`, w, `${tn}'s own write of ${key}`);
+          fail('own-write', o, `${tn(t)} wrote ${key(x)} = ${names.valueText(opValue[w])} earlier, so this read must return it, not ${v === NO_VALUE ? 'the write of ' + names.txnName(src) : names.valueText(v)}`, w, `${tn(t)}'s own write of ${key(x)}`);
         }
         continue;
       }
@@ -105,21 +107,21 @@ export function computeReadsFrom(h: History): ReadsFrom {
         w = writeInTxn(h, src, x, v, isFinal);
         if (w < 0) {
           fail('thin-air', o, v === NO_VALUE
-            ? `${tn} read ${key} from ${names.txnName(src)}, which never writes ${key}`
-            : `${tn} read ${key} = ${names.valueText(v)} from ${names.txnName(src)}, which never writes that value to ${key}`);
+            ? `${tn(t)} read ${key(x)} from ${names.txnName(src)}, which never writes ${key(x)}`
+            : `${tn(t)} read ${key(x)} = ${names.valueText(v)} from ${names.txnName(src)}, which never writes that value to ${key(x)}`);
           continue;
         }
       } else if (v === INIT_VALUE) {
         fromInit = true;
       } else {
         w = writerOf.get(x, v);
-        const init = h.initValues.get(x);
+        const init = h.initValues.size > 0 ? h.initValues.get(x) : undefined;
         if (w < 0 && init === v) fromInit = true;
         else if (w < 0) {
-          fail('thin-air', o, `${tn} read ${key} = ${names.valueText(v)}, but no transaction writes ${names.valueText(v)} to ${key}`);
+          fail('thin-air', o, `${tn(t)} read ${key(x)} = ${names.valueText(v)}, but no transaction writes ${names.valueText(v)} to ${key(x)}`);
           continue;
         } else if (duplicated.get(x, v) >= 0 || init === v) {
-          fail('ambiguous-read', o, `${key} = ${names.valueText(v)} is written more than once, so this read's writer is unknown: name it, e.g. r(${key}, ${names.valueText(v)}) <- ${names.txnName(h.opTxn[w])}`);
+          fail('ambiguous-read', o, `${key(x)} = ${names.valueText(v)} is written more than once, so this read's writer is unknown: name it, e.g. r(${key(x)}, ${names.valueText(v)}) <- ${names.txnName(h.opTxn[w])}`);
           continue;
         }
       }
@@ -131,15 +133,14 @@ export function computeReadsFrom(h: History): ReadsFrom {
       const t1 = h.opTxn[w];
       observedWrite[o] = w;
       observedTxn[o] = t1;
-      const shown = `${key} = ${names.valueText(opValue[w])}`;
       if (t1 === t) {
-        fail('future-read', o, `${tn} read ${shown}, which it writes itself only later`, w, 'the later write');
+        fail('future-read', o, `${tn(t)} read ${shown(w)}, which it writes itself only later`, w, 'the later write');
       } else if (!committed) {
         // An aborted transaction's reads constrain nothing; they were still checked for thin air above.
       } else if (txnAborted[t1] === 1) {
-        fail('aborted-read', o, `${tn} read ${shown} from ${names.txnName(t1)}, which aborted (G1a)`, w, `the aborted write`);
+        fail('aborted-read', o, `${tn(t)} read ${shown(w)} from ${names.txnName(t1)}, which aborted (G1a)`, w, `the aborted write`);
       } else if (isFinal[w] === 0) {
-        fail('intermediate-read', o, `${tn} read ${shown}, an intermediate value: ${names.txnName(t1)} overwrote it later in the same transaction (G1b)`, w, 'the overwritten write');
+        fail('intermediate-read', o, `${tn(t)} read ${shown(w)}, an intermediate value: ${names.txnName(t1)} overwrote it later in the same transaction (G1b)`, w, 'the overwritten write');
       } else {
         wrSource[o] = t1;
       }

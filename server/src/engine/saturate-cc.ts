@@ -2,7 +2,7 @@
 
 import { EK_CO, PREMISE_HB, type EdgeList } from './edges.ts';
 import type { VectorClocks } from './happens-before.ts';
-import type { History } from './history.ts';
+import { BOTTOM, type History } from './history.ts';
 import type { ReadsFrom } from './reads-from.ts';
 import { maxTxnSize, ReadBuffer, subject, type SaturationInput } from './saturation-context.ts';
 
@@ -100,7 +100,9 @@ export function saturateCC(input: SaturationInput, vc: VectorClocks, out: EdgeLi
           cursorStamp[l] = s3;
           if (c === 0) continue;
           const t2 = w.entries[start + c - 1];
-          if (t2 !== t1) out.add(t2, t1, EK_CO, reads.op[p], PREMISE_HB);
+          // Already implied when t2 happens before t1: most edges of a causal history end here.
+          if (t2 === t1 || (t1 !== BOTTOM && clock[t1 * k + w.listSession[l]] >= idx[t2])) continue;
+          out.add(t2, t1, EK_CO, reads.op[p], PREMISE_HB);
         }
       }
     }
