@@ -5,7 +5,7 @@ import { parseLevel, type Level } from '../engine/levels.ts';
 import { LineIndex } from '../engine/line-index.ts';
 import { fileReport, type FileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
-import { formatOf, readInputs, type InputFormat } from './inputs.ts';
+import { formatOf, readInputs } from './inputs.ts';
 import { renderDetails, renderTable } from './text-report.ts';
 
 export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--json] [--format hist|plume] [--witnesses N]';
@@ -47,7 +47,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
     }
     const progress = io.errIsTty && input.bytes.length > 4_000_000;
     if (progress) io.err(`checking ${input.file} (${(input.bytes.length / 1e6).toFixed(0)} MB)…`);
-    const fmt = formatOf(input.file, format as InputFormat | undefined);
+    const fmt = formatOf(input.file, format);
     const options = { levels, maxWitnesses };
     let analysis: Analysis;
     let lines: LineIndex;

@@ -189,9 +189,9 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   }
   for (const v of levels) {
     if (v.consistent !== false || !v.witness || v.level === mixedUniform) continue;
-    if (!isWeakLevel(v.level as Level)) continue; // implied by CC: its findings are CC's
-    report(v.level as DiagnosticCode, 'information', v.witness);
-    for (const w of extraWitnesses.get(v.level as Rule) ?? []) report(v.level as DiagnosticCode, 'information', w);
+    if (v.level === 'mixed' || !isWeakLevel(v.level)) continue; // a strong level's findings are CC's
+    report(v.level, 'information', v.witness);
+    for (const w of extraWitnesses.get(v.level as Rule) ?? []) report(v.level, 'information', w);
   }
 
   // Strong levels that were asked for but cannot be decided yet: one note per file.

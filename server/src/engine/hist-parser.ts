@@ -31,8 +31,11 @@ export interface ParsedFile {
 const DIRECTIVES = new Set(['history', 'level', 'check', 'expect', 'init']);
 const OP_LETTERS: Record<string, number> = { r: OP_READ, read: OP_READ, w: OP_WRITE, write: OP_WRITE, a: OP_APPEND, append: OP_APPEND };
 
-class SyntaxError_ {
-  constructor(readonly message: string, readonly span: Span) {}
+/** Thrown inside the parser only, caught by its item loop, which turns it into a finding. */
+class SyntaxError_ extends Error {
+  constructor(message: string, readonly span: Span) {
+    super(message);
+  }
 }
 
 export function parseHist(text: string): ParsedFile {
