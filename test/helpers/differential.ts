@@ -26,8 +26,8 @@ export function randomOptions(seed: number): GenOptions {
   const stores: StoreKind[] = ['permissive', 'permissive', 'permissive', 'read-committed', 'causal', 'snapshot', 'serial'];
   return {
     sessions: 1 + rng.below(5),
-    transactions: 1 + rng.below(12),
-    opsPerTxn: 1 + rng.below(4),
+    transactions: 2 + rng.below(12),
+    opsPerTxn: 1.5 + rng.below(4),
     keys: 1 + rng.below(5),
     distribution: rng.below(3) === 0 ? 'zipf' : 'uniform',
     zipfS: 0.8,

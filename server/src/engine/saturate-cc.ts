@@ -6,64 +6,54 @@ import { BOTTOM, type History } from './history.ts';
 import type { ReadsFrom } from './reads-from.ts';
 import { maxTxnSize, ReadBuffer, subject, type SaturationInput } from './saturation-context.ts';
 
-/** Each session's committed writers of each key, in so order, as CSR lists; and per key its lists. */
+/**
+ * Each session's committed writers of each key, in so order, stored by key: the lists of key x
+ * are keyListStart[x] .. keyListStart[x+1), one per session that writes x, and all their entries
+ * are contiguous too, so a read of x touches one compact region (the loop is memory-bound).
+ */
 interface WriterLists {
-  listSession: Int32Array;
-  listStart: Int32Array;
-  entries: Int32Array;
   keyListStart: Int32Array;
-  keyLists: Int32Array;
+  listSession: Int32Array;
+  listStart: Int32Array; // entries of list l: listStart[l] .. listStart[l+1)
+  entryIndex: Int32Array; // so-index of the writer; its txn id is sessionTxnStart[session] + index
 }
 
 function writerLists(h: History, rf: ReadsFrom): WriterLists {
-  const stamp = new Int32Array(h.keyCount).fill(-1);
-  const listOf = new Int32Array(h.keyCount);
-  const listSession: number[] = [];
-  const listKey: number[] = [];
-  const counts: number[] = [];
-  for (let s = 0; s < h.sessionCount; s++) {
-    for (let t = h.sessionTxnStart[s]; t < h.sessionTxnStart[s + 1]; t++) {
-      if (h.txnAborted[t] === 1) continue;
-      for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) {
-        const x = rf.writeKeys[j];
-        if (stamp[x] !== s) {
-          stamp[x] = s;
-          listOf[x] = counts.length;
-          listSession.push(s);
-          listKey.push(x);
-          counts.push(0);
-        }
-        counts[listOf[x]]++;
-      }
-    }
+  // A stable counting sort by key of (txn, key) write pairs enumerated in txn order — which is
+  // session order, then so order — leaves each key's writers sorted by (session, so-index).
+  const keyStart = new Int32Array(h.keyCount + 1);
+  for (let t = 1; t < h.txnCount; t++) {
+    if (h.txnAborted[t] === 1) continue;
+    for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) keyStart[rf.writeKeys[j] + 1]++;
   }
-  const lists = counts.length;
-  const listStart = new Int32Array(lists + 1);
-  for (let l = 0; l < lists; l++) listStart[l + 1] = listStart[l] + counts[l];
-  const entries = new Int32Array(listStart[lists]);
-  const fill = listStart.slice(0, lists);
-  stamp.fill(-1);
-  let nextList = 0;
-  for (let s = 0; s < h.sessionCount; s++) {
-    for (let t = h.sessionTxnStart[s]; t < h.sessionTxnStart[s + 1]; t++) {
-      if (h.txnAborted[t] === 1) continue;
-      for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) {
-        const x = rf.writeKeys[j];
-        if (stamp[x] !== s) {
-          stamp[x] = s;
-          listOf[x] = nextList++; // same creation order as the counting pass
-        }
-        entries[fill[listOf[x]]++] = t;
-      }
-    }
+  for (let x = 0; x < h.keyCount; x++) keyStart[x + 1] += keyStart[x];
+  const fill = keyStart.slice(0, h.keyCount);
+  const entryTxn = new Int32Array(keyStart[h.keyCount]);
+  for (let t = 1; t < h.txnCount; t++) {
+    if (h.txnAborted[t] === 1) continue;
+    for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) entryTxn[fill[rf.writeKeys[j]]++] = t;
   }
+  // Split each key's run into per-session lists.
   const keyListStart = new Int32Array(h.keyCount + 1);
-  for (let l = 0; l < lists; l++) keyListStart[listKey[l] + 1]++;
-  for (let x = 0; x < h.keyCount; x++) keyListStart[x + 1] += keyListStart[x];
-  const keyFill = keyListStart.slice(0, h.keyCount);
-  const keyLists = new Int32Array(lists);
-  for (let l = 0; l < lists; l++) keyLists[keyFill[listKey[l]]++] = l;
-  return { listSession: Int32Array.from(listSession), listStart, entries, keyListStart, keyLists };
+  const listSession: number[] = [];
+  const listStart: number[] = [];
+  for (let x = 0; x < h.keyCount; x++) {
+    keyListStart[x] = listSession.length;
+    let prev = -1;
+    for (let e = keyStart[x]; e < keyStart[x + 1]; e++) {
+      const s = h.txnSession[entryTxn[e]];
+      if (s !== prev) {
+        listSession.push(s);
+        listStart.push(e);
+        prev = s;
+      }
+    }
+  }
+  keyListStart[h.keyCount] = listSession.length;
+  listStart.push(entryTxn.length);
+  const entryIndex = new Int32Array(entryTxn.length);
+  for (let e = 0; e < entryTxn.length; e++) entryIndex[e] = h.txnIndexInSession[entryTxn[e]];
+  return { keyListStart, listSession: Int32Array.from(listSession), listStart: Int32Array.from(listStart), entryIndex };
 }
 
 /**
@@ -76,32 +66,33 @@ export function saturateCC(input: SaturationInput, vc: VectorClocks, out: EdgeLi
   const { k, clock } = vc;
   const w = writerLists(h, rf);
   const lists = w.listSession.length;
-  const cursor = new Int32Array(lists);
-  const cursorStamp = new Int32Array(lists).fill(-1);
+  // cursor and its session stamp side by side: one cache line per list visit.
+  const cursor = new Int32Array(2 * lists).fill(-1);
   const reads = new ReadBuffer(maxTxnSize(h));
-  const idx = h.txnIndexInSession;
+  const { keyListStart, listSession, listStart, entryIndex } = w;
+  const sessionStart = h.sessionTxnStart;
   for (let s3 = 0; s3 < h.sessionCount; s3++) {
-    for (let t3 = h.sessionTxnStart[s3]; t3 < h.sessionTxnStart[s3 + 1]; t3++) {
+    for (let t3 = sessionStart[s3]; t3 < sessionStart[s3 + 1]; t3++) {
       if (!subject(input, t3)) continue;
       const m = reads.load(h, rf, t3);
       const base = t3 * k;
       for (let p = 0; p < m; p++) {
         const x = reads.key[p];
         const t1 = reads.src[p];
-        for (let j = w.keyListStart[x]; j < w.keyListStart[x + 1]; j++) {
-          const l = w.keyLists[j];
-          const bound = clock[base + w.listSession[l]];
+        for (let l = keyListStart[x]; l < keyListStart[x + 1]; l++) {
+          const s = listSession[l];
+          const bound = clock[base + s];
           if (bound < 0) continue;
-          let c = cursorStamp[l] === s3 ? cursor[l] : 0;
-          const start = w.listStart[l];
-          const len = w.listStart[l + 1] - start;
-          while (c < len && idx[w.entries[start + c]] <= bound) c++;
-          cursor[l] = c;
-          cursorStamp[l] = s3;
-          if (c === 0) continue;
-          const t2 = w.entries[start + c - 1];
+          const start = listStart[l];
+          const end = listStart[l + 1];
+          let e = cursor[2 * l + 1] === s3 ? cursor[2 * l] : start;
+          while (e < end && entryIndex[e] <= bound) e++;
+          cursor[2 * l] = e;
+          cursor[2 * l + 1] = s3;
+          if (e === start) continue;
+          const t2 = sessionStart[s] + entryIndex[e - 1];
           // Already implied when t2 happens before t1: most edges of a causal history end here.
-          if (t2 === t1 || (t1 !== BOTTOM && clock[t1 * k + w.listSession[l]] >= idx[t2])) continue;
+          if (t2 === t1 || (t1 !== BOTTOM && clock[t1 * k + s] >= entryIndex[e - 1])) continue;
           out.add(t2, t1, EK_CO, reads.op[p], PREMISE_HB);
         }
       }
