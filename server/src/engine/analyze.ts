@@ -5,9 +5,9 @@ import type { EdgeList, EdgeRef } from './edges.ts';
 import { parseHist, type Directives } from './hist-parser.ts';
 import type { History } from './history.ts';
 import { causalityCycles, checkCycles, CheckContext, forcedEdges, type Rule } from './level-check.ts';
-import { isWeakLevel, LEVELS, levelId, WEAK_LEVELS, type Level } from './levels.ts';
+import { isWeakLevel, LEVELS, levelId, type Level } from './levels.ts';
 import { readPlume } from './plume-reader.ts';
-import { computeReadsFrom, type ReadsFrom } from './reads-from.ts';
+import { computeReadsFrom, txnSpan, type ReadsFrom } from './reads-from.ts';
 import { Explainer, type Witness } from './witness.ts';
 
 export interface Verdict {
@@ -70,13 +70,13 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   const rf = computeReadsFrom(h);
   for (const f of rf.findings) findings.push({ ...f, severity: soften(f.severity) });
   if (src.firstListOp) {
-    findings.push(finding('not-checked', 'warning', 'list-append operations (a(k, v) and list reads r(k, [...])) are not checked yet: they are left out of every check', src.firstListOp));
+    findings.push(finding('not-checked', soften('warning'), 'list-append operations (a(k, v) and list reads r(k, [...])) are not checked yet: they are left out of every check', src.firstListOp));
   }
 
   const ctx = new CheckContext(h, rf);
   const explain = new Explainer(h, rf, ctx.baseCsr);
-  const toWitness = (anomaly: string, cycle: Int32Array, view: { ref(e: number): EdgeRef }): Witness => {
-    const edges = Array.from(cycle, (e) => explain.edge(view.ref(e)));
+  const toWitness = (anomaly: string, cycle: Int32Array, view: { ref(e: number): EdgeRef }, readerLevel: ((t: number) => string) | null = null): Witness => {
+    const edges = Array.from(cycle, (e) => explain.edge(view.ref(e), readerLevel));
     const first = edges.find((e) => e.kind === 'co') ?? edges[0];
     return { anomaly, edges, message: first.because, span: first.span };
   };
@@ -127,13 +127,12 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
       : { level, consistent: null, witness: null, note: `${level} is not checked yet: only RC, RA and CC are decided exactly` };
   };
 
-  const requested = new Set<Level>(options.levels ?? WEAK_LEVELS);
-  if (!options.levels && d) {
-    if (d.level) requested.add(d.level.level);
-    for (const c of d.checks) requested.add(c.level);
-    for (const e of d.expects) requested.add(e.level);
-  }
+  // All seven levels unless narrowed (history-dsl.md); strong ones are decided only when CC fails.
+  const requested = new Set<Level>(options.levels ?? LEVELS);
   const levels = LEVELS.filter((l) => requested.has(l)).map(verdictOf);
+  /** Strong levels someone asked for explicitly: the file, or the user's --level. */
+  const asked = new Set<Level>(options.levels ?? []);
+  for (const m of [d?.level, ...(d?.checks ?? []), ...(d?.expects ?? [])]) if (m) asked.add(m.level);
 
   // The mixed verdict: each transaction at its own tag, untagged ones at `level` (SER without one).
   let mixed: Verdict | null = null;
@@ -161,7 +160,8 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
         for (let i = 0; i < more.length; i++) all.add(more.from.data[i], more.to.data[i], more.kind.data[i], more.a.data[i], more.b.data[i]);
       }
       const r = checkCycles(ctx, all, maxWitnesses);
-      const witness = r.cycles.length > 0 ? toWitness('mixed', r.cycles[0], r.view) : rcWitness;
+      const levelOf = (t: number): string => LEVELS[h.txnLevel[t] >= 0 ? h.txnLevel[t] : fallback];
+      const witness = r.cycles.length > 0 ? toWitness('mixed', r.cycles[0], r.view, levelOf) : rcWitness;
       const violated = !r.acyclic || rcWitness !== null;
       mixed = violated
         ? { level: 'mixed', consistent: false, witness, note: null }
@@ -195,10 +195,10 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   }
 
   // Strong levels that were asked for but cannot be decided yet: one note per file.
-  const undecided = [...levels, ...(mixed ? [mixed] : [])].filter((v) => v.consistent === null);
+  const undecided = [...levels.filter((v) => asked.has(v.level as Level)), ...(mixed ? [mixed] : [])].filter((v) => v.consistent === null);
   if (undecided.length > 0) {
     const names = [...new Set(undecided.map((v) => (v.level === 'mixed' ? strongOf(h, d) : [v.level])).flat())];
-    const at = firstMention(d, names) ?? ZERO;
+    const at = firstMention(h, d, names) ?? ZERO;
     findings.push(finding('not-checked', 'information',
       `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not checked yet: only RC, RA and CC are decided exactly, and stronger levels are reported violated when CC is`, at));
   }
@@ -235,8 +235,17 @@ function strongOf(h: History, d: Directives | null): Level[] {
   return [...out];
 }
 
-function firstMention(d: Directives | null, levels: Level[]): Span | null {
-  if (!d) return null;
-  const spans = [d.level, ...d.checks, ...d.expects].filter((x) => x !== null && levels.includes(x.level)).map((x) => x!.span);
-  return spans.length > 0 ? spans.reduce((a, b) => (a.start <= b.start ? a : b)) : d.level?.span ?? null;
+/** Where the file first asks for one of `levels`: a directive, or a transaction's tag. */
+function firstMention(h: History, d: Directives | null, levels: Level[]): Span | null {
+  const spans: Span[] = [];
+  for (const x of [d?.level, ...(d?.checks ?? []), ...(d?.expects ?? [])]) if (x && levels.includes(x.level)) spans.push(x.span);
+  let firstTag = -1;
+  for (let t = 1; t < h.txnCount; t++) {
+    if (h.txnLevel[t] < 0) continue;
+    if (firstTag < 0 || txnSpan(h, t).start < txnSpan(h, firstTag).start) firstTag = t;
+    if (levels.includes(LEVELS[h.txnLevel[t]])) spans.push(txnSpan(h, t));
+  }
+  // Untagged transactions run at SER without a level directive: point at the first tag then.
+  if (spans.length === 0 && firstTag >= 0) spans.push(txnSpan(h, firstTag));
+  return spans.length > 0 ? spans.reduce((a, b) => (a.start <= b.start ? a : b)) : null;
 }

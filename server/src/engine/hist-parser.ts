@@ -148,6 +148,10 @@ class Parser {
 
   private item(): void {
     const k = this.kind();
+    if (k === TK_COMMA && this.txn >= 0) {
+      this.pos++; // commas between operations are optional
+      return;
+    }
     if (k !== TK_IDENT) this.fail('a directive, a session, a transaction or an operation');
     const next = this.kind(this.pos + 1);
     const word = this.lower();
@@ -157,6 +161,7 @@ class Parser {
     if (DIRECTIVES.has(word)) return this.directive(word);
     const nextWord = this.lower(this.pos + 1);
     if (nextWord === 'committed' || nextWord === 'aborted') return this.txnHeader();
+    if (next === TK_IDENT && this.kind(this.pos + 2) === TK_LPAREN) return this.txnHeader(); // `T1 w(x, 1)`: a header without its ':'
     throw new SyntaxError_(`unexpected ${this.describe()}: expected a directive, 'session', a transaction header like 'T1:' or an operation like 'r(x, 1)'`, this.span());
   }
 
@@ -174,14 +179,21 @@ class Parser {
     this.txn = -1;
   }
 
+  /**
+   * A header with a problem (a missing ']' or ':') is reported once and still opens the
+   * transaction, so its operations are not orphaned into a cascade of errors.
+   */
   private txnHeader(): void {
     const idAt = this.pos++;
     const name = this.textOf(idAt);
     let level = -1;
+    let problem: SyntaxError_ | null = null;
     if (this.kind() === TK_LBRACKET) {
       this.pos++;
-      level = this.levelToken();
-      this.expect(TK_RBRACKET);
+      if (this.kind() === TK_IDENT) level = this.levelToken();
+      else problem = new SyntaxError_(`expected a level (RC, RA, CC, PC, PSI, SI, SER), found ${this.describe()}`, this.span());
+      if (this.kind() === TK_RBRACKET) this.pos++;
+      else problem ??= new SyntaxError_(`expected ']' after the level, found ${this.describe()}`, this.span());
       this.hasTags = this.hasTags || level >= 0;
     }
     let aborted = false;
@@ -190,8 +202,11 @@ class Parser {
       aborted = status === 'aborted';
       this.pos++;
     }
-    const colonAt = this.expect(TK_COLON);
-    const span = { start: this.tk.start[idAt], end: this.tk.end[colonAt] };
+    let end = this.tk.end[this.pos - 1];
+    if (this.kind() === TK_COLON) end = this.tk.end[this.pos++];
+    else problem ??= new SyntaxError_(`expected ':' after transaction ${name}, found ${this.describe()}`, this.span());
+    if (problem) this.findings.push(finding('syntax', 'error', problem.message, problem.span));
+    const span = { start: this.tk.start[idAt], end };
     if (this.session < 0) {
       this.findings.push(finding('syntax', 'error', `transaction ${name} stands before any 'session'`, span));
       if (this.implicitSession < 0) this.implicitSession = this.builder.addSession('(no session)', span.start, span.start);
@@ -327,6 +342,7 @@ class Parser {
 
   private directive(word: string): void {
     const kwAt = this.pos++;
+    this.txn = -1; // a transaction's operations run until the next header, session or directive
     switch (word) {
       case 'history': {
         const at = this.expect(TK_STRING, 'a quoted title');
@@ -349,7 +365,7 @@ class Parser {
           const level = this.levelToken();
           if (level >= 0) this.directives.checks.push({ level: levelFromId(level), span: this.span(at) });
           if (this.kind() === TK_COMMA) this.pos++;
-        } while (this.kind() === TK_IDENT && parseLevel(this.textOf()) !== null);
+        } while (this.kind() === TK_IDENT && !this.atItemStart());
         return;
       }
       case 'expect': {

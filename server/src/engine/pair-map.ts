@@ -2,75 +2,71 @@
 
 const EMPTY = -1;
 
+/**
+ * Slots are [used, a, b, value] quadruples in one Int32Array, so a probe touches one cache line
+ * instead of four arrays: the map sits on the per-operation path of every large history.
+ */
 export class PairMap {
-  private a: Int32Array;
-  private b: Int32Array;
-  private vals: Int32Array;
-  private used: Uint8Array;
+  private slots: Int32Array;
   private mask: number;
   size = 0;
 
   constructor(expected = 16) {
     let cap = 16;
     while (cap < expected * 2) cap *= 2;
-    this.a = new Int32Array(cap);
-    this.b = new Int32Array(cap);
-    this.vals = new Int32Array(cap);
-    this.used = new Uint8Array(cap);
+    this.slots = new Int32Array(cap * 4);
     this.mask = cap - 1;
   }
 
-  private slot(a: number, b: number): number {
+  private find(a: number, b: number): number {
     // Multiplicative mixing of both halves; Math.imul keeps it in 32-bit integer arithmetic.
     let h = Math.imul(a, 0x9e3779b1) ^ Math.imul(b + 0x7f4a7c15, 0x85ebca77);
     h ^= h >>> 15;
     h = Math.imul(h, 0x2c1b3c6d);
     h ^= h >>> 12;
+    const s = this.slots;
     let i = h & this.mask;
-    while (this.used[i] === 1 && (this.a[i] !== a || this.b[i] !== b)) i = (i + 1) & this.mask;
-    return i;
+    while (s[i * 4] === 1 && (s[i * 4 + 1] !== a || s[i * 4 + 2] !== b)) i = (i + 1) & this.mask;
+    return i * 4;
   }
 
   get(a: number, b: number): number {
-    const i = this.slot(a, b);
-    return this.used[i] === 1 ? this.vals[i] : EMPTY;
+    const i = this.find(a, b);
+    return this.slots[i] === 1 ? this.slots[i + 3] : EMPTY;
   }
 
   /** Sets the value; returns the previous one or -1. */
   set(a: number, b: number, v: number): number {
-    let i = this.slot(a, b);
-    if (this.used[i] === 1) {
-      const prev = this.vals[i];
-      this.vals[i] = v;
+    let i = this.find(a, b);
+    if (this.slots[i] === 1) {
+      const prev = this.slots[i + 3];
+      this.slots[i + 3] = v;
       return prev;
     }
     if ((this.size + 1) * 2 > this.mask + 1) {
       this.rehash();
-      i = this.slot(a, b);
+      i = this.find(a, b);
     }
-    this.used[i] = 1;
-    this.a[i] = a;
-    this.b[i] = b;
-    this.vals[i] = v;
+    const s = this.slots;
+    s[i] = 1;
+    s[i + 1] = a;
+    s[i + 2] = b;
+    s[i + 3] = v;
     this.size++;
     return EMPTY;
   }
 
   private rehash(): void {
-    const { a, b, vals, used } = this;
-    const cap = (this.mask + 1) * 2;
-    this.a = new Int32Array(cap);
-    this.b = new Int32Array(cap);
-    this.vals = new Int32Array(cap);
-    this.used = new Uint8Array(cap);
-    this.mask = cap - 1;
-    for (let i = 0; i < used.length; i++) {
-      if (used[i] !== 1) continue;
-      const j = this.slot(a[i], b[i]);
-      this.used[j] = 1;
-      this.a[j] = a[i];
-      this.b[j] = b[i];
-      this.vals[j] = vals[i];
+    const old = this.slots;
+    this.slots = new Int32Array(old.length * 2);
+    this.mask = (this.mask + 1) * 2 - 1;
+    for (let i = 0; i < old.length; i += 4) {
+      if (old[i] !== 1) continue;
+      const j = this.find(old[i + 1], old[i + 2]);
+      this.slots[j] = 1;
+      this.slots[j + 1] = old[i + 1];
+      this.slots[j + 2] = old[i + 2];
+      this.slots[j + 3] = old[i + 3];
     }
   }
 }

@@ -50,7 +50,8 @@ export class Explainer {
     return `read ${this.key(x)} from ${this.txn(src)}`;
   }
 
-  edge(e: EdgeRef): WitnessEdge {
+  /** readerLevel: for mixed witnesses, the level whose axiom each reading transaction obeys. */
+  edge(e: EdgeRef, readerLevel: ((t: number) => string) | null = null): WitnessEdge {
     const { h } = this;
     switch (e.kind) {
       case EK_SO:
@@ -63,16 +64,17 @@ export class Explainer {
         return { from: e.from, to: e.to, kind: 'wr', key: h.opKey[e.a], readOp: e.a, span: opSpan(h, e.a),
           because: `${this.txn(e.to)} ${this.readPhrase(e.a)}${e.from === BOTTOM ? '' : ` (${h.names.valueText(h.opValue[e.a])})`}` };
       default:
-        return { from: e.from, to: e.to, kind: 'co', key: h.opKey[e.a], readOp: e.a, span: opSpan(h, e.a), because: this.forced(e) };
+        return { from: e.from, to: e.to, kind: 'co', key: h.opKey[e.a], readOp: e.a, span: opSpan(h, e.a), because: this.forced(e, readerLevel) };
     }
   }
 
   /** "T2 must commit before T1: T3 read x from T1 after it read y from T2, and T2 also writes x". */
-  private forced(e: EdgeRef): string {
+  private forced(e: EdgeRef, readerLevel: ((t: number) => string) | null): string {
     const { h } = this;
     const t3 = h.opTxn[e.a];
     const x = this.key(h.opKey[e.a]);
-    const head = `${this.txn(e.from)} must commit before ${this.txn(e.to)}: ${this.txn(t3)} ${this.readPhrase(e.a)}`;
+    const reader = readerLevel ? `${this.txn(t3)} (at ${readerLevel(t3)})` : this.txn(t3);
+    const head = `${this.txn(e.from)} must commit before ${this.txn(e.to)}: ${reader} ${this.readPhrase(e.a)}`;
     if (e.b === PREMISE_SO) {
       return `${head}, but ${this.txn(e.from)}, which precedes ${this.txn(t3)} in session ${h.names.sessionName(h.txnSession[t3])}, also writes ${x}`;
     }

@@ -1,0 +1,330 @@
+// The command-line contract of history-dsl.md: `isocheck check FILE… [--level L,L…] [--json]`.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FileReport } from '../server/src/engine/report.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const CLI = join(ROOT, 'out', 'cli.js');
+const LEVEL_NAMES = ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER'];
+const EDGE_KINDS = ['so', 'wr', 'co', 'ww', 'rw'];
+const SEVERITIES = ['error', 'warning', 'information'];
+
+let dir = '';
+
+function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function runJson(args: string[]): { status: number | null; reports: FileReport[]; stderr: string } {
+  const r = run([...args, '--json']);
+  let reports: FileReport[];
+  try {
+    reports = JSON.parse(r.stdout) as FileReport[];
+  } catch (e) {
+    throw new Error(`--json output is not one JSON document (${String(e)}):\n${r.stdout}\n${r.stderr}`);
+  }
+  return { status: r.status, reports, stderr: r.stderr };
+}
+
+function file(name: string, text: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+/** Zero-based line of the first line containing `needle`. */
+function lineOf(text: string, needle: string): number {
+  const i = text.split('\n').findIndex((l) => l.includes(needle));
+  assert.ok(i >= 0, `no line contains ${needle}`);
+  return i;
+}
+
+const CLEAN = 'session s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 1)\n';
+const THIN_AIR = 'session s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 42)\n';
+const FRACTURED = 'session s1\n  T1: w(x, 1) w(y, 1)\nsession s2\n  T2: r(y, init) r(x, 1)\n';
+
+// Plume (AWDIT) format: op(key, value, session, txn); value 0 is the initial value.
+const PLUME_CLEAN = 'w(1,5,0,1)\nr(1,5,1,2)\n';
+const PLUME_FRACTURED = 'w(1,5,0,1)\nw(2,6,0,1)\nr(2,0,1,2)\nr(1,5,1,2)\n';
+
+before(() => {
+  execSync('npm run build', { cwd: ROOT, stdio: 'pipe' });
+  dir = mkdtempSync(join(tmpdir(), 'isocheck-cli-test-'));
+});
+
+after(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function assertRange(r: unknown, where: string): void {
+  const range = r as { start: { line: number; character: number }; end: { line: number; character: number } };
+  for (const p of [range.start, range.end]) {
+    assert.ok(Number.isInteger(p.line) && p.line >= 0, `${where}: line ${JSON.stringify(p)}`);
+    assert.ok(Number.isInteger(p.character) && p.character >= 0, `${where}: character ${JSON.stringify(p)}`);
+  }
+  const before = range.start.line < range.end.line || (range.start.line === range.end.line && range.start.character <= range.end.character);
+  assert.ok(before, `${where}: start <= end`);
+}
+
+describe('check --json', () => {
+  test('examples: an array with one report per file, in order, in the contract shape; exit 0', () => {
+    const { status, reports } = runJson(['check', 'examples']);
+    assert.equal(status, 0);
+    assert.ok(Array.isArray(reports));
+    const expectedFiles = readdirSync(join(ROOT, 'examples')).filter((f) => /\.(hist|txt|plume)$/.test(f)).sort().map((f) => `examples/${f}`);
+    assert.deepEqual(reports.map((r) => r.file), expectedFiles);
+    for (const r of reports) {
+      for (const key of ['file', 'levels', 'mixed', 'diagnostics']) assert.ok(key in r, `${r.file}: ${key}`);
+      const names = Object.keys(r.levels);
+      assert.ok(names.length > 0);
+      assert.deepEqual(names, LEVEL_NAMES.filter((l) => names.includes(l)), `${r.file}: known levels, weakest first`);
+      const verdicts = [...Object.entries(r.levels), ...(r.mixed ? [['mixed', r.mixed] as const] : [])];
+      for (const [name, v] of verdicts) {
+        assert.ok(v.consistent === true || v.consistent === false || v.consistent === null, `${r.file} ${name}`);
+        if (v.consistent === false) assert.ok(v.witness, `${r.file} ${name}: a violation has a witness`);
+        if (!v.witness) continue;
+        assert.ok(Array.isArray(v.witness.cycle));
+        for (const e of v.witness.cycle) {
+          assert.equal(typeof e.from, 'string');
+          assert.equal(typeof e.to, 'string');
+          assert.ok(EDGE_KINDS.includes(e.kind), e.kind);
+          assert.ok(e.key === null || typeof e.key === 'string');
+          assert.equal(typeof e.because, 'string');
+          assertRange(e.range, `${r.file} ${name} edge`);
+        }
+      }
+      assert.ok(Array.isArray(r.diagnostics));
+      for (const d of r.diagnostics) {
+        assert.equal(typeof d.code, 'string');
+        assert.ok(SEVERITIES.includes(d.severity), d.severity);
+        assert.equal(typeof d.message, 'string');
+        assertRange(d.range, `${r.file} ${d.code}`);
+        assert.notEqual(d.severity, 'error', `${r.file}: every expectation holds`);
+      }
+    }
+  });
+
+  test('fractured-read: RA violated with a witness cycle, the RA diagnostic at r(y, init) (zero-based range)', () => {
+    const path = 'examples/fractured-read.hist';
+    const text = readFileSync(join(ROOT, path), 'utf8');
+    const { reports } = runJson(['check', path]);
+    assert.equal(reports.length, 1);
+    const [r] = reports;
+    assert.equal(r.file, path);
+    assert.equal(r.levels.RC?.consistent, true);
+    assert.equal(r.levels.RA?.consistent, false);
+    assert.ok((r.levels.RA?.witness?.cycle.length ?? 0) >= 2);
+    assert.ok(r.levels.RA?.witness?.cycle.some((e) => e.kind === 'co' && e.from === 'T1' && e.key === 'y'));
+    assert.equal(r.mixed?.consistent, false);
+    const line = lineOf(text, 'r(y, init)');
+    const character = text.split('\n')[line].indexOf('r(y, init)');
+    const ra = r.diagnostics.filter((d) => d.code === 'RA');
+    assert.deepEqual(ra.map((d) => d.range), [{ start: { line, character }, end: { line, character: character + 'r(y, init)'.length } }]);
+    assert.ok(ra[0].relatedInformation && ra[0].relatedInformation.length >= 2, 'the witness as related information');
+  });
+
+  test('mixed is null without a level directive or tags', () => {
+    const { reports } = runJson(['check', 'examples/long-fork.hist']);
+    assert.equal(reports[0].mixed, null);
+  });
+
+  test('exact zero-based range of a read-consistency error', () => {
+    const p = file('thin-air.hist', THIN_AIR);
+    const { status, reports } = runJson(['check', p]);
+    assert.equal(status, 1);
+    assert.deepEqual(reports[0].diagnostics.map((d) => [d.code, d.severity, d.range]), [
+      ['thin-air', 'error', { start: { line: 3, character: 6 }, end: { line: 3, character: 14 } }],
+    ]);
+  });
+
+  test('--level RC,CC narrows levels to exactly those', () => {
+    const { status, reports } = runJson(['check', 'examples', '--level', 'RC,CC']);
+    assert.equal(status, 0);
+    assert.ok(reports.length >= 15);
+    for (const r of reports) assert.deepEqual(Object.keys(r.levels), ['RC', 'CC'], r.file);
+  });
+
+  test('--level accepts aliases and --level=…, and repeats add up', () => {
+    const p = file('fractured.hist', FRACTURED);
+    const a = runJson(['check', p, '--level=read-atomic,causal']);
+    assert.deepEqual(Object.keys(a.reports[0].levels), ['RA', 'CC']);
+    const b = runJson(['check', p, '--level', 'RC', '--level', 'SER']);
+    assert.deepEqual(Object.keys(b.reports[0].levels), ['RC', 'SER']);
+  });
+
+  test('without --level every one of the seven levels is evaluated', () => {
+    const p = file('clean-all-levels.hist', CLEAN);
+    const { reports } = runJson(['check', p]);
+    assert.deepEqual(Object.keys(reports[0].levels), LEVEL_NAMES);
+  });
+});
+
+describe('exit status', () => {
+  test('0 for a clean file', () => {
+    const r = run(['check', file('clean.hist', CLEAN)]);
+    assert.equal(r.status, 0, r.stderr);
+  });
+
+  test('0 for a violation of an unclaimed level (information only)', () => {
+    assert.equal(run(['check', file('fractured-unclaimed.hist', FRACTURED)]).status, 0);
+  });
+
+  test('1 for a violation of the claimed level', () => {
+    assert.equal(run(['check', file('fractured-claimed.hist', `level RA\n${FRACTURED}`)]).status, 1);
+  });
+
+  test('1 for a read-consistency error', () => {
+    assert.equal(run(['check', file('thin-air.hist', THIN_AIR)]).status, 1);
+  });
+
+  test('1 for a syntax error, also in a file with expect lines', () => {
+    assert.equal(run(['check', file('syntax.hist', `expect RC ok\n${CLEAN}  T3: q(x, 1)\n`)]).status, 1);
+  });
+
+  test('1 for a failed expectation', () => {
+    assert.equal(run(['check', file('failed-expectation.hist', `expect RA ok\n${FRACTURED}`)]).status, 1);
+  });
+
+  test('0 when every expectation holds, although levels are violated', () => {
+    assert.equal(run(['check', file('met-expectation.hist', `level RA\nexpect RA violated\n${FRACTURED}`)]).status, 0);
+  });
+
+  test('1 when one of several files has an error', () => {
+    assert.equal(run(['check', file('a-clean.hist', CLEAN), file('b-thin-air.hist', THIN_AIR)]).status, 1);
+  });
+
+  test('2 for an unknown option', () => {
+    const r = run(['check', 'examples', '--bogus']);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--bogus/);
+  });
+
+  test('2 for an unknown level, an unknown format, no input files, an unknown command', () => {
+    assert.equal(run(['check', 'examples', '--level', 'RC,XX']).status, 2);
+    assert.equal(run(['check', 'examples', '--format', 'xml']).status, 2);
+    assert.equal(run(['check']).status, 2);
+    assert.equal(run(['frobnicate']).status, 2);
+  });
+
+  test('2 for a missing file, naming it', () => {
+    const r = run(['check', join(dir, 'does-not-exist.hist')]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /does-not-exist\.hist/);
+  });
+
+  test('2 for a missing file even when another file has an error', () => {
+    assert.equal(run(['check', file('thin-air2.hist', THIN_AIR), join(dir, 'nope.hist')]).status, 2);
+  });
+
+  test('2 for an unreadable entry of a directory (a dangling link)', () => {
+    const d = join(dir, 'with-broken-entry');
+    mkdirSync(d);
+    writeFileSync(join(d, 'a.hist'), CLEAN);
+    symlinkSync(join(d, 'missing-target.hist'), join(d, 'broken.hist'));
+    const r = run(['check', d]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /broken\.hist/);
+  });
+
+  test('2 for a directory entry that is itself a directory named like a history', () => {
+    const d = join(dir, 'with-dir-entry');
+    mkdirSync(join(d, 'sub.hist'), { recursive: true });
+    assert.equal(run(['check', d]).status, 2);
+  });
+});
+
+describe('other formats', () => {
+  test('.txt is read as plume: a clean history exits 0', () => {
+    const { status, reports } = runJson(['check', file('clean.txt', PLUME_CLEAN)]);
+    assert.equal(status, 0);
+    assert.deepEqual(reports[0].diagnostics, []);
+    assert.equal(reports[0].levels.CC?.consistent, true);
+  });
+
+  test('.txt plume fractured read: RC holds, RA is violated, at the read line', () => {
+    const { status, reports } = runJson(['check', file('fractured.txt', PLUME_FRACTURED)]);
+    assert.equal(status, 0, 'no level is claimed: information only');
+    const [r] = reports;
+    assert.equal(r.levels.RC?.consistent, true);
+    assert.equal(r.levels.RA?.consistent, false);
+    assert.equal(r.levels.CC?.consistent, false);
+    assert.equal(r.mixed, null);
+    const ra = r.diagnostics.filter((d) => d.code === 'RA');
+    assert.equal(ra.length, 1);
+    assert.equal(ra[0].severity, 'information');
+    assert.equal(ra[0].range.start.line, 2, 'the read of the initial value of key 2');
+  });
+
+  test('--format plume reads any extension as plume', () => {
+    const p = file('fractured.log', PLUME_FRACTURED);
+    const { reports } = runJson(['check', p, '--format', 'plume']);
+    assert.equal(reports[0].levels.RA?.consistent, false);
+    assert.equal(reports[0].levels.RC?.consistent, true);
+    assert.deepEqual(reports[0].diagnostics.filter((d) => d.severity === 'error'), []);
+    // and --format hist reads a .txt as .hist (where plume lines are syntax errors)
+    assert.equal(run(['check', file('hist-forced.txt', PLUME_FRACTURED), '--format', 'hist']).status, 1);
+  });
+
+  test('.plume extension and a directory of plume files', () => {
+    const d = join(dir, 'plume-dir');
+    mkdirSync(d);
+    writeFileSync(join(d, 'one.plume'), PLUME_FRACTURED);
+    writeFileSync(join(d, 'two.txt'), PLUME_CLEAN);
+    writeFileSync(join(d, 'notes.md'), '# not a history\n');
+    const { status, reports } = runJson(['check', d]);
+    assert.equal(status, 0);
+    assert.deepEqual(reports.map((r) => r.file), [join(d, 'one.plume'), join(d, 'two.txt')]);
+    assert.equal(reports[0].levels.RA?.consistent, false);
+  });
+
+  test('plume read-consistency problems are errors: thin air, an aborted write (txn -1)', () => {
+    const thin = runJson(['check', file('thin.txt', 'w(1,5,0,1)\nr(1,7,1,2)\n')]);
+    assert.equal(thin.status, 1);
+    assert.deepEqual(thin.reports[0].diagnostics.map((d) => [d.code, d.range.start.line]), [['thin-air', 1]]);
+    const aborted = runJson(['check', file('aborted.txt', 'w(1,5,0,-1)\nr(1,5,1,2)\n')]);
+    assert.equal(aborted.status, 1);
+    assert.deepEqual(aborted.reports[0].diagnostics.map((d) => d.code), ['aborted-read']);
+  });
+
+  test('a malformed plume line is a syntax error at that line', () => {
+    const { status, reports } = runJson(['check', file('bad.txt', 'w(1,5,0,1)\nq(1,5,1,2)\nr(1,5,1,2)\n')]);
+    assert.equal(status, 1);
+    assert.deepEqual(reports[0].diagnostics.map((d) => [d.code, d.severity, d.range.start.line]), [['syntax', 'error', 1]]);
+  });
+});
+
+describe('human output', () => {
+  test('without --json a verdict table is printed', () => {
+    const r = run(['check', 'examples']);
+    assert.equal(r.status, 0);
+    assert.throws(() => JSON.parse(r.stdout) as unknown);
+    const lines = r.stdout.split('\n');
+    assert.match(lines[0], /^file\s+RC\s+RA\s+CC\b/);
+    const row = lines.find((l) => l.startsWith('examples/fractured-read.hist'));
+    assert.ok(row, r.stdout);
+    const cells = row.split(/\s+/);
+    assert.deepEqual(cells.slice(1, 4), ['✓', '✗', '✗'], 'RC ✓, RA ✗, CC ✗');
+    for (const f of readdirSync(join(ROOT, 'examples')).filter((x) => x.endsWith('.hist'))) {
+      assert.ok(lines.some((l) => l.startsWith(`examples/${f}`)), `a row for ${f}`);
+    }
+  });
+
+  test('the human output shows errors with their code and a 1-based position', () => {
+    const r = run(['check', file('thin-air-human.hist', THIN_AIR)]);
+    assert.equal(r.status, 1);
+    assert.match(r.stdout, /thin-air/);
+    assert.match(r.stdout, /line 4:7/);
+  });
+
+  test('help exits 0 and shows the usage', () => {
+    const r = run(['--help']);
+    assert.equal(r.status, 0);
+    assert.match(r.stdout, /isocheck check/);
+  });
+});
