@@ -1,7 +1,7 @@
 // The whole analysis of one history: read consistency, homogeneous and mixed verdicts, findings.
 
 import { finding, type DiagnosticCode, type Finding, type RelatedSpan, type Severity, type Span } from './diagnostics.ts';
-import type { EdgeList, EdgeRef } from './edges.ts';
+import type { EdgeList, EdgeView } from './edges.ts';
 import { parseHist, type Directives } from './hist-parser.ts';
 import type { History } from './history.ts';
 import { causalityCycles, checkCycles, CheckContext, forcedEdges, type Rule } from './level-check.ts';
@@ -75,7 +75,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
 
   const ctx = new CheckContext(h, rf);
   const explain = new Explainer(h, rf, ctx.baseCsr);
-  const toWitness = (anomaly: string, cycle: Int32Array, view: { ref(e: number): EdgeRef }, readerLevel: ((t: number) => string) | null = null): Witness => {
+  const toWitness = (anomaly: string, cycle: Int32Array, view: EdgeView, readerLevel: ((t: number) => string) | null = null): Witness => {
     const edges = Array.from(cycle, (e) => explain.edge(view.ref(e), readerLevel));
     const first = edges.find((e) => e.kind === 'co') ?? edges[0];
     return { anomaly, edges, message: first.because, span: first.span };
@@ -85,7 +85,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   let rcWitness: Witness | null = null;
   if (!ctx.causal) {
     for (const cycle of causalityCycles(ctx, maxWitnesses)) {
-      const w = toWitness('causality-cycle', cycle, { ref: (e) => refOf(ctx.base, e) });
+      const w = toWitness('causality-cycle', cycle, ctx.base);
       rcWitness ??= w;
       const related = relatedOf(w);
       for (const e of w.edges) {
@@ -219,10 +219,6 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
 
 function relatedOf(w: Witness): RelatedSpan[] {
   return w.edges.map((e) => ({ span: e.span, message: `${e.kind}: ${e.because}` }));
-}
-
-function refOf(l: EdgeList, e: number): EdgeRef {
-  return { from: l.from.data[e], to: l.to.data[e], kind: l.kind.data[e], a: l.a.data[e], b: l.b.data[e] };
 }
 
 function strongOf(h: History, d: Directives | null): Level[] {

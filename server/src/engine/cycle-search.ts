@@ -74,9 +74,7 @@ class Heap {
 export function findCycle(g: Csr, view: EdgeView, comp: Int32Array, c: number, componentSize: number, search: CycleSearch): Int32Array | null {
   const heavy = search.preferCo ? componentSize + 1 : 1;
   const closing = new Int32Vec(16);
-  const kinds = [view.base.kind.data, view.extra.kind.data];
-  const baseLen = view.base.length;
-  const kindOf = (e: number): number => (e < baseLen ? kinds[0][e] : kinds[1][e - baseLen]);
+  const kindOf = (e: number): number => view.kind(e);
   const weightOf = (e: number): number => (kindOf(e) === EK_CO ? 1 : heavy);
   for (let u = 0; u < g.nodeCount; u++) {
     if (comp[u] !== c) continue;

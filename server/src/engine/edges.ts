@@ -47,17 +47,41 @@ export interface EdgeRef {
   b: number;
 }
 
-/** Two edge lists seen as one: the shared base (so, wr, ⊥) and a level's inferred edges. */
+/**
+ * The dependency graph's edges under one id space: ids below opCount are wr edges (the id is the
+ * read op), the next txnCount ids are so edges (into the transaction id - opCount), and the rest
+ * index `extra` (a level's inferred edges). The base edges are never stored as a list.
+ */
 export class EdgeView {
-  constructor(readonly base: EdgeList, readonly extra: EdgeList) {}
+  readonly soBase: number;
+  readonly extraBase: number;
 
-  get length(): number {
-    return this.base.length + this.extra.length;
+  constructor(
+    private readonly opTxn: Int32Array,
+    private readonly wrSource: Int32Array,
+    private readonly soPrev: Int32Array,
+    readonly extra: EdgeList,
+  ) {
+    this.soBase = opTxn.length;
+    this.extraBase = opTxn.length + soPrev.length;
+  }
+
+  withExtra(extra: EdgeList): EdgeView {
+    return new EdgeView(this.opTxn, this.wrSource, this.soPrev, extra);
+  }
+
+  kind(e: number): number {
+    return e < this.soBase ? EK_WR : e < this.extraBase ? EK_SO : this.extra.kind.data[e - this.extraBase];
   }
 
   ref(e: number): EdgeRef {
-    const l = e < this.base.length ? this.base : this.extra;
-    const i = e < this.base.length ? e : e - this.base.length;
+    if (e < this.soBase) return { from: this.wrSource[e], to: this.opTxn[e], kind: EK_WR, a: e, b: -1 };
+    if (e < this.extraBase) {
+      const t = e - this.soBase;
+      return { from: this.soPrev[t], to: t, kind: EK_SO, a: -1, b: -1 };
+    }
+    const l = this.extra;
+    const i = e - this.extraBase;
     return { from: l.from.data[i], to: l.to.data[i], kind: l.kind.data[i], a: l.a.data[i], b: l.b.data[i] };
   }
 }

@@ -1,7 +1,5 @@
 // Graph algorithms on typed arrays without recursion: CSR adjacency, topological order, SCCs.
 
-import type { EdgeView } from './edges.ts';
-
 /** Out-adjacency in compressed sparse rows: edges of node v are edgeIds[start[v] .. start[v+1]). */
 export interface Csr {
   nodeCount: number;
@@ -10,30 +8,59 @@ export interface Csr {
   edgeId: Int32Array;
 }
 
-export function buildCsr(nodeCount: number, edges: EdgeView): Csr {
-  const m = edges.length;
-  const start = new Int32Array(nodeCount + 1);
-  const lists = [edges.base, edges.extra];
-  for (const l of lists) {
-    const from = l.from.data;
-    for (let i = 0; i < l.length; i++) start[from[i] + 1]++;
+/** so ∪ wr straight from the history: edge ids as in EdgeView (wr: the read op; so: soBase + t). */
+export function baseCsr(txnCount: number, txnOpStart: Int32Array, txnAborted: Uint8Array, wrSource: Int32Array, soPrev: Int32Array): Csr {
+  const opCount = wrSource.length;
+  const start = new Int32Array(txnCount + 1);
+  for (let t = 1; t < txnCount; t++) {
+    if (txnAborted[t] === 1) continue;
+    if (soPrev[t] >= 0) start[soPrev[t] + 1]++;
+    for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) if (wrSource[o] >= 0) start[wrSource[o] + 1]++;
   }
-  for (let v = 0; v < nodeCount; v++) start[v + 1] += start[v];
-  const fill = start.slice(0, nodeCount);
-  const target = new Int32Array(m);
-  const edgeId = new Int32Array(m);
-  let offset = 0;
-  for (const l of lists) {
-    const from = l.from.data;
-    const to = l.to.data;
-    for (let i = 0; i < l.length; i++) {
-      const p = fill[from[i]]++;
-      target[p] = to[i];
-      edgeId[p] = offset + i;
+  for (let v = 0; v < txnCount; v++) start[v + 1] += start[v];
+  const fill = start.slice(0, txnCount);
+  const target = new Int32Array(start[txnCount]);
+  const edgeId = new Int32Array(start[txnCount]);
+  for (let t = 1; t < txnCount; t++) {
+    if (txnAborted[t] === 1) continue;
+    if (soPrev[t] >= 0) {
+      const p = fill[soPrev[t]]++;
+      target[p] = t;
+      edgeId[p] = opCount + t;
     }
-    offset += l.length;
+    for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
+      if (wrSource[o] < 0) continue;
+      const p = fill[wrSource[o]]++;
+      target[p] = t;
+      edgeId[p] = o;
+    }
   }
-  return { nodeCount, start, target, edgeId };
+  return { nodeCount: txnCount, start, target, edgeId };
+}
+
+/** The union of a CSR and an edge list (ids idOffset + i) as one CSR; only for cyclic graphs. */
+export function mergeCsr(a: Csr, from: Int32Array, to: Int32Array, length: number, idOffset: number): Csr {
+  const n = a.nodeCount;
+  const start = new Int32Array(n + 1);
+  for (let v = 0; v < n; v++) start[v + 1] = a.start[v + 1] - a.start[v];
+  for (let i = 0; i < length; i++) start[from[i] + 1]++;
+  for (let v = 0; v < n; v++) start[v + 1] += start[v];
+  const target = new Int32Array(start[n]);
+  const edgeId = new Int32Array(start[n]);
+  const fill = start.slice(0, n);
+  for (let v = 0; v < n; v++) {
+    for (let p = a.start[v]; p < a.start[v + 1]; p++) {
+      const q = fill[v]++;
+      target[q] = a.target[p];
+      edgeId[q] = a.edgeId[p];
+    }
+  }
+  for (let i = 0; i < length; i++) {
+    const q = fill[from[i]]++;
+    target[q] = to[i];
+    edgeId[q] = idOffset + i;
+  }
+  return { nodeCount: n, start, target, edgeId };
 }
 
 /** CSR of one edge list; edge ids are the list's indexes plus `idOffset`. */

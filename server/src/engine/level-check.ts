@@ -1,7 +1,7 @@
 // Decides RC, RA and CC (homogeneous or by per-transaction rule) and extracts a witness cycle.
 
-import { EdgeList, EdgeView, EK_CO, EK_INIT, EK_SO, EK_WR } from './edges.ts';
-import { buildCsr, buildListCsr, inDegrees, stronglyConnected, topologicalOrder, unionIsAcyclic, type Csr } from './graph.ts';
+import { EdgeList, EdgeView, EK_CO, EK_INIT, EK_WR } from './edges.ts';
+import { baseCsr, buildListCsr, inDegrees, mergeCsr, stronglyConnected, topologicalOrder, unionIsAcyclic, type Csr } from './graph.ts';
 import { findCycle, DEFAULT_SEARCH } from './cycle-search.ts';
 import { sessionPredecessors, vectorClocks, type VectorClocks } from './happens-before.ts';
 import { BOTTOM, type History } from './history.ts';
@@ -14,7 +14,8 @@ export type Rule = 'RC' | 'RA' | 'CC';
 
 /** What every level check of one history shares: so ∪ wr ∪ ⊥ edges, their order, the clocks. */
 export class CheckContext {
-  readonly base = new EdgeList();
+  /** so ∪ wr (no ⊥ edges: see withInitEdges) with an empty extra list. */
+  readonly base: EdgeView;
   readonly baseCsr: Csr;
   readonly soPrev: Int32Array;
   /** A topological order of so ∪ wr, complete unless there is a causality cycle. */
@@ -26,14 +27,8 @@ export class CheckContext {
 
   constructor(readonly h: History, readonly rf: ReadsFrom) {
     this.soPrev = sessionPredecessors(h);
-    for (let t = 1; t < h.txnCount; t++) {
-      if (h.txnAborted[t] === 1) continue;
-      if (this.soPrev[t] >= 0) this.base.add(this.soPrev[t], t, EK_SO);
-      for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
-        if (rf.wrSource[o] >= 0) this.base.add(rf.wrSource[o], t, EK_WR, o);
-      }
-    }
-    this.baseCsr = buildCsr(h.txnCount, new EdgeView(this.base, new EdgeList()));
+    this.base = new EdgeView(h.opTxn, rf.wrSource, this.soPrev, new EdgeList());
+    this.baseCsr = baseCsr(h.txnCount, h.txnOpStart, h.txnAborted, rf.wrSource, this.soPrev);
     const topo = topologicalOrder(this.baseCsr);
     this.order = topo.order;
     this.causal = topo.count === h.txnCount;
@@ -67,12 +62,12 @@ export function forcedEdges(ctx: CheckContext, rule: Rule, applies: Uint8Array |
 /** Acyclicity of so ∪ wr ∪ forced, and up to maxWitnesses witness cycles (one per component). */
 export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: number): CycleResult {
   const extra = withInitEdges(ctx, forced);
-  const view = new EdgeView(ctx.base, extra);
+  const view = ctx.base.withExtra(extra);
   const n = ctx.h.txnCount;
-  if (ctx.causal && unionIsAcyclic(ctx.baseCsr, ctx.baseIndegree, buildListCsr(n, extra.from.data, extra.to.data, extra.length, ctx.base.length))) {
+  if (ctx.causal && unionIsAcyclic(ctx.baseCsr, ctx.baseIndegree, buildListCsr(n, extra.from.data, extra.to.data, extra.length, view.extraBase))) {
     return { acyclic: true, cycles: [], view };
   }
-  const g = buildCsr(n, view);
+  const g = mergeCsr(ctx.baseCsr, extra.from.data, extra.to.data, extra.length, view.extraBase);
   const topo = topologicalOrder(g);
   if (topo.count === ctx.h.txnCount) return { acyclic: true, cycles: [], view };
   return { acyclic: false, cycles: witnessCycles(g, view, topo.leftOver, maxWitnesses, EK_CO, true), view };
@@ -95,8 +90,7 @@ function withInitEdges(ctx: CheckContext, forced: EdgeList): EdgeList {
 
 /** The so ∪ wr cycles behind a causality violation (only when !ctx.causal). */
 export function causalityCycles(ctx: CheckContext, maxWitnesses: number): Int32Array[] {
-  const view = new EdgeView(ctx.base, new EdgeList());
-  return witnessCycles(ctx.baseCsr, view, ctx.leftOver, maxWitnesses, EK_WR, false);
+  return witnessCycles(ctx.baseCsr, ctx.base, ctx.leftOver, maxWitnesses, EK_WR, false);
 }
 
 function witnessCycles(g: Csr, view: EdgeView, leftOver: Uint8Array, max: number, closingKind: number, preferCo: boolean): Int32Array[] {

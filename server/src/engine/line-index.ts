@@ -11,24 +11,23 @@ export interface Range {
 }
 
 export class LineIndex {
-  private constructor(private readonly lineStarts: Int32Array) {}
+  private starts: Int32Array | null = null;
+
+  /** The line table is built on first use: a clean million-line file never needs it. */
+  private constructor(private readonly scan: () => Int32Array) {}
 
   static ofText(text: string): LineIndex {
-    return LineIndex.scan(text.length, (i) => text.charCodeAt(i));
+    return new LineIndex(() => lineStarts(text.length, (i) => text.charCodeAt(i)));
   }
 
   /** For byte-offset sources (plume files), where offsets count bytes. */
   static ofBytes(bytes: Uint8Array): LineIndex {
-    return LineIndex.scan(bytes.length, (i) => bytes[i]);
+    return new LineIndex(() => lineStarts(bytes.length, (i) => bytes[i]));
   }
 
-  private static scan(length: number, at: (i: number) => number): LineIndex {
-    let count = 1;
-    for (let i = 0; i < length; i++) if (at(i) === 10) count++;
-    const starts = new Int32Array(count);
-    let n = 1;
-    for (let i = 0; i < length; i++) if (at(i) === 10) starts[n++] = i + 1;
-    return new LineIndex(starts);
+  private get lineStarts(): Int32Array {
+    this.starts ??= this.scan();
+    return this.starts;
   }
 
   position(offset: number): Position {
@@ -51,4 +50,13 @@ export class LineIndex {
     const line = Math.min(Math.max(p.line, 0), this.lineStarts.length - 1);
     return this.lineStarts[line] + p.character;
   }
+}
+
+function lineStarts(length: number, at: (i: number) => number): Int32Array {
+  let count = 1;
+  for (let i = 0; i < length; i++) if (at(i) === 10) count++;
+  const starts = new Int32Array(count);
+  let n = 1;
+  for (let i = 0; i < length; i++) if (at(i) === 10) starts[n++] = i + 1;
+  return starts;
 }

@@ -2,7 +2,7 @@
 
 import { finding, type Finding, type Span } from './diagnostics.ts';
 import { BOTTOM, INIT_VALUE, NO_VALUE, OP_READ, OP_WRITE, type History } from './history.ts';
-import { PairMap } from './pair-map.ts';
+import { WriterIndex } from './writer-index.ts';
 
 export interface ReadsFrom {
   /** Per op: the writer of an external read usable by the level checks (committed reader, sound source), else -1. */
@@ -51,18 +51,12 @@ export function computeReadsFrom(h: History): ReadsFrom {
   const { writeKeyStart, writeKeys } = distinctWriteKeys(h, stamp);
 
   // Writer index: (key, value) → write op; duplicates make the pair ambiguous.
-  const writerOf = new PairMap(opCount / 2 + 16);
-  const duplicated = new PairMap(16);
-  for (let o = 0; o < opCount; o++) {
-    if (opKind[o] !== OP_WRITE) continue;
-    const prev = writerOf.set(opKey[o], opValue[o], o);
-    if (prev >= 0) {
-      if (duplicated.set(opKey[o], opValue[o], 1) < 0) {
-        findings.push(duplicateWrite(h, prev, o));
-      }
-      findings.push(duplicateWrite(h, o, prev));
-      writerOf.set(opKey[o], opValue[o], prev); // keep the first as the representative
-    }
+  const writerOf = new WriterIndex(h);
+  const warned = new Set<number>();
+  for (const [first, o] of writerOf.duplicates) {
+    if (!warned.has(first)) findings.push(duplicateWrite(h, first, o));
+    warned.add(first);
+    findings.push(duplicateWrite(h, o, first));
   }
 
   const ownStamp = stamp.fill(-1);
@@ -120,7 +114,7 @@ export function computeReadsFrom(h: History): ReadsFrom {
         else if (w < 0) {
           fail('thin-air', o, `${tn(t)} read ${key(x)} = ${names.valueText(v)}, but no transaction writes ${names.valueText(v)} to ${key(x)}`);
           continue;
-        } else if (duplicated.get(x, v) >= 0 || init === v) {
+        } else if (writerOf.isDuplicated(x, v) || init === v) {
           fail('ambiguous-read', o, `${key(x)} = ${names.valueText(v)} is written more than once, so this read's writer is unknown: name it, e.g. r(${key(x)}, ${names.valueText(v)}) <- ${names.txnName(h.opTxn[w])}`);
           continue;
         }
@@ -190,9 +184,26 @@ function distinctWriteKeys(h: History, stamp: Int32Array): { writeKeyStart: Int3
         writeKeys[i++] = opKey[o];
       }
     }
-    if (i - writeKeyStart[t] > 1) writeKeys.subarray(writeKeyStart[t], i).sort();
+    sortSegment(writeKeys, writeKeyStart[t], i);
   }
   return { writeKeyStart, writeKeys };
+}
+
+/** Sorts a[lo..hi): insertion sort for the usual handful of keys, the built-in sort beyond. */
+function sortSegment(a: Int32Array, lo: number, hi: number): void {
+  if (hi - lo > 32) {
+    a.subarray(lo, hi).sort();
+    return;
+  }
+  for (let i = lo + 1; i < hi; i++) {
+    const v = a[i];
+    let j = i - 1;
+    while (j >= lo && a[j] > v) {
+      a[j + 1] = a[j];
+      j--;
+    }
+    a[j + 1] = v;
+  }
 }
 
 /** Whether txn t writes key x (binary search in its sorted write keys). */
