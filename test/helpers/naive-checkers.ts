@@ -28,7 +28,8 @@ function baseRelation(h: History, rf: ReadsFrom): Set<number>[] {
   for (let t = 1; t < h.txnCount; t++) {
     if (!committed(h, t)) continue;
     adj[BOTTOM].add(t);
-    for (let u = h.sessionTxnStart[h.txnSession[t]]; u < t; u++) if (committed(h, u)) adj[u].add(t);
+    const s = h.txnSession[t];
+    for (let i = h.sessionTxnStart[s]; h.sessionTxns[i] !== t; i++) if (committed(h, h.sessionTxns[i])) adj[h.sessionTxns[i]].add(t);
     for (const o of externalReads(h, rf, t)) adj[rf.wrSource[o]].add(t);
   }
   return adj;

@@ -13,7 +13,7 @@ export interface CycleSearch {
   budget: number;
 }
 
-export const DEFAULT_SEARCH: CycleSearch = { closingKind: EK_CO, preferCo: true, budget: 4_000_000 };
+export const DEFAULT_SEARCH: CycleSearch = { closingKind: EK_CO, preferCo: true, budget: 300_000 };
 
 /** Min-heap of (distance, node) on typed arrays, with lazy deletion by the caller. */
 class Heap {

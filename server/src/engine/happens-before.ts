@@ -48,7 +48,8 @@ export function sessionPredecessors(h: History): Int32Array {
   const prev = new Int32Array(h.txnCount).fill(-1);
   for (let s = 0; s < h.sessionCount; s++) {
     let last = -1;
-    for (let t = h.sessionTxnStart[s]; t < h.sessionTxnStart[s + 1]; t++) {
+    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
+      const t = h.sessionTxns[i];
       if (h.txnAborted[t] === 1) continue;
       prev[t] = last;
       last = t;

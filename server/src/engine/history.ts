@@ -30,7 +30,7 @@ export interface HistoryRanges {
 }
 
 export interface History {
-  /** Including ⊥ at id 0; real transactions are grouped by session, in session order. */
+  /** Including ⊥ at id 0; transaction ids follow the order in which the input introduced them. */
   txnCount: number;
   sessionCount: number;
   opCount: number;
@@ -39,8 +39,10 @@ export interface History {
   txnIndexInSession: Int32Array; // 0-based position in so (⊥: -1)
   txnAborted: Uint8Array;
   txnLevel: Int8Array; // level id (levels.ts) or -1 when untagged
-  txnOpStart: Int32Array; // length txnCount + 1
-  sessionTxnStart: Int32Array; // length sessionCount + 1
+  txnOpStart: Int32Array; // length txnCount + 1: ops of t are txnOpStart[t] .. txnOpStart[t+1)
+  /** Session s's transactions in so order: sessionTxns[sessionTxnStart[s] .. sessionTxnStart[s+1]). */
+  sessionTxnStart: Int32Array;
+  sessionTxns: Int32Array;
   opKind: Uint8Array;
   opKey: Int32Array;
   opValue: Int32Array; // value id, INIT_VALUE or NO_VALUE
@@ -53,8 +55,9 @@ export interface History {
 }
 
 /**
- * Collects sessions, transactions and operations in any order (plume files interleave sessions
- * and even transactions) and lays them out grouped by session and transaction in finish().
+ * Collects sessions, transactions and operations in input order. Plume files interleave
+ * sessions (and may even interleave transactions): finish() groups the operations by
+ * transaction only when the input did not already, and indexes the sessions' so orders.
  */
 export class HistoryBuilder {
   private sessionNames: string[] = [];
@@ -63,21 +66,23 @@ export class HistoryBuilder {
   private readonly txnLevel: Int32Vec;
   private readonly txnStart: Int32Vec;
   private readonly txnEnd: Int32Vec;
-  private readonly txnLabels: string[] = [];
+  private readonly txnLabels: string[] = ['init'];
   private readonly txnNumbers: Int32Vec;
   private readonly opTxn: Int32Vec;
   private readonly opKind: Uint8Vec;
   private readonly opKey: Int32Vec;
   private readonly opValue: Int32Vec;
-  private readonly opSource: Int32Vec;
+  private readonly opSource: Int32Vec | null;
   private readonly opStart: Int32Vec;
   private readonly opEnd: Int32Vec;
   private readonly sessionStart = new Int32Vec(64);
   private readonly sessionEnd = new Int32Vec(64);
+  /** Whether every op so far belongs to the newest transaction that has ops: no regrouping needed. */
+  private grouped = true;
 
   /**
-   * numericNames: transactions are named by number (plume) rather than by label (.hist).
-   * expectedOps: a capacity hint, so that large inputs do not regrow the buffers many times.
+   * numericNames: transactions are named by number (plume) rather than by label (.hist), and
+   * no operation names its writer. expectedOps: a capacity hint for large inputs.
    */
   constructor(private readonly numericNames: boolean, expectedOps = 4096) {
     const ops = Math.max(16, expectedOps);
@@ -87,14 +92,21 @@ export class HistoryBuilder {
     this.txnLevel = new Int32Vec(txns);
     this.txnStart = new Int32Vec(txns);
     this.txnEnd = new Int32Vec(txns);
-    this.txnNumbers = new Int32Vec(txns);
+    this.txnNumbers = new Int32Vec(numericNames ? txns : 4);
     this.opTxn = new Int32Vec(ops);
     this.opKind = new Uint8Vec(ops);
     this.opKey = new Int32Vec(ops);
     this.opValue = new Int32Vec(ops);
-    this.opSource = new Int32Vec(ops);
+    this.opSource = numericNames ? null : new Int32Vec(ops);
     this.opStart = new Int32Vec(ops);
     this.opEnd = new Int32Vec(ops);
+    // ⊥ is transaction 0.
+    this.txnSession.push(-1);
+    this.txnAborted.push(0);
+    this.txnLevel.push(-1);
+    this.txnStart.push(0);
+    this.txnEnd.push(0);
+    this.txnNumbers.push(0);
   }
 
   get txnCount(): number {
@@ -112,7 +124,7 @@ export class HistoryBuilder {
     return this.sessionNames.length - 1;
   }
 
-  /** Returns a provisional transaction id (in order of addition). */
+  /** Returns the transaction's id (⊥ is 0, so the first one added is 1). */
   addTxn(session: number, aborted: boolean, level: number, label: string | number, start = 0, end = 0): number {
     this.txnSession.push(session);
     this.txnAborted.push(aborted ? 1 : 0);
@@ -124,121 +136,116 @@ export class HistoryBuilder {
     return this.txnSession.length - 1;
   }
 
-  /** Returns a provisional op id; ops of one transaction must be added in program order. */
+  /** Returns the op's provisional id; ops of one transaction must be added in program order. */
   addOp(txn: number, kind: number, key: number, value: number, start = 0, end = 0): number {
+    const n = this.opTxn.length;
+    if (n > 0 && this.opTxn.data[n - 1] > txn) this.grouped = false;
     this.opTxn.push(txn);
     this.opKind.push(kind);
     this.opKey.push(key);
     this.opValue.push(value);
-    this.opSource.push(-1);
+    this.opSource?.push(-1);
     this.opStart.push(start);
     this.opEnd.push(end);
-    return this.opTxn.length - 1;
+    return n;
   }
 
   setOpSource(op: number, txn: number): void {
-    this.opSource.data[op] = txn;
+    if (this.opSource) this.opSource.data[op] = txn;
   }
 
   finish(keyCount: number, keyName: (k: number) => string, valueText: (v: number) => string,
     initValues: Map<number, number>, withRanges: boolean): History {
     const sessionCount = this.sessionNames.length;
-    const tmpTxns = this.txnSession.length;
-    const txnCount = tmpTxns + 1;
-    // Counting sort of transactions by session (stable: insertion order is session order).
+    const txnCount = this.txnSession.length;
+    const txnSession = this.txnSession.data.subarray(0, txnCount);
+    // Each session's transactions in so order (a stable counting sort of ids by session).
     const sessionTxnStart = new Int32Array(sessionCount + 1);
-    const tSess = this.txnSession.data;
-    for (let t = 0; t < tmpTxns; t++) sessionTxnStart[tSess[t] + 1]++;
-    sessionTxnStart[0] = 1;
+    for (let t = 1; t < txnCount; t++) sessionTxnStart[txnSession[t] + 1]++;
     for (let s = 0; s < sessionCount; s++) sessionTxnStart[s + 1] += sessionTxnStart[s];
     const fill = sessionTxnStart.slice(0, sessionCount);
-    const newId = new Int32Array(tmpTxns);
-    for (let t = 0; t < tmpTxns; t++) newId[t] = fill[tSess[t]]++;
-
-    const txnSession = new Int32Array(txnCount);
+    const sessionTxns = new Int32Array(txnCount - 1);
     const txnIndexInSession = new Int32Array(txnCount);
-    const txnAborted = new Uint8Array(txnCount);
-    const txnLevel = new Int8Array(txnCount);
-    txnSession[0] = -1;
     txnIndexInSession[0] = -1;
-    txnLevel[0] = -1;
-    for (let t = 0; t < tmpTxns; t++) {
-      const n = newId[t];
-      const s = tSess[t];
-      txnSession[n] = s;
-      txnIndexInSession[n] = n - sessionTxnStart[s];
-      txnAborted[n] = this.txnAborted.data[t];
-      txnLevel[n] = this.txnLevel.data[t];
+    for (let t = 1; t < txnCount; t++) {
+      const s = txnSession[t];
+      txnIndexInSession[t] = fill[s] - sessionTxnStart[s];
+      sessionTxns[fill[s]++] = t;
     }
+    const txnLevel = Int8Array.from(this.txnLevel.data.subarray(0, txnCount));
 
-    // Counting sort of operations by their (new) transaction, stable so po is kept.
     const opCount = this.opTxn.length;
-    const txnOpStart = new Int32Array(txnCount + 1);
-    const oTxn = this.opTxn.data;
-    for (let o = 0; o < opCount; o++) txnOpStart[newId[oTxn[o]] + 1]++;
-    for (let t = 0; t < txnCount; t++) txnOpStart[t + 1] += txnOpStart[t];
-    const opFill = txnOpStart.slice(0, txnCount);
-    const opKind = new Uint8Array(opCount);
-    const opKey = new Int32Array(opCount);
-    const opValue = new Int32Array(opCount);
-    const opSource = new Int32Array(opCount);
-    const opTxn = new Int32Array(opCount);
-    const opStart = withRanges ? new Int32Array(opCount) : null;
-    const opEnd = withRanges ? new Int32Array(opCount) : null;
-    for (let o = 0; o < opCount; o++) {
-      const t = newId[oTxn[o]];
-      const i = opFill[t]++;
-      opTxn[i] = t;
-      opKind[i] = this.opKind.data[o];
-      opKey[i] = this.opKey.data[o];
-      opValue[i] = this.opValue.data[o];
-      const src = this.opSource.data[o];
-      opSource[i] = src < 0 ? -1 : newId[src];
-      if (opStart && opEnd) {
-        opStart[i] = this.opStart.data[o];
-        opEnd[i] = this.opEnd.data[o];
-      }
-    }
-
-    const names = this.makeNames(newId, keyName, valueText);
-    let ranges: HistoryRanges | null = null;
-    if (withRanges && opStart && opEnd) {
-      const txnStart = new Int32Array(txnCount);
-      const txnEnd = new Int32Array(txnCount);
-      for (let t = 0; t < tmpTxns; t++) {
-        txnStart[newId[t]] = this.txnStart.data[t];
-        txnEnd[newId[t]] = this.txnEnd.data[t];
-      }
-      ranges = {
-        txnStart, txnEnd, opStart, opEnd,
+    const ops = this.groupOps(txnCount);
+    const names = this.makeNames(keyName, valueText);
+    const ranges: HistoryRanges | null = withRanges
+      ? {
+        txnStart: this.txnStart.data.subarray(0, txnCount), txnEnd: this.txnEnd.data.subarray(0, txnCount),
+        opStart: ops.opStart, opEnd: ops.opEnd,
         sessionStart: this.sessionStart.toArray(), sessionEnd: this.sessionEnd.toArray(),
-      };
-    }
+      }
+      : null;
     return {
-      txnCount, sessionCount, opCount, keyCount, txnSession, txnIndexInSession, txnAborted, txnLevel,
-      txnOpStart, sessionTxnStart, opKind, opKey, opValue, opSource, opTxn, initValues, names, ranges,
+      txnCount, sessionCount, opCount, keyCount, txnSession, txnIndexInSession,
+      txnAborted: this.txnAborted.data.subarray(0, txnCount), txnLevel,
+      txnOpStart: ops.txnOpStart, sessionTxnStart, sessionTxns,
+      opKind: ops.opKind, opKey: ops.opKey, opValue: ops.opValue, opSource: ops.opSource, opTxn: ops.opTxn,
+      initValues, names, ranges,
     };
   }
 
-  private makeNames(newId: Int32Array, keyName: (k: number) => string, valueText: (v: number) => string): HistoryNames {
+  /** Ops grouped by transaction: the buffers as they are when the input was grouped, else a stable counting sort. */
+  private groupOps(txnCount: number): {
+    txnOpStart: Int32Array; opTxn: Int32Array; opKind: Uint8Array; opKey: Int32Array; opValue: Int32Array;
+    opSource: Int32Array; opStart: Int32Array; opEnd: Int32Array;
+  } {
+    const n = this.opTxn.length;
+    const txnOpStart = new Int32Array(txnCount + 1);
+    const oTxn = this.opTxn.data;
+    for (let o = 0; o < n; o++) txnOpStart[oTxn[o] + 1]++;
+    for (let t = 0; t < txnCount; t++) txnOpStart[t + 1] += txnOpStart[t];
+    const source = this.opSource ? this.opSource.data : new Int32Array(n).fill(-1);
+    if (this.grouped) {
+      return {
+        txnOpStart, opTxn: oTxn.subarray(0, n), opKind: this.opKind.data.subarray(0, n), opKey: this.opKey.data.subarray(0, n),
+        opValue: this.opValue.data.subarray(0, n), opSource: source.subarray(0, n),
+        opStart: this.opStart.data.subarray(0, n), opEnd: this.opEnd.data.subarray(0, n),
+      };
+    }
+    const fill = txnOpStart.slice(0, txnCount);
+    const out = {
+      txnOpStart, opTxn: new Int32Array(n), opKind: new Uint8Array(n), opKey: new Int32Array(n), opValue: new Int32Array(n),
+      opSource: new Int32Array(n), opStart: new Int32Array(n), opEnd: new Int32Array(n),
+    };
+    for (let o = 0; o < n; o++) {
+      const t = oTxn[o];
+      const i = fill[t]++;
+      out.opTxn[i] = t;
+      out.opKind[i] = this.opKind.data[o];
+      out.opKey[i] = this.opKey.data[o];
+      out.opValue[i] = this.opValue.data[o];
+      out.opSource[i] = source[o];
+      out.opStart[i] = this.opStart.data[o];
+      out.opEnd[i] = this.opEnd.data[o];
+    }
+    return out;
+  }
+
+  private makeNames(keyName: (k: number) => string, valueText: (v: number) => string): HistoryNames {
     const sessionNames = this.sessionNames;
     if (this.numericNames) {
-      const numbers = new Int32Array(newId.length + 1);
-      for (let t = 0; t < newId.length; t++) numbers[newId[t]] = this.txnNumbers.data[t];
+      const numbers = this.txnNumbers.data;
       return {
         txnName: (t) => (t === BOTTOM ? 'init' : numbers[t] < 0 ? `aborted@line${-numbers[t]}` : `T${numbers[t]}`),
         sessionName: (s) => sessionNames[s],
         keyName, valueText,
       };
     }
-    const labels: string[] = new Array<string>(newId.length + 1);
-    labels[0] = 'init';
-    for (let t = 0; t < newId.length; t++) labels[newId[t]] = this.txnLabels[t];
+    const labels = this.txnLabels;
     return { txnName: (t) => labels[t], sessionName: (s) => sessionNames[s], keyName, valueText };
   }
 }
 
-/** Ids of the committed transactions, ⊥ excluded, in id order (session by session, in so). */
+/** Whether t is a real, committed transaction. */
 export function isCommitted(h: History, t: number): boolean {
   return t !== BOTTOM && h.txnAborted[t] === 0;
 }

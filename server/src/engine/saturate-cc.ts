@@ -15,12 +15,12 @@ interface WriterLists {
   keyListStart: Int32Array;
   listSession: Int32Array;
   listStart: Int32Array; // entries of list l: listStart[l] .. listStart[l+1)
-  entryIndex: Int32Array; // so-index of the writer; its txn id is sessionTxnStart[session] + index
+  entryIndex: Int32Array; // so-index of the writer; its txn is sessionTxns[sessionTxnStart[session] + index]
 }
 
 function writerLists(h: History, rf: ReadsFrom): WriterLists {
-  // A stable counting sort by key of (txn, key) write pairs enumerated in txn order — which is
-  // session order, then so order — leaves each key's writers sorted by (session, so-index).
+  // A stable counting sort by key of (txn, key) write pairs enumerated session by session, in so
+  // order, leaves each key's writers sorted by (session, so-index).
   const keyStart = new Int32Array(h.keyCount + 1);
   for (let t = 1; t < h.txnCount; t++) {
     if (h.txnAborted[t] === 1) continue;
@@ -29,7 +29,8 @@ function writerLists(h: History, rf: ReadsFrom): WriterLists {
   for (let x = 0; x < h.keyCount; x++) keyStart[x + 1] += keyStart[x];
   const fill = keyStart.slice(0, h.keyCount);
   const entryTxn = new Int32Array(keyStart[h.keyCount]);
-  for (let t = 1; t < h.txnCount; t++) {
+  for (let i = 0; i < h.sessionTxns.length; i++) {
+    const t = h.sessionTxns[i];
     if (h.txnAborted[t] === 1) continue;
     for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) entryTxn[fill[rf.writeKeys[j]]++] = t;
   }
@@ -70,9 +71,10 @@ export function saturateCC(input: SaturationInput, vc: VectorClocks, out: EdgeLi
   const cursor = new Int32Array(2 * lists).fill(-1);
   const reads = new ReadBuffer(maxTxnSize(h));
   const { keyListStart, listSession, listStart, entryIndex } = w;
-  const sessionStart = h.sessionTxnStart;
+  const { sessionTxnStart, sessionTxns } = h;
   for (let s3 = 0; s3 < h.sessionCount; s3++) {
-    for (let t3 = sessionStart[s3]; t3 < sessionStart[s3 + 1]; t3++) {
+    for (let i = sessionTxnStart[s3]; i < sessionTxnStart[s3 + 1]; i++) {
+      const t3 = sessionTxns[i];
       if (!subject(input, t3)) continue;
       const m = reads.load(h, rf, t3);
       const base = t3 * k;
@@ -90,7 +92,7 @@ export function saturateCC(input: SaturationInput, vc: VectorClocks, out: EdgeLi
           cursor[2 * l] = e;
           cursor[2 * l + 1] = s3;
           if (e === start) continue;
-          const t2 = sessionStart[s] + entryIndex[e - 1];
+          const t2 = sessionTxns[sessionTxnStart[s] + entryIndex[e - 1]];
           // Already implied when t2 happens before t1: most edges of a causal history end here.
           if (t2 === t1 || (t1 !== BOTTOM && clock[t1 * k + s] >= entryIndex[e - 1])) continue;
           out.add(t2, t1, EK_CO, reads.op[p], PREMISE_HB);

@@ -24,7 +24,8 @@ export function saturateRA(input: SaturationInput, out: EdgeList): void {
   const sources = new Int32Array(reads.op.length);
   const keys = new Int32Array(reads.op.length);
   for (let s = 0; s < h.sessionCount; s++) {
-    for (let t3 = h.sessionTxnStart[s]; t3 < h.sessionTxnStart[s + 1]; t3++) {
+    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
+      const t3 = h.sessionTxns[i];
       if (h.txnAborted[t3] === 1) continue;
       if (subject(input, t3)) {
         const m = reads.load(h, rf, t3);
