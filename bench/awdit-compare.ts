@@ -1,6 +1,7 @@
 // Benchmark: `isocheck check` end to end (parse included) against AWDIT on the same plume files.
 //
-// Usage: npm run bench:awdit [-- --sizes 1m,4m] [--awdit PATH] [--runs N]
+// Usage: npm run bench:awdit [-- --sizes 1m,4m] [--stores causal,read-committed,permissive]
+//        [--levels RC,RA,CC] [--awdit PATH] [--runs N]
 // Histories are generated into bench/data/ (64 sessions, ops/20 keys, mean txn size 8, 60% reads,
 // as in ../shared/notes/performance-anchors.md). AWDIT is looked up in --awdit, $AWDIT_BIN or
 // /work/awdit/bin/awdit; when absent the ratios are against the anchors' published figures.
@@ -33,6 +34,8 @@ const option = (name: string): string | undefined => {
 };
 const sizes = (option('--sizes') ?? '1m').split(',');
 const runs = Number(option('--runs') ?? '1');
+const levels = (option('--levels') ?? 'RC,RA,CC').split(',') as LevelName[];
+const stores = (option('--stores') ?? 'causal,read-committed').split(',');
 const awdit = [option('--awdit'), process.env.AWDIT_BIN, '/work/awdit/bin/awdit'].find((p) => p && existsSync(p));
 const hasTime = existsSync('/usr/bin/time');
 const dataDir = join(import.meta.dirname, 'data');
@@ -96,18 +99,18 @@ function theirs(file: string, level: LevelName): Run | null {
 
 const fmt = (r: Run): string => `${r.seconds.toFixed(2)} s${r.rssMB !== null ? ` / ${r.rssMB.toFixed(0)} MB` : ''}`;
 console.log(`isocheck vs ${awdit ? `AWDIT (${awdit}), side by side` : 'AWDIT anchors (AWDIT not found)'}; best of ${runs}`);
-console.log('history                 level  isocheck                 AWDIT                    ratio (isocheck/AWDIT)');
+console.log(`${"history".padEnd(24)}${"level".padEnd(7)}${"isocheck".padEnd(32)}${"AWDIT".padEnd(32)}ratio (isocheck/AWDIT)`);
 for (const size of sizes) {
-  for (const store of ['causal', 'read-committed', ...(size === '4m' ? ['permissive'] : [])]) {
+  for (const store of stores) {
     const file = ensureHistory(store, size);
-    for (const level of ['RC', 'RA', 'CC'] as const) {
+    for (const level of levels) {
       const a = ours(file, level);
       const b = theirs(file, level);
       const anchor = ANCHORS[`${store}-${size}`]?.[level];
       const base = b && b.verdict !== 'crashed' ? b.seconds : anchor;
       const ratio = base ? (a.seconds / base).toFixed(2) : 'n/a';
       const awditText = b ? `${fmt(b)} ${b.verdict}` : anchor ? `${anchor.toFixed(2)} s (anchor)` : '—';
-      console.log(`${`${store}-${size}`.padEnd(24)}${level.padEnd(7)}${`${fmt(a)} ${a.verdict}`.padEnd(25)}${awditText.padEnd(25)}${ratio}`);
+      console.log(`${`${store}-${size}`.padEnd(24)}${level.padEnd(7)}${`${fmt(a)} ${a.verdict}`.padEnd(32)}${awditText.padEnd(32)}${ratio}`);
     }
   }
 }

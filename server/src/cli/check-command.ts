@@ -1,8 +1,7 @@
 // `isocheck check FILE… [--level L,L…] [--json] [--format hist|plume]`: verdicts, witnesses, exit status.
 
-import { analyzeHistText, analyzePlumeBytes, type Analysis } from '../engine/analyze.ts';
+import { analyzeHistText, analyzePlumeBytes } from '../engine/analyze.ts';
 import { parseLevel, type Level } from '../engine/levels.ts';
-import { LineIndex } from '../engine/line-index.ts';
 import { fileReport, type FileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
 import { formatOf, readInputs } from './inputs.ts';
@@ -49,17 +48,8 @@ export function runCheck(argv: readonly string[], io: Io): number {
     if (progress) io.err(`checking ${input.file} (${(input.bytes.length / 1e6).toFixed(0)} MB)…`);
     const fmt = formatOf(input.file, format);
     const options = { levels, maxWitnesses };
-    let analysis: Analysis;
-    let lines: LineIndex;
-    if (fmt === 'plume') {
-      analysis = analyzePlumeBytes(input.bytes, options);
-      lines = LineIndex.ofBytes(input.bytes);
-    } else {
-      const text = input.bytes.toString('utf8');
-      analysis = analyzeHistText(text, options);
-      lines = LineIndex.ofText(text);
-    }
-    const report = fileReport(input.file, analysis, lines);
+    const analysis = fmt === 'plume' ? analyzePlumeBytes(input.bytes, options) : analyzeHistText(input.bytes.toString('utf8'), options);
+    const report = fileReport(input.file, analysis);
     errors ||= report.diagnostics.some((d) => d.severity === 'error');
     reports.push(report);
   }

@@ -6,6 +6,7 @@ import { parseHist, type Directives } from './hist-parser.ts';
 import type { History } from './history.ts';
 import { causalityCycles, checkCycles, CheckContext, forcedEdges, type Rule } from './level-check.ts';
 import { isWeakLevel, LEVELS, levelId, type Level } from './levels.ts';
+import { LineIndex } from './line-index.ts';
 import { readPlume } from './plume-reader.ts';
 import { computeReadsFrom, txnSpan, type ReadsFrom } from './reads-from.ts';
 import { Explainer, type Witness } from './witness.ts';
@@ -22,6 +23,8 @@ export interface Verdict {
 
 export interface Analysis {
   history: History;
+  /** Positions of the source, for turning spans into line/character ranges. */
+  lines: LineIndex;
   readsFrom: ReadsFrom;
   title: string | null;
   /** Homogeneous verdicts for the levels evaluated, weakest first. */
@@ -40,6 +43,7 @@ export interface AnalyzeOptions {
 
 interface Source {
   history: History;
+  lines: LineIndex;
   findings: Finding[];
   directives: Directives | null;
   hasTags: boolean;
@@ -48,12 +52,12 @@ interface Source {
 
 export function analyzeHistText(text: string, options: AnalyzeOptions = {}): Analysis {
   const p = parseHist(text);
-  return analyze({ history: p.history, findings: p.findings, directives: p.directives, hasTags: p.hasTags, firstListOp: p.firstListOp }, options);
+  return analyze({ history: p.history, lines: LineIndex.ofText(text), findings: p.findings, directives: p.directives, hasTags: p.hasTags, firstListOp: p.firstListOp }, options);
 }
 
 export function analyzePlumeBytes(bytes: Uint8Array, options: AnalyzeOptions = {}): Analysis {
   const p = readPlume(bytes);
-  return analyze({ history: p.history, findings: p.findings, directives: null, hasTags: false, firstListOp: null }, options);
+  return analyze({ history: p.history, lines: p.lines, findings: p.findings, directives: null, hasTags: false, firstListOp: null }, options);
 }
 
 const ZERO: Span = { start: 0, end: 0 };
@@ -81,12 +85,20 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     return { anomaly, edges, message: first.because, span: first.span };
   };
 
-  // Read consistency first: a violation there breaks every level.
-  let rcWitness: Witness | null = null;
-  if (!ctx.causal) {
+  // Read consistency: a violation there breaks every level. A cycle of so ∪ wr is looked for only
+  // when needed: a level found acyclic proves there is none.
+  const firstReadError = rf.findings.find((f) => f.severity === 'error');
+  const readWitness: Witness | null = firstReadError
+    ? { anomaly: firstReadError.code, edges: [], message: firstReadError.message, span: firstReadError.span }
+    : null;
+  let causalityWitness: Witness | null | undefined;
+  const causality = (): Witness | null => {
+    if (causalityWitness !== undefined) return causalityWitness;
+    causalityWitness = null;
+    if (ctx.causal) return null;
     for (const cycle of causalityCycles(ctx, maxWitnesses)) {
       const w = toWitness('causality-cycle', cycle, ctx.base);
-      rcWitness ??= w;
+      causalityWitness ??= w;
       const related = relatedOf(w);
       for (const e of w.edges) {
         if (e.kind !== 'wr') continue;
@@ -94,10 +106,9 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
           `information flows in a circle: ${w.edges.map((x) => x.because).join('; ')}`, e.span, related));
       }
     }
-  } else {
-    const first = rf.findings.find((f) => f.severity === 'error');
-    if (first) rcWitness = { anomaly: first.code, edges: [], message: first.message, span: first.span };
-  }
+    return causalityWitness;
+  };
+  const rcWitness = (): Witness | null => causality() ?? readWitness;
 
   // Homogeneous verdicts, computed on demand and shared with the mixed verdict.
   const forced = new Map<Rule, EdgeList>();
@@ -105,15 +116,19 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   const weakVerdict = (rule: Rule): Verdict => {
     let v = weak.get(rule);
     if (v) return v;
-    if (!ctx.causal) {
-      v = { level: rule, consistent: false, witness: rcWitness, note: 'so ∪ wr has a cycle' };
+    if (rule === 'CC' && !ctx.causal) {
+      v = { level: rule, consistent: false, witness: causality(), note: 'so ∪ wr has a cycle' };
     } else {
       const edges = forcedEdges(ctx, rule, null);
       forced.set(rule, edges);
       const r = checkCycles(ctx, edges, maxWitnesses);
-      const witness = r.cycles.length > 0 ? toWitness(rule, r.cycles[0], r.view) : rcWitness;
-      v = { level: rule, consistent: r.acyclic && !rcWitness, witness, note: null };
-      extraWitnesses.set(rule, r.cycles.slice(1).map((c) => toWitness(rule, c, r.view)));
+      if (!r.acyclic && !ctx.causal) {
+        v = { level: rule, consistent: false, witness: causality(), note: 'so ∪ wr has a cycle' };
+      } else {
+        const witness = r.cycles.length > 0 ? toWitness(rule, r.cycles[0], r.view) : rcWitness();
+        v = { level: rule, consistent: r.acyclic && readWitness === null, witness, note: null };
+        extraWitnesses.set(rule, r.cycles.slice(1).map((c) => toWitness(rule, c, r.view)));
+      }
     }
     weak.set(rule, v);
     return v;
@@ -152,7 +167,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     if (mixedUniform) {
       mixed = { ...verdictOf(mixedUniform), level: 'mixed' };
     } else if (!ctx.causal) {
-      mixed = { level: 'mixed', consistent: false, witness: rcWitness, note: 'so ∪ wr has a cycle' };
+      mixed = { level: 'mixed', consistent: false, witness: causality(), note: 'so ∪ wr has a cycle' };
     } else {
       const all = forcedEdges(ctx, 'RC', perRule.RC);
       for (const rule of ['RA', 'CC'] as const) {
@@ -161,8 +176,8 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
       }
       const r = checkCycles(ctx, all, maxWitnesses);
       const levelOf = (t: number): string => LEVELS[h.txnLevel[t] >= 0 ? h.txnLevel[t] : fallback];
-      const witness = r.cycles.length > 0 ? toWitness('mixed', r.cycles[0], r.view, levelOf) : rcWitness;
-      const violated = !r.acyclic || rcWitness !== null;
+      const witness = r.cycles.length > 0 ? toWitness('mixed', r.cycles[0], r.view, levelOf) : rcWitness();
+      const violated = !r.acyclic || readWitness !== null;
       mixed = violated
         ? { level: 'mixed', consistent: false, witness, note: null }
         : strong.length > 0
@@ -170,6 +185,8 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
           : { level: 'mixed', consistent: true, witness: null, note: null };
     }
   }
+
+  causality(); // its findings, if no check above needed them yet
 
   // Level findings at the forcing reads: errors for the claimed or mixed level, information otherwise.
   const reported = new Set<string>();
@@ -214,7 +231,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   }
 
   findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
-  return { history: h, readsFrom: rf, title: d?.title ?? null, levels, mixed, findings, forced };
+  return { history: h, lines: src.lines, readsFrom: rf, title: d?.title ?? null, levels, mixed, findings, forced };
 }
 
 function relatedOf(w: Witness): RelatedSpan[] {

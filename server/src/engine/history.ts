@@ -139,15 +139,24 @@ export class HistoryBuilder {
   /** Returns the op's provisional id; ops of one transaction must be added in program order. */
   addOp(txn: number, kind: number, key: number, value: number, start = 0, end = 0): number {
     const n = this.opTxn.length;
+    if (n === this.opTxn.data.length) this.growOps();
     if (n > 0 && this.opTxn.data[n - 1] > txn) this.grouped = false;
-    this.opTxn.push(txn);
-    this.opKind.push(kind);
-    this.opKey.push(key);
-    this.opValue.push(value);
-    this.opSource?.push(-1);
-    this.opStart.push(start);
-    this.opEnd.push(end);
+    // One capacity check for all columns: this runs once per operation of the input.
+    this.opTxn.data[n] = txn;
+    this.opKind.data[n] = kind;
+    this.opKey.data[n] = key;
+    this.opValue.data[n] = value;
+    if (this.opSource) this.opSource.data[n] = -1;
+    this.opStart.data[n] = start;
+    this.opEnd.data[n] = end;
+    const length = n + 1;
+    this.opTxn.length = this.opKind.length = this.opKey.length = this.opValue.length = this.opStart.length = this.opEnd.length = length;
+    if (this.opSource) this.opSource.length = length;
     return n;
+  }
+
+  private growOps(): void {
+    for (const v of [this.opTxn, this.opKind, this.opKey, this.opValue, this.opSource, this.opStart, this.opEnd]) v?.reserve(v.data.length * 2);
   }
 
   setOpSource(op: number, txn: number): void {

@@ -7,11 +7,13 @@ export class Int32Vec {
     this.data = new Int32Array(Math.max(4, capacity));
   }
   push(v: number): void {
-    if (this.length === this.data.length) this.grow();
+    if (this.length === this.data.length) this.reserve(this.data.length * 2);
     this.data[this.length++] = v;
   }
-  private grow(): void {
-    const next = new Int32Array(this.data.length * 2);
+  /** Grows the buffer to hold at least `capacity` items. */
+  reserve(capacity: number): void {
+    if (capacity <= this.data.length) return;
+    const next = new Int32Array(capacity);
     next.set(this.data);
     this.data = next;
   }
@@ -28,12 +30,14 @@ export class Uint8Vec {
     this.data = new Uint8Array(Math.max(4, capacity));
   }
   push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = new Uint8Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
+    if (this.length === this.data.length) this.reserve(this.data.length * 2);
     this.data[this.length++] = v;
+  }
+  reserve(capacity: number): void {
+    if (capacity <= this.data.length) return;
+    const next = new Uint8Array(capacity);
+    next.set(this.data);
+    this.data = next;
   }
   toArray(): Uint8Array {
     return this.data.slice(0, this.length);

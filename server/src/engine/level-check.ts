@@ -18,22 +18,41 @@ export class CheckContext {
   readonly base: EdgeView;
   readonly baseCsr: Csr;
   readonly soPrev: Int32Array;
-  /** A topological order of so ∪ wr, complete unless there is a causality cycle. */
-  readonly order: Int32Array;
-  readonly causal: boolean;
-  readonly leftOver: Uint8Array;
   readonly baseIndegree: Int32Array;
   private clocks: VectorClocks | null = null;
+  private topo: { order: Int32Array; count: number; leftOver: Uint8Array } | null = null;
+  /** Known acyclic because a superset was found acyclic: no separate pass is needed then. */
+  private knownCausal = false;
 
   constructor(readonly h: History, readonly rf: ReadsFrom) {
     this.soPrev = sessionPredecessors(h);
     this.base = new EdgeView(h.opTxn, rf.wrSource, this.soPrev, new EdgeList());
     this.baseCsr = baseCsr(h.txnCount, h.txnOpStart, h.txnAborted, rf.wrSource, this.soPrev);
-    const topo = topologicalOrder(this.baseCsr);
-    this.order = topo.order;
-    this.causal = topo.count === h.txnCount;
-    this.leftOver = topo.leftOver;
     this.baseIndegree = inDegrees(this.baseCsr);
+  }
+
+  private topology(): { order: Int32Array; count: number; leftOver: Uint8Array } {
+    this.topo ??= topologicalOrder(this.baseCsr);
+    return this.topo;
+  }
+
+  /** Whether so ∪ wr is acyclic (computed on first need). */
+  get causal(): boolean {
+    return this.knownCausal || this.topology().count === this.h.txnCount;
+  }
+
+  markCausal(): void {
+    this.knownCausal = true;
+  }
+
+  /** A topological order of so ∪ wr, complete unless there is a causality cycle. */
+  get order(): Int32Array {
+    return this.topology().order;
+  }
+
+  /** The nodes on or after a cycle of so ∪ wr. */
+  get leftOver(): Uint8Array {
+    return this.topology().leftOver;
   }
 
   vectorClocks(): VectorClocks {
@@ -64,7 +83,8 @@ export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: n
   const extra = withInitEdges(ctx, forced);
   const view = ctx.base.withExtra(extra);
   const n = ctx.h.txnCount;
-  if (ctx.causal && unionIsAcyclic(ctx.baseCsr, ctx.baseIndegree, buildListCsr(n, extra.from.data, extra.to.data, extra.length, view.extraBase))) {
+  if (unionIsAcyclic(ctx.baseCsr, ctx.baseIndegree, buildListCsr(n, extra.from.data, extra.to.data, extra.length, view.extraBase))) {
+    ctx.markCausal(); // so ∪ wr is part of the union
     return { acyclic: true, cycles: [], view };
   }
   const g = mergeCsr(ctx.baseCsr, extra.from.data, extra.to.data, extra.length, view.extraBase);

@@ -17,12 +17,16 @@ export class LineIndex {
   private constructor(private readonly scan: () => Int32Array) {}
 
   static ofText(text: string): LineIndex {
-    return new LineIndex(() => lineStarts(text.length, (i) => text.charCodeAt(i)));
+    return new LineIndex(() => {
+      const starts = [0];
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+      return Int32Array.from(starts);
+    });
   }
 
-  /** For byte-offset sources (plume files), where offsets count bytes. */
-  static ofBytes(bytes: Uint8Array): LineIndex {
-    return new LineIndex(() => lineStarts(bytes.length, (i) => bytes[i]));
+  /** From line starts a reader collected while it read (plume files: byte offsets). */
+  static ofLineStarts(starts: Int32Array): LineIndex {
+    return new LineIndex(() => starts);
   }
 
   private get lineStarts(): Int32Array {
@@ -50,13 +54,4 @@ export class LineIndex {
     const line = Math.min(Math.max(p.line, 0), this.lineStarts.length - 1);
     return this.lineStarts[line] + p.character;
   }
-}
-
-function lineStarts(length: number, at: (i: number) => number): Int32Array {
-  let count = 1;
-  for (let i = 0; i < length; i++) if (at(i) === 10) count++;
-  const starts = new Int32Array(count);
-  let n = 1;
-  for (let i = 0; i < length; i++) if (at(i) === 10) starts[n++] = i + 1;
-  return starts;
 }

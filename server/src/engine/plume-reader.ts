@@ -2,11 +2,15 @@
 
 import { finding, type Finding } from './diagnostics.ts';
 import { HistoryBuilder, INIT_VALUE, OP_READ, OP_WRITE, type History } from './history.ts';
+import { Int32Vec } from './int-vec.ts';
+import { LineIndex } from './line-index.ts';
 import { IntInterner, PairMap } from './pair-map.ts';
 
 export interface PlumeFile {
   history: History;
   findings: Finding[];
+  /** Where each line starts (byte offsets), collected on the way: positions for diagnostics. */
+  lines: LineIndex;
 }
 
 const MAX_REPORTED = 100;
@@ -65,6 +69,7 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
   const n = bytes.length;
   let i = 0;
   let line = 0;
+  const lineStarts = new Int32Vec((n / 18) | 0);
 
   const report = (start: number, message: string): void => {
     errors++;
@@ -77,6 +82,7 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
 
   while (i < n) {
     const lineStart = i;
+    lineStarts.push(i);
     let c = bytes[i];
     while (c === 32 || c === 9 || c === 13) c = bytes[++i];
     if (i >= n) break;
@@ -175,5 +181,6 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
     new Map(),
     true,
   );
-  return { history, findings };
+  if (n === 0 || bytes[n - 1] === 10) lineStarts.push(n); // the empty last line
+  return { history, findings, lines: LineIndex.ofLineStarts(lineStarts.toArray()) };
 }

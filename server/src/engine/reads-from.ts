@@ -37,18 +37,23 @@ export function computeReadsFrom(h: History): ReadsFrom {
   const observedTxn = new Int32Array(opCount).fill(-1);
 
   // Final writes: the last write of each key in its transaction (reverse scan with per-key stamps).
+  // A transaction's final writes are also exactly one per key it writes: its write set.
   const isFinal = new Uint8Array(opCount);
   const stamp = new Int32Array(keyCount).fill(-1);
+  const writeKeyStart = new Int32Array(txnCount + 1);
   for (let t = 1; t < txnCount; t++) {
+    let keys = 0;
     for (let o = txnOpStart[t + 1] - 1; o >= txnOpStart[t]; o--) {
       if (opKind[o] !== OP_WRITE) continue;
       if (stamp[opKey[o]] !== t) {
         stamp[opKey[o]] = t;
         isFinal[o] = 1;
+        keys++;
       }
     }
+    writeKeyStart[t + 1] = writeKeyStart[t] + keys;
   }
-  const { writeKeyStart, writeKeys } = distinctWriteKeys(h, stamp);
+  const writeKeys = writeSets(h, isFinal, writeKeyStart);
 
   // Writer index: (key, value) → write op; duplicates make the pair ambiguous.
   const writerOf = new WriterIndex(h);
@@ -159,34 +164,16 @@ function duplicateWrite(h: History, o: number, other: number): Finding {
     opSpan(h, o), [{ span: opSpan(h, other), message: 'the other write' }]);
 }
 
-/** For every transaction, its distinct written keys (sorted), as a CSR pair. */
-function distinctWriteKeys(h: History, stamp: Int32Array): { writeKeyStart: Int32Array; writeKeys: Int32Array } {
-  const { txnCount, txnOpStart, opKind, opKey } = h;
-  stamp.fill(-1);
-  const writeKeyStart = new Int32Array(txnCount + 1);
-  for (let t = 1; t < txnCount; t++) {
-    let c = 0;
-    for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
-      if (opKind[o] === OP_WRITE && stamp[opKey[o]] !== t) {
-        stamp[opKey[o]] = t;
-        c++;
-      }
-    }
-    writeKeyStart[t + 1] = writeKeyStart[t] + c;
-  }
+/** Every transaction's written keys (those of its final writes), sorted, laid out by writeKeyStart. */
+function writeSets(h: History, isFinal: Uint8Array, writeKeyStart: Int32Array): Int32Array {
+  const { txnCount, txnOpStart, opKey } = h;
   const writeKeys = new Int32Array(writeKeyStart[txnCount]);
-  stamp.fill(-1);
   for (let t = 1; t < txnCount; t++) {
     let i = writeKeyStart[t];
-    for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
-      if (opKind[o] === OP_WRITE && stamp[opKey[o]] !== t) {
-        stamp[opKey[o]] = t;
-        writeKeys[i++] = opKey[o];
-      }
-    }
+    for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) if (isFinal[o] === 1) writeKeys[i++] = opKey[o];
     sortSegment(writeKeys, writeKeyStart[t], i);
   }
-  return { writeKeyStart, writeKeys };
+  return writeKeys;
 }
 
 /** Sorts a[lo..hi): insertion sort for the usual handful of keys, the built-in sort beyond. */

@@ -2,7 +2,7 @@
 
 import type { Analysis, Verdict } from './analyze.ts';
 import type { Finding } from './diagnostics.ts';
-import type { LineIndex, Range } from './line-index.ts';
+import type { Range } from './line-index.ts';
 import type { Witness } from './witness.ts';
 
 export interface EdgeJson {
@@ -43,7 +43,8 @@ export interface FileReport {
   diagnostics: DiagnosticJson[];
 }
 
-export function fileReport(file: string, a: Analysis, lines: LineIndex): FileReport {
+export function fileReport(file: string, a: Analysis): FileReport {
+  const lines = a.lines;
   const range = (s: { start: number; end: number }): Range => lines.range(s.start, s.end);
   const names = a.history.names;
   const witness = (w: Witness): WitnessJson => ({

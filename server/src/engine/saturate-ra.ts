@@ -54,24 +54,18 @@ export function saturateRA(input: SaturationInput, out: EdgeList): void {
             srcB[x] = p;
           }
         }
-        const emit = (t2: number, x: number): void => {
-          const a = srcA[x];
-          if (src[a] !== t2) out.add(t2, src[a], EK_CO, op[a], firstReadFrom[t2]);
-          const b = srcB[x];
-          if (b >= 0 && src[b] !== t2) out.add(t2, src[b], EK_CO, op[b], firstReadFrom[t2]);
-        };
-        if (costKeys <= nSources * nKeys) {
-          for (let i = 0; i < nSources; i++) {
-            const t2 = sources[i];
-            for (let j = rf.writeKeyStart[t2]; j < rf.writeKeyStart[t2 + 1]; j++) {
-              const x = rf.writeKeys[j];
-              if (keyStamp[x] === t3) emit(t2, x);
-            }
-          }
-        } else {
-          for (let i = 0; i < nSources; i++) {
-            const t2 = sources[i];
-            for (let j = 0; j < nKeys; j++) if (writesKey(rf, t2, keys[j])) emit(t2, keys[j]);
+        // For each wr predecessor t2 and each key x both t2 writes and t3 reads: t2 co (x's sources).
+        const byWrites = costKeys <= nSources * nKeys;
+        for (let i = 0; i < nSources; i++) {
+          const t2 = sources[i];
+          const count = byWrites ? rf.writeKeyStart[t2 + 1] - rf.writeKeyStart[t2] : nKeys;
+          for (let j = 0; j < count; j++) {
+            const x = byWrites ? rf.writeKeys[rf.writeKeyStart[t2] + j] : keys[j];
+            if (byWrites ? keyStamp[x] !== t3 : !writesKey(rf, t2, x)) continue;
+            const a = srcA[x];
+            if (src[a] !== t2) out.add(t2, src[a], EK_CO, op[a], firstReadFrom[t2]);
+            const b = srcB[x];
+            if (b >= 0 && src[b] !== t2) out.add(t2, src[b], EK_CO, op[b], firstReadFrom[t2]);
           }
         }
       }
