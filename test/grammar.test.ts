@@ -1,0 +1,34 @@
+// The TextMate grammar: well-formed JSON whose patterns compile and match the language's main forms.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+
+interface Rule { match?: string; begin?: string; end?: string; patterns?: Rule[]; repository?: Record<string, Rule> }
+
+const grammar = JSON.parse(readFileSync(new URL('../syntaxes/hist.tmLanguage.json', import.meta.url), 'utf8')) as Rule & { scopeName: string };
+
+/** Oniguruma's inline (?i) flag has no JS equivalent at the start of a pattern: translate it. */
+function compile(source: string): RegExp {
+  return source.startsWith('(?i)') ? new RegExp(source.slice(4), 'iu') : new RegExp(source.replace(/\(\?i:/g, '(?:'), 'u');
+}
+
+function rules(r: Rule): Rule[] {
+  return [r, ...(r.patterns ?? []).flatMap(rules), ...Object.values(r.repository ?? {}).flatMap(rules)];
+}
+
+test('the grammar is named source.hist and every regular expression compiles', () => {
+  assert.equal(grammar.scopeName, 'source.hist');
+  const all = rules(grammar);
+  assert.ok(all.length > 15);
+  for (const r of all) for (const re of [r.match, r.begin, r.end]) if (re) assert.doesNotThrow(() => compile(re), re);
+});
+
+test('its patterns recognise headers, operations, directives and comments', () => {
+  const repo = grammar.repository!;
+  assert.match('  T3 [RA] aborted: w(x, 1)', compile(repo.transaction.match!));
+  assert.match('r(x, init) <- T2', compile(repo.operation.begin!));
+  assert.match('  session s1', compile(repo.session.match!));
+  assert.match('expect SER violated', compile(repo.directive.patterns![2].begin!));
+  assert.match('# a comment', compile(repo.comment.patterns![0].match!));
+});
