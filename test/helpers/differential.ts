@@ -23,11 +23,11 @@ const RULES: NaiveRule[] = ['RC', 'RA', 'CC'];
 /** Random small-history options: varied sessions, sizes and keys, mostly the permissive store. */
 export function randomOptions(seed: number): GenOptions {
   const rng = new Rng(seed);
-  const stores: StoreKind[] = ['permissive', 'permissive', 'permissive', 'read-committed', 'causal', 'snapshot', 'serial'];
+  const stores: StoreKind[] = ['permissive', 'permissive', 'permissive', 'permissive', 'permissive', 'read-committed', 'causal', 'snapshot', 'serial'];
   return {
     sessions: 1 + rng.below(5),
     transactions: 2 + rng.below(12),
-    opsPerTxn: 1.5 + rng.below(4),
+    opsPerTxn: 1.5 + rng.below(5),
     keys: 1 + rng.below(5),
     distribution: rng.below(3) === 0 ? 'zipf' : 'uniform',
     zipfS: 0.8,
