@@ -42,7 +42,10 @@ export function renderDetails(r: FileReport): string {
   add('mixed', r.mixed);
   for (const { levels, w } of byCycle.values()) {
     out.push(`  ${levels.join(', ')} violated${w.anomaly !== levels[0] && !levels.includes(w.anomaly) ? ` (${w.anomaly})` : ''}:`);
-    if (w.cycle.length === 0) out.push(`    ${at(w.range.start)} ${w.message}`);
+    if (w.cycle.length === 0 && w.explanation) {
+      out.push(`    no commit order works (${at(w.range.start)}):`);
+      for (const line of w.explanation) out.push(`    - ${line}`);
+    } else if (w.cycle.length === 0) out.push(`    ${at(w.range.start)} ${w.message}`);
     for (const e of w.cycle) out.push(`    ${e.from} → ${e.to} [${e.kind}] ${e.because}  (${at(e.range.start)})`);
   }
   for (const d of r.diagnostics.filter((x) => x.severity === 'error')) out.push(`  ${diagnosticLine(d)}`);

@@ -1,6 +1,6 @@
 // The whole analysis of one history: read consistency, homogeneous and mixed verdicts, findings.
 
-import { finding, type DiagnosticCode, type Finding, type RelatedSpan, type Severity, type Span } from './diagnostics.ts';
+import { finding, READ_CONSISTENCY_CODES, type DiagnosticCode, type Finding, type RelatedSpan, type Severity, type Span } from './diagnostics.ts';
 import type { EdgeList, EdgeView } from './edges.ts';
 import { parseHist, type Directives } from './hist-parser.ts';
 import type { History } from './history.ts';
@@ -8,7 +8,9 @@ import { causalityCycles, checkCycles, CheckContext, forcedEdges, type Rule } fr
 import { isWeakLevel, LEVELS, levelId, type Level } from './levels.ts';
 import { LineIndex } from './line-index.ts';
 import { readPlume } from './plume-reader.ts';
-import { computeReadsFrom, txnSpan, type ReadsFrom } from './reads-from.ts';
+import { computeReadsFrom, opSpan, txnSpan, type ReadsFrom } from './reads-from.ts';
+import { checkStrong, DEFAULT_STRONG_BUDGET } from './strong-check.ts';
+import { explainStrong, levelsOf, minimizeViolation } from './strong-witness.ts';
 import { Explainer, type Witness } from './witness.ts';
 
 export interface Verdict {
@@ -61,6 +63,8 @@ export function analyzePlumeBytes(bytes: Uint8Array, options: AnalyzeOptions = {
 }
 
 const ZERO: Span = { start: 0, end: 0 };
+/** Time spent shrinking a strong-level violation to a minimal sub-history, per verdict. */
+const WITNESS_MILLIS = 1000;
 
 function analyze(src: Source, options: AnalyzeOptions): Analysis {
   const h = src.history;
@@ -134,12 +138,44 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     return v;
   };
   const extraWitnesses = new Map<Rule, Witness[]>();
+  // Strong levels (and mixed ones with a strong tag): CC first, a necessary condition, then the search.
+  const strongVerdict = (name: Level | 'mixed', levelOf: (t: number) => Level, levelFor: (sub: History) => (t: number) => Level): Verdict => {
+    const r = checkStrong(ctx, levelOf);
+    if (r.kind === 'consistent') return { level: name, consistent: true, witness: null, note: null };
+    if (r.kind === 'unknown') return { level: name, consistent: null, witness: null, note: `${name === 'mixed' ? 'the mixed verdict' : name} could not be decided: ${r.reason}` };
+    // Shrinking re-checks many sub-histories: each gets a small budget ('unknown' keeps the part).
+    const options = { deadline: Date.now() + WITNESS_MILLIS, budget: { ...DEFAULT_STRONG_BUDGET, states: 20_000 }, maxOrders: 120 };
+    const min = minimizeViolation(h, rf, levelFor, options);
+    return { level: name, consistent: false, witness: explainStrong(name, min.h, min.rf, levelFor(min.h), options), note: null };
+  };
+  const strong = new Map<Level, Verdict>();
+  /** Whether a strong level holds, decided without building a witness (for the lattice shortcut). */
+  const holdsCache = new Map<Level, boolean>();
+  const holds = (level: Level): boolean => {
+    const known = strong.get(level);
+    if (known) return known.consistent === true;
+    let r = holdsCache.get(level);
+    if (r === undefined) {
+      const stronger: Level | null = level === 'SI' ? 'SER' : null;
+      r = (stronger !== null && holds(stronger)) || checkStrong(ctx, () => level).kind === 'consistent';
+      holdsCache.set(level, r);
+    }
+    return r;
+  };
   const verdictOf = (level: Level): Verdict => {
     if (isWeakLevel(level)) return weakVerdict(level as Rule);
     const cc = weakVerdict('CC');
-    return cc.consistent === false
-      ? { level, consistent: false, witness: cc.witness, note: `implied: ${level} is stronger than CC, which is violated` }
-      : { level, consistent: null, witness: null, note: `${level} is not checked yet: only RC, RA and CC are decided exactly` };
+    if (cc.consistent === false) return { level, consistent: false, witness: cc.witness, note: `implied: ${level} is stronger than CC, which is violated` };
+    let v = strong.get(level);
+    if (!v) {
+      // The lattice first: a history that holds at a stronger level holds here (SER ⇒ SI ⇒ PC, SI ⇒ PSI).
+      const stronger: Level | null = level === 'PC' || level === 'PSI' ? 'SI' : level === 'SI' ? 'SER' : null;
+      v = stronger !== null && holds(stronger)
+        ? { level, consistent: true, witness: null, note: `implied: ${stronger} holds` }
+        : strongVerdict(level, () => level, () => () => level);
+      strong.set(level, v);
+    }
+    return v;
   };
 
   // All seven levels unless narrowed (history-dsl.md); strong ones are decided only when CC fails.
@@ -162,7 +198,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
       perRule[l === 0 ? 'RC' : l === 1 ? 'RA' : 'CC'][t] = 1;
     }
     const usedLevels = LEVELS.filter((_, i) => used.has(i));
-    const strong = usedLevels.filter((l) => !isWeakLevel(l));
+    const strongTags = usedLevels.filter((l) => !isWeakLevel(l));
     mixedUniform = usedLevels.length === 1 ? usedLevels[0] : usedLevels.length === 0 && d.level ? d.level.level : null;
     if (mixedUniform) {
       mixed = { ...verdictOf(mixedUniform), level: 'mixed' };
@@ -178,10 +214,11 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
       const levelOf = (t: number): string => LEVELS[h.txnLevel[t] >= 0 ? h.txnLevel[t] : fallback];
       const witness = r.cycles.length > 0 ? toWitness('mixed', r.cycles[0], r.view, levelOf) : rcWitness();
       const violated = !r.acyclic || readWitness !== null;
+      const fallbackLevel = LEVELS[fallback];
       mixed = violated
         ? { level: 'mixed', consistent: false, witness, note: null }
-        : strong.length > 0
-          ? { level: 'mixed', consistent: null, witness: null, note: `${strong.join(', ')} transactions are checked only for their causal (CC) part so far` }
+        : strongTags.length > 0
+          ? strongVerdict('mixed', levelsOf(h, fallbackLevel, null), (sub) => levelsOf(sub, fallbackLevel, null))
           : { level: 'mixed', consistent: true, witness: null, note: null };
     }
   }
@@ -191,22 +228,27 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   // Level findings at the forcing reads: errors for the claimed or mixed level, information otherwise.
   const reported = new Set<string>();
   const report = (code: DiagnosticCode, severity: Severity, w: Witness): void => {
-    if (w.edges.length === 0 || w.anomaly === 'causality-cycle') return;
+    if (w.anomaly === 'causality-cycle' || READ_CONSISTENCY_CODES.includes(w.anomaly as DiagnosticCode)) return;
     const related = relatedOf(w);
-    for (const e of w.edges) {
-      if (e.kind !== 'co') continue;
-      const id = `${code}:${e.span.start}:${e.span.end}:${e.because}`;
-      if (reported.has(id)) continue;
+    const name = code === 'mixed' ? 'mixed levels' : code;
+    const at = (span: Span, because: string): void => {
+      const id = `${code}:${span.start}:${span.end}:${because}`;
+      if (reported.has(id)) return;
       reported.add(id);
-      findings.push(finding(code, severity, `${code === 'mixed' ? 'mixed levels' : code} violated: ${e.because}`, e.span, related));
-    }
+      findings.push(finding(code, severity, `${name} violated: ${because}`, span, related));
+    };
+    // At the reads whose axiom forced an inferred edge; for a strong level without such an
+    // edge, at the reads that fail in the remaining commit orders.
+    const forcing = w.edges.filter((e) => e.kind === 'co' || e.kind === 'rw' || e.kind === 'ww');
+    for (const e of forcing) at(e.span, e.because);
+    if (forcing.length === 0) for (const o of w.readOps ?? []) at(opSpan(h, o), w.message);
   };
   if (mixed?.consistent === false && mixed.witness) {
     report(mixedUniform ?? 'mixed', soften('error'), mixed.witness);
   }
   for (const v of levels) {
     if (v.consistent !== false || !v.witness || v.level === mixedUniform) continue;
-    if (v.level === 'mixed' || !isWeakLevel(v.level)) continue; // a strong level's findings are CC's
+    if (v.level === 'mixed' || v.note?.startsWith('implied')) continue; // an implied level's findings are CC's
     report(v.level, 'information', v.witness);
     for (const w of extraWitnesses.get(v.level as Rule) ?? []) report(v.level, 'information', w);
   }
@@ -217,7 +259,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     const names = [...new Set(undecided.map((v) => (v.level === 'mixed' ? strongOf(h, d) : [v.level])).flat())];
     const at = firstMention(h, d, names) ?? ZERO;
     findings.push(finding('not-checked', 'information',
-      `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not checked yet: only RC, RA and CC are decided exactly, and stronger levels are reported violated when CC is`, at));
+      `${names.join(', ')}: not decided within the search budget (${undecided.map((v) => v.note).join('; ')})`, at));
   }
 
   // Expectations decide files that have them.

@@ -19,6 +19,8 @@ export interface WitnessJson {
   message: string;
   range: Range;
   cycle: EdgeJson[];
+  /** Strong levels without a forced cycle: per way to order the transactions left, the read that fails. */
+  explanation?: string[];
 }
 
 export interface VerdictJson {
@@ -47,15 +49,19 @@ export function fileReport(file: string, a: Analysis): FileReport {
   const lines = a.lines;
   const range = (s: { start: number; end: number }): Range => lines.range(s.start, s.end);
   const names = a.history.names;
-  const witness = (w: Witness): WitnessJson => ({
-    anomaly: w.anomaly,
-    message: w.message,
-    range: range(w.span),
-    cycle: w.edges.map((e) => ({
-      from: names.txnName(e.from), to: names.txnName(e.to), kind: e.kind,
-      key: e.key >= 0 ? names.keyName(e.key) : null, because: e.because, range: range(e.span),
-    })),
-  });
+  const witness = (w: Witness): WitnessJson => {
+    const out: WitnessJson = {
+      anomaly: w.anomaly,
+      message: w.message,
+      range: range(w.span),
+      cycle: w.edges.map((e) => ({
+        from: names.txnName(e.from), to: names.txnName(e.to), kind: e.kind,
+        key: e.key >= 0 ? names.keyName(e.key) : null, because: e.because, range: range(e.span),
+      })),
+    };
+    if (w.explanation && w.edges.length === 0) out.explanation = w.explanation;
+    return out;
+  };
   const verdict = (v: Verdict): VerdictJson => {
     const out: VerdictJson = { consistent: v.consistent };
     if (v.witness) out.witness = witness(v.witness);

@@ -6,7 +6,7 @@ import type { Csr } from './graph.ts';
 import { BOTTOM, type History } from './history.ts';
 import { opSpan, txnSpan, type ReadsFrom } from './reads-from.ts';
 
-export type WitnessEdgeKind = 'so' | 'wr' | 'co';
+export type WitnessEdgeKind = 'so' | 'wr' | 'co' | 'ww' | 'rw';
 
 export interface WitnessEdge {
   from: number;
@@ -27,6 +27,10 @@ export interface Witness {
   /** A witness that is not a cycle (thin-air read, …) explains itself here. */
   message: string;
   span: Span;
+  /** Strong levels without a forced cycle: for each way to order the transactions left, the read that fails. */
+  explanation?: string[];
+  /** The reads the violation is reported at, when it is not the co edges' reads. */
+  readOps?: number[];
 }
 
 /** How edges are phrased for people: names from the file, "the initial state" for ⊥. */

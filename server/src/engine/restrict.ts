@@ -1,0 +1,37 @@
+// A sub-history: some of a history's transactions, without the reads of what was dropped.
+
+import { HistoryBuilder, OP_READ, type History } from './history.ts';
+import type { ReadsFrom } from './reads-from.ts';
+
+/**
+ * The transactions marked in `keep` with their operations, minus the reads that observed a dropped
+ * transaction (they would read from thin air) and the ops marked in `dropOps`. Names, keys, values
+ * and source spans are the original ones, so findings on it point into the original text.
+ * Dropping transactions and reads only removes constraints: a violation here is one there.
+ */
+export function restrictHistory(h: History, rf: ReadsFrom, keep: Uint8Array, dropOps: Uint8Array | null = null): History {
+  const b = new HistoryBuilder(false, h.opCount);
+  const sessionOf = new Int32Array(h.sessionCount).fill(-1);
+  const newId = new Int32Array(h.txnCount).fill(-1);
+  newId[0] = 0;
+  const r = h.ranges;
+  for (let s = 0; s < h.sessionCount; s++) {
+    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
+      const t = h.sessionTxns[i];
+      if (keep[t] !== 1) continue;
+      if (sessionOf[s] < 0) sessionOf[s] = b.addSession(h.names.sessionName(s), r?.sessionStart[s] ?? 0, r?.sessionEnd[s] ?? 0);
+      newId[t] = b.addTxn(sessionOf[s], h.txnAborted[t] === 1, h.txnLevel[t], h.names.txnName(t), r?.txnStart[t] ?? 0, r?.txnEnd[t] ?? 0);
+    }
+  }
+  for (let t = 1; t < h.txnCount; t++) {
+    if (newId[t] < 0) continue;
+    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+      if (dropOps?.[o] === 1) continue;
+      const seen = rf.observedTxn[o];
+      if (h.opKind[o] === OP_READ && seen >= 0 && newId[seen] < 0) continue;
+      const op = b.addOp(newId[t], h.opKind[o], h.opKey[o], h.opValue[o], r?.opStart[o] ?? 0, r?.opEnd[o] ?? 0);
+      if (h.opSource[o] >= 0 && newId[h.opSource[o]] >= 0) b.setOpSource(op, newId[h.opSource[o]]);
+    }
+  }
+  return b.finish(h.keyCount, h.names.keyName, h.names.valueText, h.initValues, r !== null);
+}

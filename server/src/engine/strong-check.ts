@@ -1,0 +1,126 @@
+// Decides PC, PSI, SI, SER and mixed levels: necessary conditions, a commit-order search, exact verification.
+
+import { searchCommitOrder, MODE_PC, MODE_SER, MODE_SI, MODE_STATIC } from './commit-search.ts';
+import { EdgeList } from './edges.ts';
+import { BOTTOM } from './history.ts';
+import { forcedEdges, type CheckContext } from './level-check.ts';
+import type { Level } from './levels.ts';
+import { propagateSnapshotOrder } from './strong-propagation.ts';
+import { verifyOrder } from './verify-order.ts';
+
+export type StrongResult =
+  | { kind: 'consistent'; order: Int32Array }
+  | { kind: 'violated' }
+  | { kind: 'unknown'; reason: string };
+
+export interface StrongBudget {
+  /** Search states before giving up. */
+  states: number;
+  /** Committed transactions up to which every commit order may be enumerated when the search alone cannot decide. */
+  enumerateUpTo: number;
+}
+
+export const DEFAULT_STRONG_BUDGET: StrongBudget = { states: 2_000_000, enumerateUpTo: 8 };
+
+const MODES: Record<Level, number> = { RC: MODE_STATIC, RA: MODE_STATIC, CC: MODE_STATIC, PSI: MODE_STATIC, PC: MODE_PC, SI: MODE_SI, SER: MODE_SER };
+
+/**
+ * Each transaction at levelOf(t). PC, SI and SER transactions read from snapshots and are handled
+ * exactly by the commit-order search; RC and RA readers are exact as fixed precedence (their
+ * forced edges); CC and PSI readers enter the search through CC's forced edges, a necessary
+ * condition, so a commit order found for them is then verified exactly (MixIso's least visibility
+ * fixpoint). Needs so ∪ wr acyclic (ctx.causal).
+ */
+export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, budget: StrongBudget = DEFAULT_STRONG_BUDGET): StrongResult {
+  const { h, rf } = ctx;
+  const mode = new Uint8Array(h.txnCount);
+  const applies = { RC: new Uint8Array(h.txnCount), RA: new Uint8Array(h.txnCount), CC: new Uint8Array(h.txnCount) };
+  let approximate = false;
+  let committed = 0;
+  for (let t = 1; t < h.txnCount; t++) {
+    if (h.txnAborted[t] === 1) continue;
+    committed++;
+    const l = levelOf(t);
+    mode[t] = MODES[l];
+    if (l === 'RC' || l === 'RA') applies[l][t] = 1;
+    // Every level from CC up implies CC's forced edges: exact for CC, a pruning for the others.
+    else applies.CC[t] = 1;
+    if (l === 'CC' || l === 'PSI') approximate ||= l === 'PSI' || hasSnapshotLevels(h.txnCount, levelOf, h.txnAborted);
+  }
+  const precedence = new EdgeList();
+  for (const rule of ['RC', 'RA', 'CC'] as const) {
+    if (!applies[rule].includes(1)) continue;
+    const e = forcedEdges(ctx, rule, applies[rule]);
+    for (let i = 0; i < e.length; i++) precedence.add(e.from.data[i], e.to.data[i], e.kind.data[i]);
+  }
+  // Polynomial necessary conditions first: they decide many violations and guide the search.
+  if (hasSnapshotLevels(h.txnCount, levelOf, h.txnAborted)) {
+    const more = propagateSnapshotOrder(h, rf, levelOf, precedence);
+    if (more === null) return { kind: 'violated' };
+    for (let i = 0; i < more.length; i++) precedence.add(more.from.data[i], more.to.data[i], more.kind.data[i]);
+  }
+  const result = searchCommitOrder({
+    h, rf, mode, budget: budget.states,
+    precedence: { from: precedence.from.data, to: precedence.to.data, length: precedence.length },
+  });
+  if (result.kind === 'violated') return { kind: 'violated' };
+  if (result.kind === 'unknown') return { kind: 'unknown', reason: `the search stopped after ${result.states} states` };
+  if (verifyOrder(h, rf, levelOf, result.order) === null) return { kind: 'consistent', order: result.order };
+  if (!approximate) return { kind: 'unknown', reason: 'the commit order found did not verify' };
+  // PSI, or CC beside snapshot levels: the order found is not the only candidate.
+  if (committed > budget.enumerateUpTo) {
+    return { kind: 'unknown', reason: `PSI and CC beside snapshot levels are decided exactly only up to ${budget.enumerateUpTo} transactions so far` };
+  }
+  const order = enumerateOrders(ctx, precedence, (o) => verifyOrder(h, rf, levelOf, o) === null);
+  return order ? { kind: 'consistent', order } : { kind: 'violated' };
+}
+
+function hasSnapshotLevels(n: number, levelOf: (t: number) => Level, aborted: Uint8Array): boolean {
+  for (let t = 1; t < n; t++) {
+    if (aborted[t] === 1) continue;
+    const l = levelOf(t);
+    if (l === 'PC' || l === 'SI' || l === 'SER') return true;
+  }
+  return false;
+}
+
+/** Every linear extension of so ∪ wr ∪ precedence, until `accept` takes one (small histories only). */
+export function enumerateOrders(ctx: CheckContext, precedence: EdgeList, accept: (order: Int32Array) => boolean): Int32Array | null {
+  const { h, rf } = ctx;
+  const txns: number[] = [];
+  for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 0) txns.push(t);
+  const preds = new Map<number, Set<number>>(txns.map((t) => [t, new Set<number>()]));
+  for (const t of txns) {
+    if (ctx.soPrev[t] >= 0) preds.get(t)!.add(ctx.soPrev[t]);
+    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (rf.wrSource[o] > BOTTOM) preds.get(t)!.add(rf.wrSource[o]);
+  }
+  for (let i = 0; i < precedence.length; i++) {
+    const to = precedence.to.data[i];
+    if (to === BOTTOM) return null;
+    if (precedence.from.data[i] !== BOTTOM) preds.get(to)?.add(precedence.from.data[i]);
+  }
+  const order = new Int32Array(txns.length);
+  const placed = new Set<number>();
+  // Explicit stack of candidate indexes per depth: no recursion.
+  const next: number[] = [0];
+  for (;;) {
+    const depth = placed.size;
+    if (depth === txns.length) {
+      if (accept(order)) return order;
+    } else {
+      let i = next[depth];
+      while (i < txns.length && (placed.has(txns[i]) || [...preds.get(txns[i])!].some((p) => !placed.has(p)))) i++;
+      if (i < txns.length) {
+        next[depth] = i + 1;
+        order[depth] = txns[i];
+        placed.add(txns[i]);
+        next.push(0);
+        continue;
+      }
+    }
+    // Backtrack.
+    if (depth === 0) return null;
+    next.pop();
+    placed.delete(order[depth - 1]);
+  }
+}

@@ -1,0 +1,119 @@
+// Polynomial necessary conditions for PC, SI and SER: commit-order edges every valid order must contain.
+
+import { EdgeList } from './edges.ts';
+import { BOTTOM, type History } from './history.ts';
+import type { Level } from './levels.ts';
+import { writesKey, type ReadsFrom } from './reads-from.ts';
+
+/**
+ * For a read of x in t3 from t1 and another committed writer t2 of x, a snapshot reader t3 (PC,
+ * SI: its snapshot holds its so ∪ wr predecessors u; SER: u is t3 itself) gives two rules:
+ * - if t2 precedes some such u in every order, t3 sees t2, so t2 must commit before t1 (ww);
+ * - if t1 precedes t2 in every order, t3 must not see t2, so every such u commits before t2 (rw).
+ * Applied to a fixpoint over the reachability of so ∪ wr ∪ `known` ∪ the edges found. Returns
+ * the edges found, or null when they close a cycle: then no commit order exists.
+ */
+export function propagateSnapshotOrder(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, known: EdgeList, maxRounds = 50): EdgeList | null {
+  const n = h.txnCount;
+  const edges = new EdgeList();
+  const adj: number[][] = Array.from({ length: n }, () => []);
+  const addEdge = (a: number, b: number): void => {
+    if (a !== b && !adj[a].includes(b)) adj[a].push(b);
+  };
+  const preds: number[][] = Array.from({ length: n }, () => []);
+  const soPrev = new Int32Array(n).fill(-1);
+  for (let s = 0; s < h.sessionCount; s++) {
+    let last = -1;
+    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
+      const t = h.sessionTxns[i];
+      if (h.txnAborted[t] === 1) continue;
+      if (last >= 0) {
+        addEdge(last, t);
+        preds[t].push(last);
+      }
+      soPrev[t] = last;
+      last = t;
+    }
+  }
+  const reads: number[] = [];
+  for (let t = 1; t < n; t++) {
+    if (h.txnAborted[t] === 1) continue;
+    addEdge(BOTTOM, t);
+    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+      const src = rf.wrSource[o];
+      if (src < 0) continue;
+      const l = levelOf(t);
+      if (l === 'PC' || l === 'SI' || l === 'SER') reads.push(o);
+      if (src !== BOTTOM) {
+        addEdge(src, t);
+        if (!preds[t].includes(src)) preds[t].push(src);
+      }
+    }
+  }
+  for (let i = 0; i < known.length; i++) addEdge(known.from.data[i], known.to.data[i]);
+  // Writers of each key (committed).
+  const writers: number[][] = Array.from({ length: h.keyCount }, () => []);
+  for (let t = 1; t < n; t++) {
+    if (h.txnAborted[t] === 1) continue;
+    for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) writers[rf.writeKeys[j]].push(t);
+  }
+
+  const words = (n + 31) >>> 5;
+  for (let round = 0; round < maxRounds; round++) {
+    const reach = closure(n, adj, words);
+    if (!reach) return null;
+    const r = (a: number, b: number): boolean => (reach[a * words + (b >>> 5)] & (1 << (b & 31))) !== 0;
+    let added = 0;
+    for (const o of reads) {
+      const t3 = h.opTxn[o];
+      const t1 = rf.wrSource[o];
+      const x = h.opKey[o];
+      const ser = levelOf(t3) === 'SER';
+      const us = ser ? [t3] : preds[t3];
+      for (const t2 of writers[x]) {
+        if (t2 === t1 || t2 === t3) continue;
+        if (t1 !== BOTTOM && r(t2, t1)) continue; // already ordered as required
+        const seen = us.some((u) => u === t2 || r(t2, u));
+        if (seen) {
+          if (t1 === BOTTOM || r(t1, t2)) return null; // t2 must both precede and follow t1
+          addEdge(t2, t1);
+          edges.add(t2, t1, 2);
+          added++;
+        } else if (t1 === BOTTOM || r(t1, t2)) {
+          for (const u of us) {
+            if (r(u, t2)) continue;
+            if (r(t2, u)) return null;
+            addEdge(u, t2);
+            edges.add(u, t2, 2);
+            added++;
+          }
+        }
+      }
+    }
+    if (added === 0) return edges;
+  }
+  return edges;
+}
+
+/** Strict reachability as bit rows (row a, bit b: a reaches b), or null on a cycle. */
+function closure(n: number, adj: number[][], words: number): Uint32Array | null {
+  const indeg = new Int32Array(n);
+  for (let v = 0; v < n; v++) for (const w of adj[v]) indeg[w]++;
+  const order: number[] = [];
+  for (let v = 0; v < n; v++) if (indeg[v] === 0) order.push(v);
+  for (let i = 0; i < order.length; i++) for (const w of adj[order[i]]) if (--indeg[w] === 0) order.push(w);
+  if (order.length < n) return null;
+  const reach = new Uint32Array(n * words);
+  for (let i = n - 1; i >= 0; i--) {
+    const v = order[i];
+    const row = v * words;
+    for (const w of adj[v]) {
+      reach[row + (w >>> 5)] |= 1 << (w & 31);
+      const wr = w * words;
+      for (let k = 0; k < words; k++) reach[row + k] |= reach[wr + k];
+    }
+  }
+  return reach;
+}
+
+export { writesKey };

@@ -1,0 +1,220 @@
+// Explains a strong-level violation: a minimal violating sub-history, then a forced cycle or per-order failures.
+
+import { computeReadsFrom, opSpan, type ReadsFrom } from './reads-from.ts';
+import { BOTTOM, type History } from './history.ts';
+import { CheckContext } from './level-check.ts';
+import { LEVELS, type Level } from './levels.ts';
+import { restrictHistory } from './restrict.ts';
+import { checkStrong, enumerateOrders, type StrongBudget } from './strong-check.ts';
+import { EdgeList } from './edges.ts';
+import { verifyOrder } from './verify-order.ts';
+import { Explainer, type Witness, type WitnessEdge } from './witness.ts';
+
+/** Sub-histories up to this size get every commit order explained; larger ones only a summary. */
+const MAX_ORDER_TXNS = 8;
+/** The SER forced-cycle derivation is quadratic in the edges: only on small sub-histories. */
+const MAX_CYCLE_TXNS = 60;
+
+export interface StrongWitnessOptions {
+  /** Date.now() after which minimisation stops and keeps what it has. */
+  deadline: number;
+  budget: StrongBudget;
+  /** Orders of the minimal sub-history listed at most. */
+  maxOrders: number;
+}
+
+/** A level per transaction of a (sub-)history: its tag, else the fallback. */
+export function levelsOf(h: History, fallback: Level | null, force: Level | null): (t: number) => Level {
+  return (t) => force ?? (h.txnLevel[t] >= 0 ? LEVELS[h.txnLevel[t]] : fallback ?? 'SER');
+}
+
+function violated(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, budget: StrongBudget): boolean {
+  if (rf.violations > 0) return false;
+  const ctx = new CheckContext(h, rf);
+  if (!ctx.causal) return false;
+  return checkStrong(ctx, levelOf, budget).kind === 'violated';
+}
+
+/**
+ * Delta debugging: drops chunks of transactions, then single operations, as long as the level
+ * stays violated (and the rest stays read-consistent). Sound: a sub-history's violation is the
+ * whole history's, because dropping transactions and reads only removes constraints.
+ */
+export function minimizeViolation(h: History, rf: ReadsFrom, levelFor: (sub: History) => (t: number) => Level, o: StrongWitnessOptions): { h: History; rf: ReadsFrom } {
+  let cur = { h, rf };
+  const alive = (): number[] => {
+    const out: number[] = [];
+    for (let t = 1; t < cur.h.txnCount; t++) out.push(t);
+    return out;
+  };
+  let chunk = Math.max(1, Math.floor((cur.h.txnCount - 1) / 2));
+  while (chunk >= 1 && Date.now() < o.deadline) {
+    let removed = false;
+    const txns = alive();
+    for (let start = 0; start < txns.length && Date.now() < o.deadline; start += chunk) {
+      const keep = new Uint8Array(cur.h.txnCount).fill(1);
+      for (let i = start; i < Math.min(txns.length, start + chunk); i++) keep[txns[i]] = 0;
+      const sub = restrictHistory(cur.h, cur.rf, keep);
+      const subRf = computeReadsFrom(sub);
+      if (violated(sub, subRf, levelFor(sub), o.budget)) {
+        cur = { h: sub, rf: subRf };
+        removed = true;
+        break;
+      }
+    }
+    if (!removed) chunk = chunk === 1 ? 0 : Math.max(1, Math.floor(chunk / 2));
+  }
+  // Then operations, one at a time.
+  for (let op = cur.h.opCount - 1; op >= 0 && Date.now() < o.deadline; op--) {
+    if (op >= cur.h.opCount) continue;
+    const drop = new Uint8Array(cur.h.opCount);
+    drop[op] = 1;
+    const keep = new Uint8Array(cur.h.txnCount).fill(1);
+    const sub = restrictHistory(cur.h, cur.rf, keep, drop);
+    const subRf = computeReadsFrom(sub);
+    if (violated(sub, subRf, levelFor(sub), o.budget)) cur = { h: sub, rf: subRf };
+  }
+  return cur;
+}
+
+/**
+ * The witness of a strong-level violation, on the minimal sub-history: for SER a cycle of edges
+ * every commit order must contain when propagation finds one (write skew: two anti-dependencies);
+ * otherwise, for each way to order the transactions left, the read that fails.
+ */
+export function explainStrong(anomaly: string, h: History, rf: ReadsFrom, levelOf: (t: number) => Level, o: StrongWitnessOptions): Witness {
+  const explain = new Explainer(h, rf, null);
+  const committed = h.txnCount - 1;
+  const allSer = committed <= MAX_CYCLE_TXNS && (() => {
+    for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 0 && levelOf(t) !== 'SER') return false;
+    return true;
+  })();
+  const cycle = allSer ? serForcedCycle(h, rf, explain) : null;
+  const ctx = new CheckContext(h, rf);
+  const failures: { text: string; readOp: number }[] = [];
+  const seen = new Set<string>();
+  let orders = 0;
+  if (committed <= MAX_ORDER_TXNS) enumerateOrders(ctx, new EdgeList(), (order) => {
+    orders++;
+    const f = verifyOrder(h, rf, levelOf, order);
+    if (f) {
+      const id = `${f.readOp}:${f.t2}`;
+      if (!seen.has(id)) {
+        seen.add(id);
+        const t3 = h.opTxn[f.readOp];
+        const names = Array.from(order, (t) => explain.txn(t)).join(', ');
+        failures.push({
+          readOp: f.readOp,
+          text: `in the commit order ${names}: ${explain.txn(t3)} (at ${levelOf(t3)}) ${explain.readPhrase(f.readOp)}, but it must see ${explain.txn(f.t2)}, which also writes ${explain.key(h.opKey[f.readOp])} and commits later`,
+        });
+      }
+    }
+    return orders >= o.maxOrders;
+  });
+  const first = cycle?.find((e) => e.readOp >= 0) ?? null;
+  const readOp = first?.readOp ?? failures[0]?.readOp ?? -1;
+  const span = readOp >= 0 ? opSpan(h, readOp) : { start: 0, end: 0 };
+  const txns = [];
+  for (let t = 1; t < h.txnCount; t++) txns.push(explain.txn(t));
+  const message = cycle
+    ? `no commit order can satisfy ${anomaly} for ${txns.join(', ')}: ${cycle.filter((e) => e.kind !== 'so' && e.kind !== 'wr').map((e) => e.because).join('; ')}`
+    : failures.length > 0
+      ? `no commit order of ${txns.join(', ')} satisfies ${anomaly}: ${failures.map((f) => f.text).join('; ')}`
+      : `no commit order satisfies ${anomaly}; the smallest violating part found within the time budget has ${committed} transactions: ${txns.slice(0, 12).join(', ')}${committed > 12 ? ', …' : ''}`;
+  return { anomaly, edges: cycle ?? [], message, span, explanation: failures.map((f) => f.text), readOps: [...new Set([readOp, ...failures.map((f) => f.readOp)])].filter((x) => x >= 0) };
+}
+
+/**
+ * SER: for a read of x in t3 from t1 and another writer t2 of x, either t2 commits before t1 or t3
+ * before t2. When one side is impossible (it would close a cycle) the other is forced; forced edges
+ * are propagated until a cycle appears or nothing changes. Returns the cycle, or null.
+ */
+function serForcedCycle(h: History, rf: ReadsFrom, explain: Explainer): WitnessEdge[] | null {
+  const n = h.txnCount;
+  type E = { from: number; to: number; edge: WitnessEdge };
+  const edges: E[] = [];
+  const add = (from: number, to: number, edge: WitnessEdge): void => {
+    edges.push({ from, to, edge });
+  };
+  const soPrev = new Int32Array(n).fill(-1);
+  for (let s = 0; s < h.sessionCount; s++) {
+    let last = -1;
+    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
+      const t = h.sessionTxns[i];
+      if (h.txnAborted[t] === 1) continue;
+      if (last >= 0) add(last, t, explain.edge({ from: last, to: t, kind: 0, a: -1, b: -1 }));
+      soPrev[t] = last;
+      last = t;
+    }
+  }
+  const reads: { op: number; t3: number; t1: number; x: number }[] = [];
+  for (let t = 1; t < n; t++) {
+    if (h.txnAborted[t] === 1) continue;
+    add(BOTTOM, t, explain.edge({ from: BOTTOM, to: t, kind: 3, a: -1, b: -1 }));
+    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+      const t1 = rf.wrSource[o];
+      if (t1 < 0) continue;
+      reads.push({ op: o, t3: t, t1, x: h.opKey[o] });
+      if (t1 !== BOTTOM) add(t1, t, explain.edge({ from: t1, to: t, kind: 1, a: o, b: -1 }));
+    }
+  }
+  const reach = (a: number, b: number): boolean => path(n, edges, a, b) !== null;
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const r of reads) {
+      for (let t2 = 1; t2 < n; t2++) {
+        if (t2 === r.t1 || t2 === r.t3 || h.txnAborted[t2] === 1 || !writes(rf, t2, r.x)) continue;
+        if (reach(t2, r.t1) || reach(r.t3, t2)) continue;
+        const x = explain.key(r.x);
+        if (r.t1 === BOTTOM || reach(r.t1, t2)) {
+          add(r.t3, t2, { from: r.t3, to: t2, kind: 'rw', key: r.x, readOp: r.op, span: opSpan(h, r.op),
+            because: `${explain.txn(r.t3)} must commit before ${explain.txn(t2)}: ${explain.txn(r.t3)} ${explain.readPhrase(r.op)}, which ${explain.txn(t2)} overwrites (anti-dependency)` });
+        } else if (reach(t2, r.t3)) {
+          add(t2, r.t1, { from: t2, to: r.t1, kind: 'ww', key: r.x, readOp: r.op, span: opSpan(h, r.op),
+            because: `${explain.txn(t2)} must commit before ${explain.txn(r.t1)}: ${explain.txn(t2)} commits before ${explain.txn(r.t3)}, which ${explain.readPhrase(r.op)}, and ${explain.txn(t2)} also writes ${x}` });
+        } else continue;
+        changed = true;
+        const cycle = findCycle(n, edges);
+        if (cycle) return cycle;
+      }
+    }
+  }
+  return null;
+}
+
+function writes(rf: ReadsFrom, t: number, x: number): boolean {
+  for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) if (rf.writeKeys[j] === x) return true;
+  return false;
+}
+
+/** BFS path from a to b over the edge list (small graphs only), as edge indexes. */
+function path(n: number, edges: { from: number; to: number }[], a: number, b: number): number[] | null {
+  const via = new Int32Array(n).fill(-2);
+  via[a] = -1;
+  const queue = [a];
+  for (let i = 0; i < queue.length; i++) {
+    const v = queue[i];
+    for (let e = 0; e < edges.length; e++) {
+      if (edges[e].from !== v || via[edges[e].to] !== -2) continue;
+      via[edges[e].to] = e;
+      if (edges[e].to === b) {
+        const out: number[] = [];
+        for (let w = b; via[w] >= 0; w = edges[via[w]].from) {
+          out.push(via[w]);
+          if (edges[via[w]].from === a) break;
+        }
+        return out.reverse();
+      }
+      queue.push(edges[e].to);
+    }
+  }
+  return null;
+}
+
+/** The shortest cycle through the last edge added (it closed the cycle), or null. */
+function findCycle(n: number, edges: { from: number; to: number; edge: WitnessEdge }[]): WitnessEdge[] | null {
+  const last = edges[edges.length - 1];
+  const back = path(n, edges, last.to, last.from);
+  if (!back && last.to !== last.from) return null;
+  return [last.edge, ...(back ?? []).map((e) => edges[e].edge)];
+}

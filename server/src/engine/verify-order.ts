@@ -1,0 +1,106 @@
+// Checks one commit order against per-transaction levels exactly (MixIso's least visibility fixpoint).
+
+import { BOTTOM, type History } from './history.ts';
+import type { Level } from './levels.ts';
+import { writesKey, type ReadsFrom } from './reads-from.ts';
+
+/** Why an order fails: a read that does not see the latest visible write, or visibility against the order. */
+export interface OrderFailure {
+  /** The read op whose transaction sees `t2`, a writer of its key newer than the one it read. */
+  readOp: number;
+  t2: number;
+}
+
+/**
+ * `order` lists the committed transactions (⊥ excluded) in commit order and must extend so ∪ wr.
+ * For each transaction, in that order, its least visible set: so ∪ wr predecessors, closed under
+ * its level's rules (TransVis for CC and PSI, Prefix for PC and SI, NoConflict for PSI and SI,
+ * TotalVis for SER); an RC transaction's reads follow the RC row instead. Then Ext: every external
+ * read returns the latest visible write of its key. Returns null when the order works.
+ */
+export function verifyOrder(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, order: Int32Array): OrderFailure | null {
+  const n = order.length;
+  const pos = new Int32Array(h.txnCount).fill(-1);
+  for (let i = 0; i < n; i++) pos[order[i]] = i;
+  const words = (n + 31) >>> 5;
+  const vis = new Uint32Array(n * words); // row i: the visible set of order[i], by position
+  const has = (row: number, p: number): boolean => (vis[row * words + (p >>> 5)] & (1 << (p & 31))) !== 0;
+  const soPrev = new Int32Array(h.txnCount).fill(-1);
+  for (let s = 0; s < h.sessionCount; s++) {
+    let last = -1;
+    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
+      const t = h.sessionTxns[i];
+      if (h.txnAborted[t] === 1) continue;
+      soPrev[t] = last;
+      last = t;
+    }
+  }
+  const queue = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = order[i];
+    const level = levelOf(t);
+    const row = i * words;
+    let head = 0;
+    let tail = 0;
+    const add = (p: number): void => {
+      const w = row + (p >>> 5);
+      const bit = 1 << (p & 31);
+      if ((vis[w] & bit) !== 0) return;
+      vis[w] |= bit;
+      queue[tail++] = p;
+    };
+    // Session: all so-predecessors (the previous one's row holds the rest only for closed levels).
+    for (let u = soPrev[t]; u >= 0; u = soPrev[u]) add(pos[u]);
+    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (rf.wrSource[o] > BOTTOM) add(pos[rf.wrSource[o]]);
+    if (level === 'SER') for (let p = 0; p < i; p++) add(p);
+    if (level === 'PSI' || level === 'SI') {
+      for (let p = 0; p < i; p++) if (conflicts(rf, order[p], t)) add(p);
+    }
+    const transitive = level === 'CC' || level === 'PSI';
+    const prefix = level === 'PC' || level === 'SI';
+    let maxPos = -1;
+    while (head < tail) {
+      const p = queue[head++];
+      if (p >= i) return { readOp: firstRead(h, rf, t), t2: order[p] }; // VIS ⊆ AR fails
+      if (p > maxPos) maxPos = p;
+      if (transitive) for (let w = 0; w < words; w++) {
+        let bits = vis[p * words + w] & ~vis[row + w];
+        while (bits !== 0) {
+          const b = 31 - Math.clz32(bits & -bits);
+          bits &= bits - 1;
+          add(w * 32 + b);
+        }
+      }
+      if (prefix && head === tail) for (let q = 0; q < maxPos; q++) add(q);
+    }
+    // Ext (or the RC row).
+    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+      const t1 = rf.wrSource[o];
+      if (t1 < 0) continue;
+      const x = h.opKey[o];
+      if (level === 'RC') {
+        for (let q = h.txnOpStart[t]; q < o; q++) {
+          const t2 = rf.wrSource[q];
+          if (t2 > BOTTOM && t2 !== t1 && writesKey(rf, t2, x) && (t1 === BOTTOM || pos[t2] > pos[t1])) return { readOp: o, t2 };
+        }
+        continue;
+      }
+      for (let p = 0; p < i; p++) {
+        const t2 = order[p];
+        if (t2 === t1 || !has(i, p) || !writesKey(rf, t2, x)) continue;
+        if (t1 === BOTTOM || p > pos[t1]) return { readOp: o, t2 };
+      }
+    }
+  }
+  return null;
+}
+
+function conflicts(rf: ReadsFrom, a: number, b: number): boolean {
+  for (let j = rf.writeKeyStart[a]; j < rf.writeKeyStart[a + 1]; j++) if (writesKey(rf, b, rf.writeKeys[j])) return true;
+  return false;
+}
+
+function firstRead(h: History, rf: ReadsFrom, t: number): number {
+  for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (rf.wrSource[o] >= 0) return o;
+  return h.txnOpStart[t];
+}
