@@ -1,4 +1,4 @@
-// The isocheck command line: dispatches to check and gen; exit 0 clean, 1 findings, 2 usage or I/O.
+// The isocheck command line: dispatches to check, gen and lsp; exit 0 clean, 1 findings, 2 usage or I/O.
 
 import { CHECK_USAGE, runCheck, type Io } from './check-command.ts';
 import { runGen } from './gen-command.ts';
@@ -11,6 +11,7 @@ ${CHECK_USAGE}
   Exit status: 0 no errors, 1 some file has an error, 2 usage error or unreadable file.
 
 usage: isocheck gen [options] [-o FILE]      (isocheck gen --help for the options)
+usage: isocheck lsp [--stdio]                (the language server, for editors: docs/editors.md)
 `;
 
 function main(argv: readonly string[]): number {
@@ -25,6 +26,11 @@ function main(argv: readonly string[]): number {
       return runCheck(rest, io);
     case 'gen':
       return runGen(rest, io);
+    case 'lsp':
+      // Loaded on demand, so that `check` does not pay for the LSP libraries. The server runs until
+      // the client sends exit (or closes stdin), then ends the process itself.
+      void import('../lsp/server.ts').then((m) => m.startServer(rest));
+      return 0;
     case undefined:
     case 'help':
     case '--help':
@@ -36,5 +42,11 @@ function main(argv: readonly string[]): number {
       return 2;
   }
 }
+
+// A closed pipe (`isocheck check … | head`) ends the output quietly instead of crashing.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
 
 process.exitCode = main(process.argv.slice(2));

@@ -38,9 +38,11 @@ export interface Analysis {
 }
 
 export interface AnalyzeOptions {
-  /** Homogeneous levels to evaluate; default RC, RA, CC plus every level the file mentions. */
+  /** Homogeneous levels to evaluate; default all seven. */
   levels?: readonly Level[];
   maxWitnesses?: number;
+  /** Milliseconds each strong-level search may take before its verdict is 'unknown' (default 5000). */
+  strongMillis?: number;
 }
 
 interface Source {
@@ -140,14 +142,15 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   const extraWitnesses = new Map<Rule, Witness[]>();
   // Strong levels (and mixed ones with a strong tag): CC first, a necessary condition, then the search.
   const strongVerdict = (name: Level | 'mixed', levelOf: (t: number) => Level, levelFor: (sub: History) => (t: number) => Level): Verdict => {
-    const r = checkStrong(ctx, levelOf);
+    const r = checkStrong(ctx, levelOf, strongBudget);
     if (r.kind === 'consistent') return { level: name, consistent: true, witness: null, note: null };
     if (r.kind === 'unknown') return { level: name, consistent: null, witness: null, note: `${name === 'mixed' ? 'the mixed verdict' : name} could not be decided: ${r.reason}` };
     // Shrinking re-checks many sub-histories: each gets a small budget ('unknown' keeps the part).
-    const options = { deadline: Date.now() + WITNESS_MILLIS, budget: { ...DEFAULT_STRONG_BUDGET, states: 20_000 }, maxOrders: 120 };
+    const options = { deadline: Date.now() + WITNESS_MILLIS, budget: { ...strongBudget, states: 20_000, millis: WITNESS_MILLIS }, maxOrders: 120 };
     const min = minimizeViolation(h, rf, levelFor, options);
     return { level: name, consistent: false, witness: explainStrong(name, min.h, min.rf, levelFor(min.h), options), note: null };
   };
+  const strongBudget = { ...DEFAULT_STRONG_BUDGET, millis: options.strongMillis ?? DEFAULT_STRONG_BUDGET.millis };
   const strong = new Map<Level, Verdict>();
   /** Whether a strong level holds, decided without building a witness (for the lattice shortcut). */
   const holdsCache = new Map<Level, boolean>();
@@ -157,7 +160,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     let r = holdsCache.get(level);
     if (r === undefined) {
       const stronger: Level | null = level === 'SI' ? 'SER' : null;
-      r = (stronger !== null && holds(stronger)) || checkStrong(ctx, () => level).kind === 'consistent';
+      r = (stronger !== null && holds(stronger)) || checkStrong(ctx, () => level, strongBudget).kind === 'consistent';
       holdsCache.set(level, r);
     }
     return r;

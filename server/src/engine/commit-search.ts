@@ -18,6 +18,8 @@ export interface SearchInput {
   precedence: { from: Int32Array; to: Int32Array; length: number };
   /** States explored after which the answer is 'unknown'. */
   budget: number;
+  /** Date.now() after which the answer is 'unknown' (checked every few thousand states). */
+  deadline?: number;
 }
 
 const EV_COMMIT = 0;
@@ -152,6 +154,7 @@ class SearchState {
       }
       if (applied) {
         if (states > this.input.budget) return { kind: 'unknown', states };
+        if ((states & 4095) === 0 && this.input.deadline !== undefined && Date.now() > this.input.deadline) return { kind: 'unknown', states };
         continue;
       }
       // Dead end: remember it and step back.

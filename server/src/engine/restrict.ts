@@ -33,5 +33,6 @@ export function restrictHistory(h: History, rf: ReadsFrom, keep: Uint8Array, dro
       if (h.opSource[o] >= 0 && newId[h.opSource[o]] >= 0) b.setOpSource(op, newId[h.opSource[o]]);
     }
   }
-  return b.finish(h.keyCount, h.names.keyName, h.names.valueText, h.initValues, r !== null);
+  const names = h.names;
+  return b.finish(h.keyCount, (k) => names.keyName(k), (v) => names.valueText(v), h.initValues, r !== null);
 }

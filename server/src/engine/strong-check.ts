@@ -16,11 +16,16 @@ export type StrongResult =
 export interface StrongBudget {
   /** Search states before giving up. */
   states: number;
+  /** Milliseconds of search before giving up. */
+  millis: number;
   /** Committed transactions up to which every commit order may be enumerated when the search alone cannot decide. */
   enumerateUpTo: number;
 }
 
-export const DEFAULT_STRONG_BUDGET: StrongBudget = { states: 2_000_000, enumerateUpTo: 8 };
+export const DEFAULT_STRONG_BUDGET: StrongBudget = { states: 2_000_000, millis: 5_000, enumerateUpTo: 8 };
+
+/** The propagation keeps a reachability matrix (n² bits): a pruning worth it up to this size. */
+const PROPAGATION_MAX_TXNS = 4000;
 
 const MODES: Record<Level, number> = { RC: MODE_STATIC, RA: MODE_STATIC, CC: MODE_STATIC, PSI: MODE_STATIC, PC: MODE_PC, SI: MODE_SI, SER: MODE_SER };
 
@@ -54,17 +59,17 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
     for (let i = 0; i < e.length; i++) precedence.add(e.from.data[i], e.to.data[i], e.kind.data[i]);
   }
   // Polynomial necessary conditions first: they decide many violations and guide the search.
-  if (hasSnapshotLevels(h.txnCount, levelOf, h.txnAborted)) {
+  if (committed <= PROPAGATION_MAX_TXNS && hasSnapshotLevels(h.txnCount, levelOf, h.txnAborted)) {
     const more = propagateSnapshotOrder(h, rf, levelOf, precedence);
     if (more === null) return { kind: 'violated' };
     for (let i = 0; i < more.length; i++) precedence.add(more.from.data[i], more.to.data[i], more.kind.data[i]);
   }
   const result = searchCommitOrder({
-    h, rf, mode, budget: budget.states,
+    h, rf, mode, budget: budget.states, deadline: Date.now() + budget.millis,
     precedence: { from: precedence.from.data, to: precedence.to.data, length: precedence.length },
   });
   if (result.kind === 'violated') return { kind: 'violated' };
-  if (result.kind === 'unknown') return { kind: 'unknown', reason: `the search stopped after ${result.states} states` };
+  if (result.kind === 'unknown') return { kind: 'unknown', reason: `the search stopped after ${result.states} states (budget: ${budget.states} states, ${budget.millis} ms)` };
   if (verifyOrder(h, rf, levelOf, result.order) === null) return { kind: 'consistent', order: result.order };
   if (!approximate) return { kind: 'unknown', reason: 'the commit order found did not verify' };
   // PSI, or CC beside snapshot levels: the order found is not the only candidate.

@@ -1,0 +1,93 @@
+// Benchmark of the strong levels (PC, PSI, SI, SER): litmus histories, generated 2,000-transaction
+// histories with and without an injected anomaly, and where the search budget runs out.
+// Usage: npm run bench:strong
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyzeHistText } from '../server/src/engine/analyze.ts';
+import { generateHistory, type GenOptions, type GeneratedHistory, type StoreKind } from '../server/src/engine/generate.ts';
+import { toHistString } from '../server/src/engine/history-writers.ts';
+import { parseHist } from '../server/src/engine/hist-parser.ts';
+import { CheckContext } from '../server/src/engine/level-check.ts';
+import type { Level } from '../server/src/engine/levels.ts';
+import { computeReadsFrom } from '../server/src/engine/reads-from.ts';
+import { checkStrong } from '../server/src/engine/strong-check.ts';
+
+const examples = join(import.meta.dirname, '..', 'examples');
+
+function litmus(): void {
+  const times: [string, number][] = [];
+  for (const f of readdirSync(examples).filter((x) => x.endsWith('.hist')).sort()) {
+    const text = readFileSync(join(examples, f), 'utf8');
+    analyzeHistText(text); // warm up
+    const t0 = performance.now();
+    for (let i = 0; i < 20; i++) analyzeHistText(text);
+    times.push([f, (performance.now() - t0) / 20]);
+  }
+  times.sort((a, b) => b[1] - a[1]);
+  console.log(`litmus examples (${times.length}), all seven levels, witnesses included: slowest ${times.slice(0, 3).map(([f, t]) => `${f} ${t.toFixed(2)} ms`).join(', ')}; all under 10 ms: ${times.every(([, t]) => t < 10)}`);
+}
+
+/** A stale read: one read returns the previous version of its key (by value order), if any. */
+function injectStaleRead(g: GeneratedHistory, seed: number): void {
+  const versions = new Map<number, number[]>();
+  for (let o = 0; o < g.opCount; o++) if (g.opIsWrite[o] === 1) (versions.get(g.opKey[o]) ?? versions.set(g.opKey[o], []).get(g.opKey[o])!).push(g.opValue[o]);
+  for (const v of versions.values()) v.sort((a, b) => a - b);
+  for (let i = 0; i < g.opCount; i++) {
+    const o = (seed * 7919 + i * 104729) % g.opCount;
+    if (g.opIsWrite[o] === 1 || g.opValue[o] === 0) continue;
+    const v = versions.get(g.opKey[o])!;
+    const at = v.indexOf(g.opValue[o]);
+    if (at <= 0) continue;
+    g.opValue[o] = v[at - 1];
+    return;
+  }
+}
+
+function decide(text: string, level: Level, states = 2_000_000): { ms: number; verdict: string } {
+  const t0 = performance.now();
+  const p = parseHist(text);
+  const rf = computeReadsFrom(p.history);
+  const ctx = new CheckContext(p.history, rf);
+  let verdict: string;
+  if (rf.violations > 0) verdict = 'violated (read consistency)';
+  else if (!ctx.causal) verdict = 'violated (causality)';
+  else verdict = checkStrong(ctx, () => level, { states, millis: 2000, enumerateUpTo: 8 }).kind;
+  return { ms: performance.now() - t0, verdict };
+}
+
+function generated(): void {
+  console.log('\ngenerated histories, 8 sessions, 2,000 transactions, 200 keys (decision time, parse included):');
+  for (const store of ['serial', 'snapshot'] as StoreKind[]) {
+    for (const inject of [false, true]) {
+      for (let seed = 1; seed <= 3; seed++) {
+        const o: GenOptions = { sessions: 8, transactions: 2000, opsPerTxn: 4, keys: 200, distribution: 'uniform', zipfS: 0.8, readRatio: 0.6, store, seed };
+        const g = generateHistory(o);
+        if (inject) injectStaleRead(g, seed);
+        const text = toHistString(g);
+        const row = (['SER', 'SI', 'PC', 'PSI'] as Level[]).map((l) => {
+          const r = decide(text, l);
+          return `${l} ${r.verdict} ${(r.ms / 1000).toFixed(2)} s`;
+        });
+        console.log(`  ${store}${inject ? ' + stale read' : ''} seed ${seed}: ${row.join(' | ')}`);
+      }
+    }
+  }
+}
+
+function scaling(): void {
+  console.log('\nwhere the budget (2M states) runs out: SI on the snapshot store, 4 ops/txn, keys = txns/10:');
+  for (const sessions of [2, 4, 8, 16, 32]) {
+    const cells: string[] = [];
+    for (const transactions of [500, 1000, 2000, 4000]) {
+      const g = generateHistory({ sessions, transactions, opsPerTxn: 4, keys: transactions / 10, distribution: 'uniform', zipfS: 0.8, readRatio: 0.6, store: 'snapshot', seed: 1 });
+      const r = decide(toHistString(g), 'SI');
+      cells.push(`${transactions}: ${r.verdict === 'unknown' ? 'UNKNOWN' : r.verdict} ${(r.ms / 1000).toFixed(2)} s`);
+    }
+    console.log(`  ${String(sessions).padStart(2)} sessions  ${cells.join(' | ')}`);
+  }
+}
+
+litmus();
+generated();
+scaling();

@@ -1,0 +1,36 @@
+// Pure text for the status bar and the graph stand-in: no `vscode` import, so node:test can cover it.
+
+import type { LevelState, StatusParams, VerdictState } from '../../server/src/protocol/shapes.ts';
+
+const GLYPH: Record<VerdictState, string> = { ok: '✓', violated: '✗', unknown: '?' };
+
+/** `RC ✓ RA ✗ CC ✗`: one level and its glyph per evaluated level, weakest first as the server sends them. */
+export function levelsText(levels: readonly LevelState[]): string {
+  return levels.map((l) => `${l.level} ${GLYPH[l.state]}`).join(' ');
+}
+
+/** What the status bar shows for a document: the verdicts and the strongest level that holds. */
+export function statusText(s: StatusParams): string {
+  if (s.state === 'failed') return '$(error) IsoCheck: analysis failed';
+  if (s.levels.length === 0) return '$(sync~spin) IsoCheck: checking…';
+  const spin = s.state === 'checking' ? '$(sync~spin) ' : '';
+  const mixed = s.mixed === null ? '' : ` · mixed ${GLYPH[s.mixed]}`;
+  return `${spin}${levelsText(s.levels)}${mixed} · ${strongestText(s)}`;
+}
+
+export function strongestText(s: Pick<StatusParams, 'strongest'>): string {
+  return s.strongest === null ? 'no level holds' : `strongest: ${s.strongest}`;
+}
+
+/** A plain sentence for messages and tooltips: verdicts, strongest level, counts and time. */
+export function summarySentence(s: StatusParams): string {
+  if (s.state === 'failed') return `IsoCheck could not analyse this file${s.message ? `: ${s.message}` : ''}.`;
+  if (s.levels.length === 0) return 'IsoCheck is still checking this file.';
+  const mixed = s.mixed === null ? '' : `; per-transaction levels ${s.mixed === 'ok' ? 'hold' : s.mixed === 'violated' ? 'are violated' : 'are not decided'}`;
+  const counts = `${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}`;
+  return `${levelsText(s.levels)} (${strongestText(s)}${mixed}); ${counts}; checked in ${s.millis.toFixed(0)} ms.`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

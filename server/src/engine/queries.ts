@@ -1,0 +1,110 @@
+// Editor queries over an analysed history: what stands at an offset, who read a write, which co edges a read forced.
+
+import type { Span } from './diagnostics.ts';
+import { BOTTOM, type History } from './history.ts';
+
+/** A relation from one id to many, laid out by source: targets of s are items[start[s] .. start[s+1]). */
+export interface Csr1 {
+  start: Int32Array;
+  items: Int32Array;
+}
+
+/** Groups indices i of `keys` by keys[i] (entries < 0 are left out), in increasing i per group. */
+export function groupBy(keys: Int32Array, length: number, groups: number): Csr1 {
+  const start = new Int32Array(groups + 1);
+  for (let i = 0; i < length; i++) {
+    const k = keys[i];
+    if (k >= 0 && k < groups) start[k + 1]++;
+  }
+  for (let g = 0; g < groups; g++) start[g + 1] += start[g];
+  const fill = start.slice(0, groups);
+  const items = new Int32Array(start[groups]);
+  for (let i = 0; i < length; i++) {
+    const k = keys[i];
+    if (k >= 0 && k < groups) items[fill[k]++] = i;
+  }
+  return { start, items };
+}
+
+/** Every read op that observed write op w: the references of a write. */
+export function readsOfWrite(readsByWrite: Csr1, w: number): Int32Array {
+  return readsByWrite.items.subarray(readsByWrite.start[w], readsByWrite.start[w + 1]);
+}
+
+/** The op whose source span contains offset (inclusive of its end), or -1. */
+export function opAt(h: History, offset: number, order: Int32Array | null = null): number {
+  const r = h.ranges;
+  if (!r || h.opCount === 0) return -1;
+  const at = (i: number): number => (order ? order[i] : i);
+  // Ops stand in source order in .hist files; `order` sorts them when they do not.
+  let lo = 0;
+  let hi = h.opCount - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (r.opStart[at(mid)] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  const o = at(lo);
+  return r.opStart[o] <= offset && offset <= r.opEnd[o] ? o : -1;
+}
+
+/** The transaction whose header span contains offset (inclusive of its end), or -1. */
+export function txnHeaderAt(h: History, offset: number): number {
+  const r = h.ranges;
+  const t = lowerTxn(h, offset);
+  return r && t >= 1 && r.txnStart[t] <= offset && offset <= r.txnEnd[t] ? t : -1;
+}
+
+/** The last transaction whose header starts at or before offset (headers stand in source order), or -1. */
+function lowerTxn(h: History, offset: number): number {
+  const r = h.ranges;
+  if (!r || h.txnCount <= 1) return -1;
+  let lo = 1;
+  let hi = h.txnCount - 1;
+  if (r.txnStart[lo] > offset) return -1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (r.txnStart[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Whether op spans stand in increasing source order (true for .hist files). */
+export function opsInSourceOrder(h: History): boolean {
+  const r = h.ranges;
+  if (!r) return true;
+  for (let o = 1; o < h.opCount; o++) if (r.opStart[o] < r.opStart[o - 1]) return false;
+  return true;
+}
+
+/** Op ids sorted by their start offset (only needed when opsInSourceOrder is false). */
+export function opsBySourceOrder(h: History): Int32Array {
+  const order = Int32Array.from({ length: h.opCount }, (_, i) => i);
+  const r = h.ranges;
+  if (!r) return order;
+  return order.sort((a, b) => r.opStart[a] - r.opStart[b] || a - b);
+}
+
+/** A transaction's whole extent: its header through its last operation. */
+export function txnExtent(h: History, t: number): Span {
+  const r = h.ranges;
+  if (!r || t === BOTTOM) return { start: 0, end: 0 };
+  let end = r.txnEnd[t];
+  for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) end = Math.max(end, r.opEnd[o]);
+  return { start: r.txnStart[t], end };
+}
+
+/** A session's whole extent: its header through its last transaction. */
+export function sessionExtent(h: History, s: number): Span {
+  const r = h.ranges;
+  if (!r) return { start: 0, end: 0 };
+  let start = r.sessionStart[s];
+  let end = r.sessionEnd[s];
+  for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
+    const e = txnExtent(h, h.sessionTxns[i]);
+    start = Math.min(start, e.start);
+    end = Math.max(end, e.end);
+  }
+  return { start, end };
+}

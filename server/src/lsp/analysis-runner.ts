@@ -1,0 +1,174 @@
+// Runs analyses in worker threads: queueing, cancellation (terminating big jobs), timeouts, crash recovery.
+
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { buildSnapshot, type SnapshotOptions } from './snapshot.ts';
+import type { FromWorker, RunResult, ToWorker } from './worker-protocol.ts';
+
+export interface RunnerOptions {
+  /** The bundled worker script; null or missing: analyse on the message loop (slower to cancel, still correct). */
+  workerScript: string | null;
+  /** Documents at least this long go to their own lane and are cancelled by terminating the worker. */
+  bigText: number;
+  /** A job running longer than this fails (and its worker is replaced). */
+  timeoutMs: number;
+  log: (message: string) => void;
+}
+
+interface Job {
+  id: number;
+  text: string;
+  options: SnapshotOptions;
+  resolve: (r: RunResult) => void;
+  cancelled: boolean;
+}
+
+/** One worker and its FIFO queue. */
+class Lane {
+  private worker: Worker | null = null;
+  private readonly queue: Job[] = [];
+  private running: Job | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly name: string, private readonly o: RunnerOptions, private readonly terminateOnCancel: boolean) {}
+
+  submit(job: Job): void {
+    this.queue.push(job);
+    this.pump();
+  }
+
+  cancel(id: number): boolean {
+    const q = this.queue.findIndex((j) => j.id === id);
+    if (q >= 0) {
+      this.queue.splice(q, 1)[0].resolve({ kind: 'cancelled' });
+      return true;
+    }
+    const r = this.running;
+    if (!r || r.id !== id) return false;
+    r.cancelled = true;
+    // A big analysis can take a second: stop it now. A small one finishes sooner than a worker restarts.
+    if (this.terminateOnCancel && this.worker) this.finish({ kind: 'cancelled' }, true);
+    return true;
+  }
+
+  dispose(): void {
+    for (const j of this.queue.splice(0)) j.resolve({ kind: 'cancelled' });
+    if (this.running) this.finish({ kind: 'cancelled' }, true);
+    void this.worker?.terminate();
+    this.worker = null;
+  }
+
+  private pump(): void {
+    if (this.running) return;
+    const job = this.queue.shift();
+    if (!job) return;
+    this.running = job;
+    const worker = this.ensureWorker();
+    if (!worker) {
+      // No worker script: analyse here, after pending I/O so that this turn's messages are handled first.
+      setImmediate(() => this.finish(inProcess(job)));
+      return;
+    }
+    this.timer = setTimeout(() => {
+      this.o.log(`isocheck: analysis timed out after ${this.o.timeoutMs} ms (${this.name} lane); restarting the worker`);
+      this.finish({ kind: 'failed', message: `the analysis took longer than ${this.o.timeoutMs} ms` }, true);
+    }, this.o.timeoutMs);
+    const message: ToWorker = { kind: 'analyze', id: job.id, text: job.text, options: job.options };
+    worker.postMessage(message);
+  }
+
+  /** Settles the running job; kill: the worker is busy with it and must go. */
+  private finish(result: RunResult, kill = false): void {
+    const job = this.running;
+    if (!job) return;
+    this.running = null;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (kill && this.worker) {
+      const w = this.worker;
+      this.worker = null;
+      w.removeAllListeners();
+      w.on('error', () => undefined);
+      void w.terminate();
+    }
+    job.resolve(job.cancelled ? { kind: 'cancelled' } : result);
+    this.pump();
+  }
+
+  private ensureWorker(): Worker | null {
+    if (this.worker) return this.worker;
+    const script = this.o.workerScript;
+    if (!script || !existsSync(script)) return null;
+    // Own stdout/stderr: a stray print in the worker must never reach a stdio LSP stream.
+    const w = new Worker(script, { stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: 4096 } });
+    w.stdout.on('data', (d: Buffer) => this.o.log(`worker: ${d.toString()}`));
+    w.stderr.on('data', (d: Buffer) => this.o.log(`worker: ${d.toString()}`));
+    w.on('message', (m: FromWorker) => {
+      if (!this.running || m.id !== this.running.id) return;
+      switch (m.kind) {
+        case 'done':
+          this.finish({ kind: 'done', snapshot: m.snapshot });
+          break;
+        case 'failed':
+          this.finish({ kind: 'failed', message: m.message });
+          break;
+      }
+    });
+    w.on('error', (e) => {
+      this.o.log(`isocheck: analysis worker failed: ${e.stack ?? e.message}`);
+      if (this.worker === w) this.worker = null;
+      this.finish({ kind: 'failed', message: `the analysis worker failed: ${e.message}` });
+    });
+    w.on('exit', (code) => {
+      if (this.worker !== w) return;
+      this.worker = null;
+      this.finish({ kind: 'failed', message: `the analysis worker exited (${code})` });
+    });
+    this.worker = w;
+    return w;
+  }
+}
+
+function inProcess(job: Job): RunResult {
+  try {
+    return { kind: 'done', snapshot: buildSnapshot(job.text, job.options).snapshot };
+  } catch (e) {
+    return { kind: 'failed', message: e instanceof Error ? `${e.message}\n${e.stack ?? ''}` : String(e) };
+  }
+}
+
+/** Small documents and big ones run in separate workers, so a big analysis never delays a small one. */
+export class AnalysisRunner {
+  private nextId = 1;
+  private readonly small: Lane;
+  private readonly big: Lane;
+  private readonly laneOf = new Map<number, Lane>();
+
+  constructor(private readonly o: RunnerOptions) {
+    this.small = new Lane('small', o, false);
+    this.big = new Lane('big', o, true);
+  }
+
+  /** Starts an analysis; the id can cancel it. The promise never rejects. */
+  start(text: string, options: SnapshotOptions): { id: number; result: Promise<RunResult> } {
+    const id = this.nextId++;
+    const lane = text.length >= this.o.bigText ? this.big : this.small;
+    this.laneOf.set(id, lane);
+    const result = new Promise<RunResult>((resolve) => {
+      lane.submit({ id, text, options, cancelled: false, resolve: (r) => {
+        this.laneOf.delete(id);
+        resolve(r);
+      } });
+    });
+    return { id, result };
+  }
+
+  cancel(id: number): void {
+    this.laneOf.get(id)?.cancel(id);
+  }
+
+  dispose(): void {
+    this.small.dispose();
+    this.big.dispose();
+  }
+}

@@ -1,0 +1,99 @@
+// One analysed document version on the message loop: the engine's History rebuilt from a snapshot, plus lazy indexes.
+
+import type { Verdict } from '../engine/analyze.ts';
+import { baseCsr } from '../engine/graph.ts';
+import { sessionPredecessors } from '../engine/happens-before.ts';
+import { INIT_VALUE, NO_VALUE, type History, type HistoryRanges } from '../engine/history.ts';
+import type { Rule } from '../engine/level-check.ts';
+import { LineIndex } from '../engine/line-index.ts';
+import { groupBy, opsBySourceOrder, opsInSourceOrder, type Csr1 } from '../engine/queries.ts';
+import type { ReadsFrom } from '../engine/reads-from.ts';
+import { Explainer } from '../engine/witness.ts';
+import type { AnalysisSnapshot, ForcedColumns } from './snapshot.ts';
+
+export class DocModel {
+  readonly history: History;
+  /** The history's source ranges (always present for a document). */
+  readonly ranges: HistoryRanges;
+  readonly readsFrom: ReadsFrom;
+  readonly lines: LineIndex;
+  readonly levels: Verdict[];
+  readonly mixed: Verdict | null;
+  readonly title: string | null;
+  private readonly forcedByRule = new Map<Rule, ForcedColumns>();
+  private readsByWriteIndex: Csr1 | null = null;
+  private readonly forcedByReadIndex = new Map<Rule, Csr1>();
+  private explainer: Explainer | null = null;
+  private sourceOrder: Int32Array | null | undefined;
+
+  /** version: the document version analysed; settingsKey: the settings it was analysed with. */
+  constructor(readonly uri: string, readonly version: number, readonly settingsKey: string, readonly snapshot: AnalysisSnapshot) {
+    const c = snapshot.history;
+    const { txnNames, sessionNames, keyNames, valueTexts } = c;
+    this.ranges = { txnStart: c.txnStart, txnEnd: c.txnEnd, opStart: c.opStart, opEnd: c.opEnd, sessionStart: c.sessionStart, sessionEnd: c.sessionEnd };
+    this.history = {
+      txnCount: c.txnCount, sessionCount: c.sessionCount, opCount: c.opCount, keyCount: c.keyCount,
+      txnSession: c.txnSession, txnIndexInSession: c.txnIndexInSession, txnAborted: c.txnAborted, txnLevel: c.txnLevel,
+      txnOpStart: c.txnOpStart, sessionTxnStart: c.sessionTxnStart, sessionTxns: c.sessionTxns,
+      opKind: c.opKind, opKey: c.opKey, opValue: c.opValue, opSource: c.opSource, opTxn: c.opTxn, initValues: c.initValues,
+      names: {
+        txnName: (t) => txnNames[t] ?? `#${t}`,
+        sessionName: (s) => sessionNames[s] ?? `#${s}`,
+        keyName: (k) => keyNames[k] ?? `#${k}`,
+        valueText: (v) => (v === INIT_VALUE ? 'init' : v === NO_VALUE ? '?' : valueTexts[v] ?? String(v)),
+      },
+      ranges: this.ranges,
+    };
+    this.readsFrom = {
+      wrSource: snapshot.wrSource, observedWrite: snapshot.observedWrite, observedTxn: snapshot.observedTxn,
+      writeKeyStart: snapshot.writeKeyStart, writeKeys: snapshot.writeKeys, findings: [], violations: snapshot.errors,
+    };
+    this.lines = LineIndex.ofLineStarts(snapshot.lineStarts);
+    this.levels = snapshot.levels;
+    this.mixed = snapshot.mixed;
+    this.title = snapshot.title;
+    for (const f of snapshot.forced) this.forcedByRule.set(f.rule, f);
+  }
+
+  /** The rules whose inferred co edges are known, weakest first. */
+  get rules(): Rule[] {
+    return (['RC', 'RA', 'CC'] as const).filter((r) => this.forcedByRule.has(r));
+  }
+
+  forced(rule: Rule): ForcedColumns | undefined {
+    return this.forcedByRule.get(rule);
+  }
+
+  /** Indexes (into forced(rule)) of the co edges that read op o forced. */
+  forcedByRead(rule: Rule, o: number): Int32Array {
+    const f = this.forcedByRule.get(rule);
+    if (!f) return new Int32Array(0);
+    let idx = this.forcedByReadIndex.get(rule);
+    if (!idx) {
+      idx = groupBy(f.a, f.a.length, this.history.opCount);
+      this.forcedByReadIndex.set(rule, idx);
+    }
+    return idx.items.subarray(idx.start[o], idx.start[o + 1]);
+  }
+
+  get readsByWrite(): Csr1 {
+    this.readsByWriteIndex ??= groupBy(this.readsFrom.observedWrite, this.history.opCount, this.history.opCount);
+    return this.readsByWriteIndex;
+  }
+
+  /** Ops sorted by source position, or null when their ids already are (always, for .hist files). */
+  get opOrder(): Int32Array | null {
+    if (this.sourceOrder === undefined) this.sourceOrder = opsInSourceOrder(this.history) ? null : opsBySourceOrder(this.history);
+    return this.sourceOrder;
+  }
+
+  /** Sentences for edges; its happens-before paths search so ∪ wr, built on first use. */
+  get explain(): Explainer {
+    if (!this.explainer) {
+      const h = this.history;
+      const hb = baseCsr(h.txnCount, h.txnOpStart, h.txnAborted, this.readsFrom.wrSource, sessionPredecessors(h));
+      this.explainer = new Explainer(h, this.readsFrom, hb);
+    }
+    return this.explainer;
+  }
+}

@@ -1,0 +1,93 @@
+// Hover: on a read, its source and the commit-order edges it forced per level; on a write, its readers; on a header, the transaction.
+
+import type { Hover, Position } from 'vscode-languageserver-protocol';
+import { EK_CO } from '../../engine/edges.ts';
+import { BOTTOM, OP_LIST_READ, OP_READ, OP_WRITE } from '../../engine/history.ts';
+import { LEVELS } from '../../engine/levels.ts';
+import { opAt, readsOfWrite, txnHeaderAt } from '../../engine/queries.ts';
+import type { DocModel } from '../doc-model.ts';
+import { code, md, opText, ordinal, txnLabel } from './text.ts';
+
+/** Per level, at most this many forced edges are listed in a hover. */
+const MAX_EDGES_PER_LEVEL = 8;
+const MAX_READERS = 12;
+
+export function hoverAt(m: DocModel, position: Position): Hover | null {
+  const offset = m.lines.offset(position);
+  const h = m.history;
+  const t = txnHeaderAt(h, offset);
+  if (t >= 1) return { contents: { kind: 'markdown', value: txnHover(m, t) }, range: m.lines.range(m.ranges.txnStart[t], m.ranges.txnEnd[t]) };
+  const o = opAt(h, offset, m.opOrder);
+  if (o < 0) return null;
+  const kind = h.opKind[o];
+  const value = kind === OP_READ || kind === OP_LIST_READ ? readHover(m, o) : kind === OP_WRITE ? writeHover(m, o) : null;
+  return value ? { contents: { kind: 'markdown', value }, range: m.lines.range(m.ranges.opStart[o], m.ranges.opEnd[o]) } : null;
+}
+
+function readHover(m: DocModel, o: number): string {
+  const h = m.history;
+  const reader = h.opTxn[o];
+  const src = m.readsFrom.observedTxn[o];
+  const w = m.readsFrom.observedWrite[o];
+  const head = `${code(opText(h, o))} in ${code(h.names.txnName(reader))}`;
+  let source: string;
+  if (h.opKind[o] === OP_LIST_READ) source = 'list reads are not checked yet';
+  else if (src === BOTTOM) source = `reads the initial value of ${code(h.names.keyName(h.opKey[o]))} from ⊥`;
+  else if (src < 0) source = 'reads from no write of this history (see the diagnostic)';
+  else if (src === reader) source = `reads its own transaction's write ${w >= 0 ? code(opText(h, w)) : ''} (line ${m.lines.position(m.ranges.opStart[w]).line + 1})`;
+  else source = `reads from ${code(h.names.txnName(src))}${w >= 0 ? `: ${code(opText(h, w))} at line ${m.lines.position(m.ranges.opStart[w]).line + 1}` : ''}`;
+  const out = [`${head} ${source}`];
+  const rules = m.rules;
+  if (rules.length > 0) {
+    out.push('', '**Commit order this read forces**', '');
+    for (const rule of rules) {
+      const edges = m.forcedByRead(rule, o);
+      if (edges.length === 0) {
+        out.push(`- **${rule}**: none`);
+        continue;
+      }
+      out.push(`- **${rule}**: ${edges.length} edge${edges.length === 1 ? '' : 's'}`);
+      const f = m.forced(rule)!;
+      for (const i of edges.subarray(0, MAX_EDGES_PER_LEVEL)) {
+        const e = m.explain.edge({ from: f.from[i], to: f.to[i], kind: EK_CO, a: f.a[i], b: f.b[i] });
+        out.push(`  - ${md(txnShort(m, e.from))} →co ${md(txnShort(m, e.to))}: ${md(e.because)}`);
+      }
+      if (edges.length > MAX_EDGES_PER_LEVEL) out.push(`  - … and ${edges.length - MAX_EDGES_PER_LEVEL} more`);
+    }
+  }
+  return out.join('\n');
+}
+
+function txnShort(m: DocModel, t: number): string {
+  return t === BOTTOM ? '⊥' : m.history.names.txnName(t);
+}
+
+function writeHover(m: DocModel, o: number): string {
+  const h = m.history;
+  const readers = readsOfWrite(m.readsByWrite, o);
+  const head = `${code(opText(h, o))} in ${code(h.names.txnName(h.opTxn[o]))}`;
+  if (readers.length === 0) return `${head} — no read returns this write`;
+  const names = Array.from(readers.subarray(0, MAX_READERS), (r) => code(h.names.txnName(h.opTxn[r])));
+  const more = readers.length > MAX_READERS ? `, … (${readers.length - MAX_READERS} more)` : '';
+  return `${head} — read by ${readers.length} read${readers.length === 1 ? '' : 's'}: ${names.join(', ')}${more}`;
+}
+
+function txnHover(m: DocModel, t: number): string {
+  const h = m.history;
+  const s = h.txnSession[t];
+  const first = h.sessionTxnStart[s];
+  const count = h.sessionTxnStart[s + 1] - first;
+  const i = h.txnIndexInSession[t];
+  const around: string[] = [];
+  if (i > 0) around.push(`after ${code(h.names.txnName(h.sessionTxns[first + i - 1]))}`);
+  if (i + 1 < count) around.push(`before ${code(h.names.txnName(h.sessionTxns[first + i + 1]))}`);
+  const level = h.txnLevel[t] >= 0 ? `${code(LEVELS[h.txnLevel[t]])} (its own tag)` : 'untagged: the file\'s `level` (or each checked level) applies';
+  const ops = h.txnOpStart[t + 1] - h.txnOpStart[t];
+  return [
+    `**${md(txnLabel(h, t))}** — ${ordinal(i + 1)} of ${count} transaction${count === 1 ? '' : 's'} in session ${code(h.names.sessionName(s))}${around.length > 0 ? ` (${around.join(', ')})` : ''}`,
+    '',
+    `- level: ${level}`,
+    `- status: ${h.txnAborted[t] === 1 ? 'aborted' : 'committed'}`,
+    `- ${ops} operation${ops === 1 ? '' : 's'}`,
+  ].join('\n');
+}

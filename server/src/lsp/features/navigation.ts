@@ -1,0 +1,42 @@
+// Go to definition (a read → the write it observed) and references (a write → every read of it).
+
+import type { Location, Position } from 'vscode-languageserver-protocol';
+import { OP_READ, OP_WRITE } from '../../engine/history.ts';
+import { opAt, readsOfWrite, txnHeaderAt } from '../../engine/queries.ts';
+import type { DocModel } from '../doc-model.ts';
+
+function opLocation(m: DocModel, o: number): Location {
+  return { uri: m.uri, range: m.lines.range(m.ranges.opStart[o], m.ranges.opEnd[o]) };
+}
+
+export function definitionAt(m: DocModel, position: Position): Location | null {
+  const o = opAt(m.history, m.lines.offset(position), m.opOrder);
+  if (o < 0 || m.history.opKind[o] !== OP_READ) return null;
+  const w = m.readsFrom.observedWrite[o];
+  return w >= 0 ? opLocation(m, w) : null;
+}
+
+/**
+ * On a write: its reads. On a read: the write it observed and that write's reads. On a transaction
+ * header: every read of its writes by other transactions.
+ */
+export function referencesAt(m: DocModel, position: Position, includeDeclaration: boolean): Location[] {
+  const h = m.history;
+  const offset = m.lines.offset(position);
+  const t = txnHeaderAt(h, offset);
+  if (t >= 1) {
+    const out: Location[] = [];
+    for (let w = h.txnOpStart[t]; w < h.txnOpStart[t + 1]; w++) {
+      if (h.opKind[w] !== OP_WRITE) continue;
+      for (const r of readsOfWrite(m.readsByWrite, w)) if (h.opTxn[r] !== t) out.push(opLocation(m, r));
+    }
+    return out;
+  }
+  const o = opAt(h, offset, m.opOrder);
+  if (o < 0) return [];
+  const w = h.opKind[o] === OP_WRITE ? o : h.opKind[o] === OP_READ ? m.readsFrom.observedWrite[o] : -1;
+  if (w < 0) return [];
+  const out = includeDeclaration ? [opLocation(m, w)] : [];
+  for (const r of readsOfWrite(m.readsByWrite, w)) out.push(opLocation(m, r));
+  return out;
+}

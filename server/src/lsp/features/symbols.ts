@@ -1,0 +1,45 @@
+// Document symbols (sessions → transactions) and folding ranges by session.
+
+import { SymbolKind, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver-protocol';
+import { LEVELS } from '../../engine/levels.ts';
+import { sessionExtent, txnExtent } from '../../engine/queries.ts';
+import type { DocModel } from '../doc-model.ts';
+
+export function documentSymbols(m: DocModel): DocumentSymbol[] {
+  const h = m.history;
+  const r = m.ranges;
+  const out: DocumentSymbol[] = [];
+  for (let s = 0; s < h.sessionCount; s++) {
+    const children: DocumentSymbol[] = [];
+    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
+      const t = h.sessionTxns[i];
+      const e = txnExtent(h, t);
+      const detail = [h.txnLevel[t] >= 0 ? LEVELS[h.txnLevel[t]] : '', h.txnAborted[t] === 1 ? 'aborted' : ''].filter((x) => x).join(' ');
+      children.push({
+        name: h.names.txnName(t), detail, kind: SymbolKind.Event,
+        range: m.lines.range(e.start, e.end), selectionRange: m.lines.range(r.txnStart[t], r.txnEnd[t]),
+      });
+    }
+    const e = sessionExtent(h, s);
+    // The selection range must lie inside the range: a header can only widen the extent, so clamp it.
+    const selStart = Math.max(e.start, Math.min(r.sessionStart[s], e.end));
+    const selEnd = Math.max(selStart, Math.min(r.sessionEnd[s], e.end));
+    out.push({
+      name: h.names.sessionName(s), detail: `${children.length} transaction${children.length === 1 ? '' : 's'}`, kind: SymbolKind.Namespace,
+      range: m.lines.range(e.start, e.end), selectionRange: m.lines.range(selStart, selEnd), children,
+    });
+  }
+  return out;
+}
+
+export function foldingRanges(m: DocModel): FoldingRange[] {
+  const h = m.history;
+  const out: FoldingRange[] = [];
+  for (let s = 0; s < h.sessionCount; s++) {
+    const e = sessionExtent(h, s);
+    const startLine = m.lines.position(e.start).line;
+    const endLine = m.lines.position(e.end).line;
+    if (endLine > startLine) out.push({ startLine, endLine, kind: 'region' });
+  }
+  return out;
+}

@@ -1,0 +1,44 @@
+// When to analyse a document after an edit: at once after a pause, else once typing pauses (debounce).
+
+/**
+ * The first edit after a quiet spell runs immediately, so a single change shows its diagnostics
+ * as fast as the analysis allows; edits that follow within `debounceMs` restart a timer, so a
+ * burst of typing costs one analysis at its end.
+ */
+export class DebounceScheduler {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly lastEdit = new Map<string, number>();
+
+  constructor(private readonly debounceMs: number, private readonly run: (uri: string) => void) {}
+
+  edited(uri: string): void {
+    const now = performance.now();
+    const last = this.lastEdit.get(uri);
+    this.lastEdit.set(uri, now);
+    const quiet = last === undefined || now - last >= this.debounceMs;
+    const pending = this.timers.get(uri);
+    if (pending) clearTimeout(pending);
+    const delay = quiet && !pending ? 0 : this.debounceMs;
+    this.timers.set(uri, setTimeout(() => {
+      this.timers.delete(uri);
+      this.run(uri);
+    }, delay));
+  }
+
+  /** Runs now (open, save, settings changed), dropping a pending timer. */
+  now(uri: string): void {
+    this.cancel(uri);
+    this.run(uri);
+  }
+
+  cancel(uri: string): void {
+    const pending = this.timers.get(uri);
+    if (pending) clearTimeout(pending);
+    this.timers.delete(uri);
+  }
+
+  forget(uri: string): void {
+    this.cancel(uri);
+    this.lastEdit.delete(uri);
+  }
+}

@@ -1,0 +1,155 @@
+// Runs the engine on a document and packs what the editor features need into transferable columns.
+
+import { analyzeHistText, type Verdict } from '../engine/analyze.ts';
+import type { Finding } from '../engine/diagnostics.ts';
+import type { Rule } from '../engine/level-check.ts';
+import type { Level } from '../engine/levels.ts';
+import { LineIndex } from '../engine/line-index.ts';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
+import { capFindings, DIAGNOSTIC_SOURCE, SEVERITY, toDiagnostic } from './convert.ts';
+
+export interface SnapshotOptions {
+  uri: string;
+  levels: readonly Level[] | undefined;
+  maxWitnesses: number;
+  /** URI of docs/anomalies.md for codeDescription links, or null. */
+  docsBase: string | null;
+  maxDiagnostics: number;
+}
+
+/** The history model's columns and name tables (engine History without its functions). */
+export interface HistoryColumns {
+  txnCount: number;
+  sessionCount: number;
+  opCount: number;
+  keyCount: number;
+  txnSession: Int32Array;
+  txnIndexInSession: Int32Array;
+  txnAborted: Uint8Array;
+  txnLevel: Int8Array;
+  txnOpStart: Int32Array;
+  sessionTxnStart: Int32Array;
+  sessionTxns: Int32Array;
+  opKind: Uint8Array;
+  opKey: Int32Array;
+  opValue: Int32Array;
+  opSource: Int32Array;
+  opTxn: Int32Array;
+  initValues: Map<number, number>;
+  txnStart: Int32Array;
+  txnEnd: Int32Array;
+  opStart: Int32Array;
+  opEnd: Int32Array;
+  sessionStart: Int32Array;
+  sessionEnd: Int32Array;
+  txnNames: string[];
+  sessionNames: string[];
+  keyNames: string[];
+  valueTexts: string[];
+}
+
+export interface ForcedColumns {
+  rule: Rule;
+  from: Int32Array;
+  to: Int32Array;
+  /** The read that forced each edge, and its premise (a read op, -1 so, -2 happens-before). */
+  a: Int32Array;
+  b: Int32Array;
+}
+
+export interface AnalysisSnapshot {
+  millis: number;
+  title: string | null;
+  history: HistoryColumns;
+  lineStarts: Int32Array;
+  observedWrite: Int32Array;
+  observedTxn: Int32Array;
+  wrSource: Int32Array;
+  writeKeyStart: Int32Array;
+  writeKeys: Int32Array;
+  forced: ForcedColumns[];
+  levels: Verdict[];
+  mixed: Verdict | null;
+  diagnostics: Diagnostic[];
+  errors: number;
+  warnings: number;
+}
+
+/** Milliseconds per strong-level search while editing. */
+const EDITOR_STRONG_MILLIS = 1000;
+
+export function buildSnapshot(text: string, o: SnapshotOptions): { snapshot: AnalysisSnapshot; transfer: ArrayBuffer[] } {
+  const started = performance.now();
+  // Strong levels get a short search budget in the editor: an undecided level beats a stalled squiggle.
+  const a = analyzeHistText(text, { levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: EDITOR_STRONG_MILLIS });
+  const h = a.history;
+  const lineStarts = lineStartsOf(text);
+  const lines = LineIndex.ofLineStarts(lineStarts);
+  const transfer: ArrayBuffer[] = [];
+  // Fresh copies: engine columns are views into larger growable buffers, and a buffer can be transferred once.
+  const own = <T extends Int32Array | Uint8Array | Int8Array>(x: T): T => {
+    const c = x.slice() as T;
+    transfer.push(c.buffer as ArrayBuffer);
+    return c;
+  };
+  const r = h.ranges;
+  const empty = (n: number): Int32Array => new Int32Array(n);
+  let maxValue = -1;
+  for (let i = 0; i < h.opCount; i++) maxValue = Math.max(maxValue, h.opValue[i]);
+  for (const v of h.initValues.values()) maxValue = Math.max(maxValue, v);
+  const history: HistoryColumns = {
+    txnCount: h.txnCount, sessionCount: h.sessionCount, opCount: h.opCount, keyCount: h.keyCount,
+    txnSession: own(h.txnSession), txnIndexInSession: own(h.txnIndexInSession), txnAborted: own(h.txnAborted),
+    txnLevel: own(h.txnLevel), txnOpStart: own(h.txnOpStart), sessionTxnStart: own(h.sessionTxnStart),
+    sessionTxns: own(h.sessionTxns), opKind: own(h.opKind), opKey: own(h.opKey), opValue: own(h.opValue),
+    opSource: own(h.opSource), opTxn: own(h.opTxn), initValues: new Map(h.initValues),
+    txnStart: own(r ? r.txnStart : empty(h.txnCount)), txnEnd: own(r ? r.txnEnd : empty(h.txnCount)),
+    opStart: own(r ? r.opStart : empty(h.opCount)), opEnd: own(r ? r.opEnd : empty(h.opCount)),
+    sessionStart: own(r ? r.sessionStart : empty(h.sessionCount)), sessionEnd: own(r ? r.sessionEnd : empty(h.sessionCount)),
+    txnNames: Array.from({ length: h.txnCount }, (_, t) => h.names.txnName(t)),
+    sessionNames: Array.from({ length: h.sessionCount }, (_, s) => h.names.sessionName(s)),
+    keyNames: Array.from({ length: h.keyCount }, (_, k) => h.names.keyName(k)),
+    valueTexts: Array.from({ length: maxValue + 1 }, (_, v) => h.names.valueText(v)),
+  };
+  const forced: ForcedColumns[] = [];
+  for (const [rule, e] of a.forced) {
+    const n = e.length;
+    forced.push({ rule, from: own(e.from.data.subarray(0, n)), to: own(e.to.data.subarray(0, n)), a: own(e.a.data.subarray(0, n)), b: own(e.b.data.subarray(0, n)) });
+  }
+  const { kept, dropped } = capFindings(a.findings, o.maxDiagnostics);
+  const diagnostics = kept.map((f) => toDiagnostic(f, lines, o.uri, o.docsBase));
+  if (dropped > 0) diagnostics.push(droppedNote(dropped, o.maxDiagnostics));
+  const snapshot: AnalysisSnapshot = {
+    millis: 0, title: a.title, history, lineStarts: own(lineStarts),
+    observedWrite: own(a.readsFrom.observedWrite), observedTxn: own(a.readsFrom.observedTxn), wrSource: own(a.readsFrom.wrSource),
+    writeKeyStart: own(a.readsFrom.writeKeyStart), writeKeys: own(a.readsFrom.writeKeys),
+    forced, levels: a.levels, mixed: a.mixed, diagnostics,
+    errors: count(a.findings, 'error'), warnings: count(a.findings, 'warning'),
+  };
+  snapshot.millis = performance.now() - started;
+  return { snapshot, transfer };
+}
+
+function count(findings: readonly Finding[], severity: Finding['severity']): number {
+  let n = 0;
+  for (const f of findings) if (f.severity === severity) n++;
+  return n;
+}
+
+function droppedNote(dropped: number, max: number): Diagnostic {
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: SEVERITY.information, source: DIAGNOSTIC_SOURCE,
+    message: `${dropped} more findings are not shown: only the first ${max} (errors first) are reported`,
+  };
+}
+
+/** Offsets where lines start, as LineIndex.ofText computes them. */
+export function lineStartsOf(text: string): Int32Array {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  const starts = new Int32Array(n);
+  let j = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts[j++] = i + 1;
+  return starts;
+}

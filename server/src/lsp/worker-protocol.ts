@@ -1,0 +1,17 @@
+// Messages between the server's message loop and its analysis worker thread.
+
+import type { AnalysisSnapshot, SnapshotOptions } from './snapshot.ts';
+
+/** main thread → worker. */
+export type ToWorker = { kind: 'analyze'; id: number; text: string; options: SnapshotOptions };
+
+/** worker → main thread. */
+export type FromWorker =
+  | { kind: 'done'; id: number; snapshot: AnalysisSnapshot }
+  | { kind: 'failed'; id: number; message: string };
+
+/** What a requested analysis came to: errors as values, never a rejected promise. */
+export type RunResult =
+  | { kind: 'done'; snapshot: AnalysisSnapshot }
+  | { kind: 'cancelled' }
+  | { kind: 'failed'; message: string };

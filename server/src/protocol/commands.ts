@@ -1,0 +1,7 @@
+// Command ids the server puts into code lenses and the client registers.
+
+/** Opens the graph view of a document; argument: the document URI (string). */
+export const SHOW_GRAPH_COMMAND = 'isocheck.showGraph';
+
+/** The configuration section the server reads (`isocheck.levels`, `isocheck.checkOn`, …). */
+export const CONFIGURATION_SECTION = 'isocheck';

@@ -1,0 +1,23 @@
+// Every custom LSP message between the IsoCheck client and server, declared once and typed (vscode-eslint style).
+/* eslint-disable @typescript-eslint/no-namespace -- one namespace per message (method + type) is the convention LSP clients share. */
+
+import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import type { AnalysisParams, AnalysisResult, StatusParams } from './shapes.ts';
+
+/** server → client: a document's verdict summary, for the status bar; sent when a check starts and ends. */
+export namespace StatusNotification {
+  export const method = 'isocheck/status';
+  export const type = new NotificationType<StatusParams>(method);
+}
+
+/** client → server: the latest analysis of an open document as plain JSON (the graph view); null when none yet. */
+export namespace AnalysisRequest {
+  export const method = 'isocheck/analysis';
+  export const type = new RequestType<AnalysisParams, AnalysisResult | null, void>(method);
+}
+
+/** server → client: a document has a new analysis (fetch it with AnalysisRequest to refresh a graph). */
+export namespace AnalysisChangedNotification {
+  export const method = 'isocheck/analysisChanged';
+  export const type = new NotificationType<{ uri: string; version: number }>(method);
+}

@@ -1,0 +1,156 @@
+// Plain-JSON shapes of IsoCheck's custom messages; imports nothing, so the client and the webview can share them.
+
+/** An isolation level's canonical name (history-dsl.md). */
+export type LevelName = 'RC' | 'RA' | 'CC' | 'PC' | 'PSI' | 'SI' | 'SER';
+
+/** ✓ holds, ✗ violated, ? not decided (strong levels while CC holds). */
+export type VerdictState = 'ok' | 'violated' | 'unknown';
+
+/** Zero-based line/character positions in UTF-16 code units, as in LSP. */
+export interface JsonPosition {
+  line: number;
+  character: number;
+}
+
+export interface JsonRange {
+  start: JsonPosition;
+  end: JsonPosition;
+}
+
+/** The `isocheck` section of the workspace configuration, as the server reads it. */
+export interface IsoCheckSettings {
+  /** Homogeneous levels to evaluate; empty means all seven. */
+  levels: LevelName[];
+  /** When to analyse: on every change (debounced) or only on open and save. */
+  checkOn: 'change' | 'save';
+  maxWitnessesPerLevel: number;
+}
+
+// ---- isocheck/status (server → client) -------------------------------------------------------
+
+export interface LevelState {
+  level: LevelName;
+  state: VerdictState;
+}
+
+export type StatusState = 'checking' | 'done' | 'failed';
+
+export interface StatusParams {
+  uri: string;
+  /** The document version the status describes. */
+  version: number;
+  state: StatusState;
+  /** Homogeneous verdicts, weakest first (empty while the first analysis runs). */
+  levels: LevelState[];
+  /** The per-transaction verdict when the file claims a level or tags transactions, else null. */
+  mixed: VerdictState | null;
+  /** The strongest evaluated level that holds, or null when none does. */
+  strongest: LevelName | null;
+  /** Ready-made text for a status bar, e.g. "RC ✓ RA ✗ CC ✗". */
+  text: string;
+  errors: number;
+  warnings: number;
+  /** Analysis time in the worker, milliseconds (0 while checking). */
+  millis: number;
+  /** Why the analysis failed (state 'failed'). */
+  message?: string;
+}
+
+// ---- isocheck/analysis (client → server) -----------------------------------------------------
+
+export interface AnalysisParams {
+  uri: string;
+  /** At most this many items per edge list (wr, each level's co); default 20,000. */
+  limit?: number;
+}
+
+/** A transaction; id 0 is ⊥, the initial state (session -1). Ids index `transactions`. */
+export interface TransactionJson {
+  id: number;
+  name: string;
+  /** Index into `sessions`, -1 for ⊥. It is also the transaction's lane in a graph. */
+  session: number;
+  /** 0-based position in its session's order (so), -1 for ⊥. */
+  position: number;
+  /** Its own level tag, or null when untagged. */
+  level: LevelName | null;
+  aborted: boolean;
+  /** The header `T1 [RA]:`; null for ⊥. */
+  range: JsonRange | null;
+  /** Header through last operation; null for ⊥. */
+  extent: JsonRange | null;
+  operations: number;
+}
+
+export interface SessionJson {
+  id: number;
+  name: string;
+  /** The `session NAME` header. */
+  range: JsonRange;
+  /** Transaction ids in session order. */
+  transactions: number[];
+}
+
+export interface WrEdgeJson {
+  from: number;
+  to: number;
+  key: string;
+  /** The read, and the write it observed (null when it read the initial state). */
+  read: JsonRange;
+  write: JsonRange | null;
+}
+
+export type EdgeKindJson = 'so' | 'wr' | 'co' | 'ww' | 'rw';
+
+export interface CoEdgeJson {
+  from: number;
+  to: number;
+  key: string;
+  /** The read whose axiom forced the edge. */
+  read: JsonRange;
+  because: string;
+}
+
+export interface WitnessEdgeJson {
+  from: number;
+  to: number;
+  kind: EdgeKindJson;
+  key: string | null;
+  because: string;
+  range: JsonRange;
+}
+
+export interface WitnessJson {
+  anomaly: string;
+  message: string;
+  range: JsonRange;
+  cycle: WitnessEdgeJson[];
+}
+
+export interface VerdictJson {
+  level: LevelName | 'mixed';
+  state: VerdictState;
+  witness: WitnessJson | null;
+  note: string | null;
+}
+
+export interface ForcedJson {
+  level: 'RC' | 'RA' | 'CC';
+  edges: CoEdgeJson[];
+  /** How many edges there are in all (more than `edges.length` when cut at `limit`). */
+  total: number;
+}
+
+export interface AnalysisResult {
+  uri: string;
+  version: number;
+  title: string | null;
+  levels: VerdictJson[];
+  mixed: VerdictJson | null;
+  strongest: LevelName | null;
+  sessions: SessionJson[];
+  transactions: TransactionJson[];
+  wr: WrEdgeJson[];
+  wrTotal: number;
+  forced: ForcedJson[];
+}

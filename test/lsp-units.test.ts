@@ -1,0 +1,106 @@
+// The language server's pure parts: settings, the scheduler, diagnostic capping, completion contexts, editor queries.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeHistText } from '../server/src/engine/analyze.ts';
+import { finding, type Finding } from '../server/src/engine/diagnostics.ts';
+import { opAt, sessionExtent, txnExtent, txnHeaderAt } from '../server/src/engine/queries.ts';
+import { capFindings } from '../server/src/lsp/convert.ts';
+import { contextOf } from '../server/src/lsp/features/completion.ts';
+import { md, ordinal } from '../server/src/lsp/features/text.ts';
+import { DebounceScheduler } from '../server/src/lsp/scheduler.ts';
+import { analysisKey, parseSettings } from '../server/src/lsp/settings.ts';
+import { marked } from './helpers/marked.ts';
+
+describe('settings', () => {
+  test('defaults for anything missing or malformed', () => {
+    assert.deepEqual(parseSettings(undefined), { levels: [], checkOn: 'change', maxWitnessesPerLevel: 1 });
+    assert.deepEqual(parseSettings({ levels: 'nope', checkOn: 'sometimes', maxWitnessesPerLevel: -3 }), { levels: [], checkOn: 'change', maxWitnessesPerLevel: 1 });
+  });
+
+  test('levels by name or alias, deduplicated, weakest first', () => {
+    assert.deepEqual(parseSettings({ levels: ['serializable', 'rc', 'causal', 'CC', 42], checkOn: 'save', maxWitnessesPerLevel: 3 }),
+      { levels: ['RC', 'CC', 'SER'], checkOn: 'save', maxWitnessesPerLevel: 3 });
+    assert.deepEqual(parseSettings({ levels: 'RA, SI' }).levels, ['RA', 'SI']);
+  });
+
+  test('the analysis key ignores checkOn', () => {
+    assert.equal(analysisKey(parseSettings({ checkOn: 'save' })), analysisKey(parseSettings({})));
+    assert.notEqual(analysisKey(parseSettings({ levels: ['RC'] })), analysisKey(parseSettings({})));
+  });
+});
+
+describe('scheduler', () => {
+  test('the first edit after a pause runs at once; a burst runs once, after the debounce', async () => {
+    const runs: { uri: string; at: number }[] = [];
+    const s = new DebounceScheduler(300, (uri) => runs.push({ uri, at: performance.now() }));
+    const t0 = performance.now();
+    s.edited('a');
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(runs.length, 1, 'leading edge');
+    for (let k = 0; k < 5; k++) {
+      s.edited('a');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal(runs.length, 1, 'the burst waits');
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(runs.length, 2, 'one run for the burst');
+    assert.ok(runs[1].at - t0 >= 300);
+    s.edited('b');
+    s.forget('b');
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(runs.filter((r) => r.uri === 'b').length, 0, 'forget drops a pending run');
+  });
+});
+
+describe('diagnostics cap', () => {
+  test('keeps errors first, then source order', () => {
+    const f = (i: number, severity: Finding['severity']): Finding => finding('syntax', severity, String(i), { start: i, end: i + 1 });
+    const all = [f(0, 'information'), f(1, 'error'), f(2, 'warning'), f(3, 'error'), f(4, 'information')];
+    const { kept, dropped } = capFindings(all, 3);
+    assert.deepEqual(kept.map((x) => x.message), ['1', '2', '3']);
+    assert.equal(dropped, 2);
+    assert.equal(capFindings(all, 10).dropped, 0);
+  });
+});
+
+describe('completion contexts', () => {
+  test('from the text before the cursor', () => {
+    assert.equal(contextOf('  T3: r(x) <- '), 'transactions');
+    assert.equal(contextOf('  T3: r(x) <- T'), 'transactions');
+    assert.equal(contextOf('  T3: r('), 'keys');
+    assert.equal(contextOf('  T3: w(ke'), 'keys');
+    assert.equal(contextOf('  T3 ['), 'levels');
+    assert.equal(contextOf('check RC '), 'levels');
+    assert.equal(contextOf('expect R'), 'levels');
+    assert.equal(contextOf('  T3: '), 'any');
+    assert.equal(contextOf(''), 'any');
+  });
+});
+
+describe('editor queries', () => {
+  const m = marked('level RA\n[[session s1]]\n  ⟦[[T1 [RA]:]] [[w(x, 1)]]⟧\nsession s2\n  [[T2:]] r(y, init) [[r(x, 1)]]\n');
+  const a = analyzeHistText(m.text);
+  const h = a.history;
+
+  test('the transaction header and the operation at an offset', () => {
+    const [, t1Extent, t1Header, w] = m.ranges;
+    assert.equal(txnHeaderAt(h, t1Header.start), 1);
+    assert.equal(txnHeaderAt(h, t1Header.end), 1);
+    assert.equal(txnHeaderAt(h, w.start), -1);
+    assert.equal(opAt(h, w.start + 2), 0);
+    assert.equal(opAt(h, m.ranges[4].start - 1), -1, 'between operations');
+    assert.equal(opAt(h, m.ranges[5].end), 2);
+    assert.equal(opAt(h, 0), -1);
+    assert.deepEqual(txnExtent(h, 1), t1Extent);
+  });
+
+  test('a session extends from its header through its last operation', () => {
+    assert.deepEqual(sessionExtent(h, 0), { start: m.ranges[0].start, end: m.ranges[1].end });
+  });
+
+  test('hover text helpers', () => {
+    assert.equal(md('a_b *c* [d] `e`'), 'a\\_b \\*c\\* \\[d\\] \\`e\\`');
+    assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(ordinal), ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st']);
+  });
+});

@@ -1,0 +1,352 @@
+// The language server over stdio, as an editor drives it: diagnostics, edits, hover, navigation, symbols, lenses, completion.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CodeLensRequest, CompletionRequest, DefinitionRequest, DidSaveTextDocumentNotification, DocumentSymbolRequest,
+  FoldingRangeRequest, HoverRequest, ReferencesRequest, DidCloseTextDocumentNotification,
+  type CompletionList, type Diagnostic, type DocumentSymbol, type MarkupContent, type Position, type Range,
+} from 'vscode-languageserver-protocol/node';
+import { analyzeHistText } from '../server/src/engine/analyze.ts';
+import { generateHistory, optionsForEvents } from '../server/src/engine/generate.ts';
+import { toHistString } from '../server/src/engine/history-writers.ts';
+import { fileReport } from '../server/src/engine/report.ts';
+import { AnalysisRequest } from '../server/src/protocol/messages.ts';
+import { CLI, ensureBuilt, fileUri, LspClient, ROOT } from './helpers/lsp-client.ts';
+
+const FRACTURED = [
+  'level RA',
+  'session s1',
+  '  T1: w(x, 1) w(y, 1)',
+  'session s2',
+  '  T2: r(y, init) r(x, 1)',
+  '',
+].join('\n');
+
+const MANY_PROBLEMS = [
+  'session s1',
+  '  T1: w(x, 1)',
+  '  T2: w(x, 1)',
+  'session s2',
+  '  T3: r(x, 1)',
+  '  T4: r(x, 42) q(y, 1)',
+  '  T5: r(x) <- T9',
+  '',
+].join('\n');
+
+/** "[l:c..l:c]" */
+function at(r: Range): string {
+  return `[${r.start.line}:${r.start.character}..${r.end.line}:${r.end.character}]`;
+}
+
+const SEVERITY = ['', 'error', 'warning', 'information', 'hint'];
+
+/** A diagnostic as one line, plus one indented line per related location: what the tests compare. */
+function show(d: Diagnostic): string {
+  const related = (d.relatedInformation ?? []).map((r) => `\n  ${at(r.location.range)} ${r.message.split(':')[0]}`).join('');
+  return `${at(d.range)} ${SEVERITY[d.severity ?? 0]} ${String(d.code)}${related}`;
+}
+
+/** The position of the `nth` occurrence of `needle` in text, plus `delta` characters. */
+function pos(text: string, needle: string, delta = 1, nth = 0): Position {
+  let i = -1;
+  for (let k = 0; k <= nth; k++) i = text.indexOf(needle, i + 1);
+  assert.ok(i >= 0, `no ${needle}`);
+  const before = text.slice(0, i + delta);
+  const line = before.split('\n').length - 1;
+  return { line, character: before.length - before.lastIndexOf('\n') - 1 };
+}
+
+function hoverText(h: { contents: unknown } | null): string {
+  assert.ok(h, 'no hover');
+  return (h.contents as MarkupContent).value;
+}
+
+before(() => ensureBuilt());
+
+describe('language server over stdio', () => {
+  let c: LspClient;
+  const uri = fileUri('test-fractured.hist');
+  const problems = fileUri('test-problems.hist');
+
+  before(async () => {
+    c = await LspClient.start({ settings: {} });
+  });
+  after(() => {
+    if (c.process.exitCode === null) c.kill();
+  });
+
+  test('diagnostics on open: code, range, severity, link, related information', async () => {
+    await c.open(uri, FRACTURED);
+    const ds = await c.diagnosticsOfVersion(uri, 1);
+    assert.deepEqual(ds.map(show), [
+      '[4:6..4:16] error RA\n  [4:6..4:16] co\n  [2:2..2:5] so',
+      '[4:6..4:16] information CC\n  [4:6..4:16] co\n  [2:2..2:5] so',
+    ]);
+    const ra = ds[0];
+    assert.equal(ra.source, 'isocheck');
+    assert.equal(ra.codeDescription?.href, `${fileUri('docs/anomalies.md')}#ra`);
+    assert.match(ra.message, /^RA violated: T1 must commit before the initial state/);
+    for (const r of ra.relatedInformation ?? []) assert.equal(r.location.uri, uri);
+  });
+
+  test('read-consistency, syntax and name problems, each at its own range', async () => {
+    await c.open(problems, MANY_PROBLEMS);
+    const ds = await c.diagnosticsOfVersion(problems, 1);
+    assert.deepEqual(ds.map(show), [
+      '[1:6..1:13] warning duplicate-write\n  [2:6..2:13] the other write',
+      '[2:6..2:13] warning duplicate-write\n  [1:6..1:13] the other write',
+      '[4:6..4:13] error ambiguous-read',
+      '[5:6..5:14] error thin-air',
+      '[5:15..5:16] error syntax',
+      '[6:14..6:16] error undefined-transaction',
+    ]);
+    assert.equal(ds[3].codeDescription?.href, `${fileUri('docs/anomalies.md')}#thin-air`);
+  });
+
+  test('the status notification summarises the verdicts', () => {
+    const s = c.statuses.filter((x) => x.uri === uri && x.state === 'done').at(-1);
+    assert.ok(s);
+    assert.equal(s.version, 1);
+    assert.equal(s.strongest, 'RC');
+    assert.equal(s.mixed, 'violated');
+    assert.match(s.text, /^RC ✓ RA ✗ CC ✗/);
+    assert.equal(s.errors, 1);
+    assert.ok(c.statuses.some((x) => x.uri === uri && x.state === 'checking'));
+  });
+
+  test('hover on a read: its source and the co edges it forced per level', async () => {
+    const h = await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: pos(FRACTURED, 'r(y, init)') });
+    const text = hoverText(h);
+    assert.match(text, /`r\(y, init\)` in `T2` reads the initial value of `y`/);
+    assert.match(text, /- \*\*RC\*\*: none/);
+    assert.match(text, /- \*\*RA\*\*: 1 edge\n {2}- T1 →co ⊥: T1 must commit before the initial state: T2 read the initial value of y and read x from T1/);
+    assert.match(text, /- \*\*CC\*\*: 1 edge/);
+    assert.deepEqual(h?.range, { start: { line: 4, character: 6 }, end: { line: 4, character: 16 } });
+
+    const other = hoverText(await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: pos(FRACTURED, 'r(x, 1)') }));
+    assert.match(other, /`r\(x, 1\)` in `T2` reads from `T1`: `w\(x, 1\)` at line 3/);
+  });
+
+  test('hover on a transaction header and on a write', async () => {
+    const t2 = hoverText(await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: pos(FRACTURED, 'T2:') }));
+    assert.match(t2, /^\*\*T2\*\* — 1st of 1 transaction in session `s2`/);
+    assert.match(t2, /status: committed/);
+    assert.match(t2, /2 operations/);
+    const w = hoverText(await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: pos(FRACTURED, 'w(x, 1)') }));
+    assert.equal(w, '`w(x, 1)` in `T1` — read by 1 read: `T2`');
+    const nothing = await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 2 } });
+    assert.equal(nothing, null);
+  });
+
+  test('go to definition: from a read to the write it read', async () => {
+    const d = await c.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: pos(FRACTURED, 'r(x, 1)', 3) });
+    assert.deepEqual(d, { uri, range: { start: { line: 2, character: 6 }, end: { line: 2, character: 13 } } });
+    const init = await c.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: pos(FRACTURED, 'r(y, init)') });
+    assert.equal(init, null);
+  });
+
+  test('references: from a write to every read of it', async () => {
+    const refs = await c.connection.sendRequest(ReferencesRequest.type, { textDocument: { uri }, position: pos(FRACTURED, 'w(x, 1)'), context: { includeDeclaration: true } });
+    assert.deepEqual(refs?.map((l) => at(l.range)), ['[2:6..2:13]', '[4:17..4:24]']);
+    const without = await c.connection.sendRequest(ReferencesRequest.type, { textDocument: { uri }, position: pos(FRACTURED, 'w(x, 1)'), context: { includeDeclaration: false } });
+    assert.deepEqual(without?.map((l) => at(l.range)), ['[4:17..4:24]']);
+    const ofTxn = await c.connection.sendRequest(ReferencesRequest.type, { textDocument: { uri }, position: pos(FRACTURED, 'T1:'), context: { includeDeclaration: false } });
+    assert.deepEqual(ofTxn?.map((l) => at(l.range)), ['[4:17..4:24]']);
+  });
+
+  test('document symbols: sessions containing their transactions', async () => {
+    const symbols = (await c.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
+    const outline = symbols.map((s) => `${s.name} ${at(s.range)} ${at(s.selectionRange)}: ${(s.children ?? []).map((t) => `${t.name} ${at(t.range)} ${at(t.selectionRange)}`).join(', ')}`);
+    assert.deepEqual(outline, [
+      's1 [1:0..2:21] [1:0..1:10]: T1 [2:2..2:21] [2:2..2:5]',
+      's2 [3:0..4:24] [3:0..3:10]: T2 [4:2..4:24] [4:2..4:5]',
+    ]);
+  });
+
+  test('folding ranges by session', async () => {
+    const folds = await c.connection.sendRequest(FoldingRangeRequest.type, { textDocument: { uri } });
+    assert.deepEqual(folds?.map((f) => [f.startLine, f.endLine]), [[1, 2], [3, 4]]);
+  });
+
+  test('code lens: one per verdict, and Show graph', async () => {
+    const lenses = await c.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
+    assert.ok(lenses);
+    assert.deepEqual(lenses.map((l) => l.command?.title), ['RC ✓', 'RA ✗', 'CC ✗', 'PC ✗', 'PSI ✗', 'SI ✗', 'SER ✗', 'mixed ✗', 'Show graph']);
+    for (const l of lenses) assert.deepEqual(l.range, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
+    const graph = lenses.at(-1)?.command;
+    assert.equal(graph?.command, 'isocheck.showGraph');
+    assert.deepEqual(graph?.arguments, [uri]);
+  });
+
+  test('completion: transactions after <-, keys in an operation, levels after level', async () => {
+    const labels = async (position: Position): Promise<string[]> => {
+      const r = (await c.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position })) as CompletionList;
+      return r.items.map((i) => i.label);
+    };
+    // Edit the document so that each context exists, then ask at the end of each line.
+    const text = `${FRACTURED}level \nsession s3\n  T3: r(x) <- \n  T4: w(`;
+    const v = await c.change(uri, text);
+    await c.diagnosticsOfVersion(uri, v);
+    const levels = await labels({ line: 5, character: 6 });
+    assert.deepEqual(levels.slice(0, 7), ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER']);
+    // (`<- T4` parses as T3's source here, so T4 is no transaction of this version.)
+    assert.deepEqual(await labels({ line: 7, character: 14 }), ['T1', 'T2', 'T3']);
+    assert.deepEqual(await labels({ line: 8, character: 8 }), ['x', 'y']);
+    const anywhere = await labels({ line: 6, character: 0 });
+    for (const w of ['session', 'history', 'expect', 'aborted', 'r', 'w', 'RA', 'x', 'T2']) assert.ok(anywhere.includes(w), `missing ${w}`);
+  });
+
+  test('didChange updates the diagnostics; incremental edits work', async () => {
+    // RA holds once T2 reads y from T1 too.
+    const fixed = FRACTURED.replace('r(y, init)', 'r(y, 1)');
+    const v = await c.change(uri, fixed);
+    assert.deepEqual(await c.diagnosticsOfVersion(uri, v), []);
+    // Put the fractured read back with an incremental edit of just the value.
+    const p = pos(fixed, 'r(y, 1)', 5);
+    const v2 = await c.edit(uri, { start: p, end: { line: p.line, character: p.character + 1 } }, 'init');
+    assert.deepEqual((await c.diagnosticsOfVersion(uri, v2)).map((d) => `${at(d.range)} ${String(d.code)}`), ['[4:6..4:16] RA', '[4:6..4:16] CC']);
+  });
+
+  test('isocheck/analysis returns the analysis as plain JSON', async () => {
+    const a = await c.connection.sendRequest(AnalysisRequest.type, { uri });
+    assert.ok(a);
+    assert.deepEqual(JSON.parse(JSON.stringify(a)), a, 'plain JSON');
+    assert.deepEqual(a.levels.map((l) => `${l.level} ${l.state}`), ['RC ok', 'RA violated', 'CC violated', 'PC violated', 'PSI violated', 'SI violated', 'SER violated']);
+    assert.equal(a.strongest, 'RC');
+    assert.equal(a.mixed?.state, 'violated');
+    assert.deepEqual(a.sessions.map((s) => `${s.name}: ${s.transactions.map((t) => a.transactions[t].name).join(' ')}`), ['s1: T1', 's2: T2']);
+    assert.deepEqual(a.transactions.map((t) => `${t.name}@${t.session}.${t.position}`), ['⊥@-1.-1', 'T1@0.0', 'T2@1.0']);
+    assert.deepEqual(a.wr.map((e) => `${e.from}→${e.to} ${e.key} ${at(e.read)}`), ['0→2 y [4:6..4:16]', '1→2 x [4:17..4:24]']);
+    const ra = a.forced.find((f) => f.level === 'RA');
+    assert.deepEqual(ra?.edges.map((e) => `${e.from}→${e.to} ${e.key}`), ['1→0 y']);
+    assert.match(ra?.edges[0].because ?? '', /^T1 must commit before the initial state/);
+    const witness = a.levels[1].witness;
+    assert.deepEqual(witness?.cycle.map((e) => `${e.kind} ${e.from}→${e.to} ${at(e.range)}`), ['co 1→0 [4:6..4:16]', 'so 0→1 [2:2..2:5]']);
+    assert.equal(await c.connection.sendRequest(AnalysisRequest.type, { uri: fileUri('not-open.hist') }), null);
+  });
+
+  test('every example: the same diagnostics as the CLI report', async () => {
+    const dir = join(ROOT, 'examples');
+    for (const name of readdirSync(dir).filter((f) => f.endsWith('.hist'))) {
+      const text = readFileSync(join(dir, name), 'utf8');
+      const u = fileUri(`examples/${name}`);
+      await c.open(u, text);
+      const got = await c.diagnosticsOfVersion(u, 1);
+      const want = fileReport(name, analyzeHistText(text)).diagnostics;
+      assert.deepEqual(got.map((d) => ({ code: d.code, severity: SEVERITY[d.severity ?? 0], message: d.message, range: d.range, related: d.relatedInformation?.map((r) => ({ range: r.location.range, message: r.message })) })),
+        want.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range, related: d.relatedInformation })), name);
+      await c.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: u } });
+    }
+  });
+
+  test('closing a document clears its diagnostics', async () => {
+    const cleared = c.diagnosticsFor(problems, (p) => p.diagnostics.length === 0);
+    await c.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: problems } });
+    await cleared;
+    assert.equal(await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri: problems }, position: { line: 4, character: 7 } }), null);
+  });
+
+  test('shutdown and exit end the process with status 0', async () => {
+    assert.equal(await c.stop(), 0);
+  });
+});
+
+describe('settings', () => {
+  test('checkOn save: edits wait for a save; levels narrow the verdicts; config changes are pulled again', async () => {
+    const c = await LspClient.start({ settings: { checkOn: 'save', levels: ['RC', 'read-atomic'] } });
+    try {
+      const uri = fileUri('test-save.hist');
+      await c.open(uri, FRACTURED);
+      assert.deepEqual((await c.diagnosticsOfVersion(uri, 1)).map((d) => String(d.code)), ['RA']);
+      const lenses = await c.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
+      assert.deepEqual(lenses?.map((l) => l.command?.title), ['RC ✓', 'RA ✗', 'mixed ✗', 'Show graph']);
+
+      const v = await c.change(uri, FRACTURED.replace('r(y, init)', 'r(y, 1)'));
+      await new Promise((r) => setTimeout(r, 400));
+      assert.equal(c.diagnostics.get(uri)?.version, 1, 'no check before the save');
+      await c.connection.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri } });
+      assert.deepEqual(await c.diagnosticsOfVersion(uri, v), []);
+
+      // Back to checking on change, with every level: the configuration is asked for again.
+      const asked = c.configurationRequests;
+      c.settings = {};
+      await c.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
+      const v2 = await c.change(uri, FRACTURED);
+      assert.deepEqual((await c.diagnosticsOfVersion(uri, v2)).map((d) => String(d.code)), ['RA', 'CC']);
+      assert.ok(c.configurationRequests > asked);
+    } finally {
+      await c.stop();
+    }
+  });
+
+  test('without workspace/configuration, settings pushed with didChangeConfiguration apply', async () => {
+    const c = await LspClient.start({ settings: null });
+    try {
+      const uri = fileUri('test-push.hist');
+      await c.connection.sendNotification('workspace/didChangeConfiguration', { settings: { isocheck: { levels: ['CC'] } } });
+      await c.open(uri, FRACTURED);
+      await c.diagnosticsOfVersion(uri, 1);
+      const lenses = await c.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
+      assert.deepEqual(lenses?.map((l) => l.command?.title), ['CC ✗', 'mixed ✗', 'Show graph']);
+      assert.equal(c.configurationRequests, 0);
+    } finally {
+      await c.stop();
+    }
+  });
+});
+
+describe('cancellation', () => {
+  test('edits in quick succession: the stale analyses of a big document are cancelled, only the newest is published', async () => {
+    const c = await LspClient.start({ settings: { levels: ['RC', 'RA', 'CC'] }, initializationOptions: { bigDocumentChars: 20_000 } });
+    try {
+      const uri = fileUri('test-cancel.hist');
+      const text = toHistString(generateHistory(optionsForEvents(20_000, { store: 'causal', seed: 3 })));
+      await c.open(uri, text);
+      await c.change(uri, `${text}# 2\n`);
+      const last = await c.change(uri, `${text}# 3\n`);
+      await c.diagnosticsOfVersion(uri, last, 30_000);
+      await new Promise((r) => setTimeout(r, 300));
+      const published = c.publications.filter((p) => p.uri === uri).map((p) => p.version);
+      assert.ok(!published.includes(2), `version 2 was published: ${published.join(', ')}`);
+      assert.equal(published.at(-1), last);
+      assert.deepEqual(c.logs.filter((l) => /failed/.test(l)), []);
+    } finally {
+      await c.stop();
+    }
+  });
+});
+
+describe('failures', () => {
+  test('an analysis that times out is reported on the document, and the server carries on', async () => {
+    const c = await LspClient.start({ settings: {}, initializationOptions: { analysisTimeoutMs: 1, bigDocumentChars: 0 } });
+    try {
+      const uri = fileUri('test-timeout.hist');
+      await c.open(uri, toHistString(generateHistory(optionsForEvents(20_000, { store: 'causal', seed: 5 }))));
+      const ds = await c.diagnosticsOfVersion(uri, 1);
+      assert.equal(ds.length, 1);
+      assert.equal(ds[0].severity, 2);
+      assert.match(ds[0].message, /^IsoCheck could not analyse this document: the analysis took longer than 1 ms/);
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(c.statuses.filter((s) => s.uri === uri).at(-1)?.state, 'failed');
+      assert.ok(c.logs.some((l) => /timed out/.test(l)));
+      assert.ok(Array.isArray(await c.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })));
+    } finally {
+      await c.stop();
+    }
+  });
+});
+
+describe('isocheck lsp --stdio', () => {
+  test('the CLI starts the same server, with or without --stdio', async () => {
+    for (const args of [[CLI, 'lsp', '--stdio'], [CLI, 'lsp']]) {
+      const c = await LspClient.start({ args, settings: {} });
+      const uri = fileUri('test-cli.hist');
+      await c.open(uri, FRACTURED);
+      assert.deepEqual((await c.diagnosticsOfVersion(uri, 1)).map((d) => `${at(d.range)} ${String(d.code)}`), ['[4:6..4:16] RA', '[4:6..4:16] CC']);
+      assert.equal(await c.stop(), 0);
+    }
+  });
+});

@@ -1,0 +1,167 @@
+// Extension tests run inside VS Code's extension host (code-server): activation, diagnostics, hover, definition, commands.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import type { IsoCheckApi } from '../../../client/src/extension.ts';
+import { EXTENSION_ID, FRACTURED, workspaceFile } from './fixtures.ts';
+import { eventually, runAll, test } from './harness.ts';
+
+let api: IsoCheckApi;
+const uri = (): vscode.Uri => workspaceFile(FRACTURED.file);
+
+function codeOf(d: vscode.Diagnostic): string {
+  return typeof d.code === 'object' ? String(d.code.value) : String(d.code);
+}
+
+function raDiagnostic(file = uri()): vscode.Diagnostic | undefined {
+  return vscode.languages.getDiagnostics(file).find((d) => codeOf(d) === 'RA');
+}
+
+function rangeOf(r: vscode.Range): number[] {
+  return [r.start.line, r.start.character, r.end.line, r.end.character];
+}
+
+function hoverText(hovers: vscode.Hover[]): string {
+  return hovers.flatMap((h) => h.contents).map((c) => (typeof c === 'string' ? c : c.value)).join('\n');
+}
+
+test('the extension activates when a .hist file opens', async () => {
+  const doc = await vscode.workspace.openTextDocument(uri());
+  await vscode.window.showTextDocument(doc);
+  assert.equal(doc.languageId, 'hist');
+  const ext = vscode.extensions.getExtension<IsoCheckApi>(EXTENSION_ID);
+  assert.ok(ext, `${EXTENSION_ID} is installed`);
+  api = await eventually(() => (ext.isActive ? ext.exports : undefined), 'activation');
+  await eventually(() => (api.client()?.isRunning() ? true : undefined), 'the language server to run');
+});
+
+test('diagnostics: the expected RA violation is information on the read r(y, init)', async () => {
+  const d = await eventually(() => raDiagnostic(), 'an RA diagnostic');
+  // The file's `expect RA violated` holds, so the violation is information (history-dsl.md).
+  assert.equal(d.severity, vscode.DiagnosticSeverity.Information);
+  assert.deepEqual(rangeOf(d.range), rangeOf(FRACTURED.readYInit));
+  assert.match(d.message, /T1/);
+  assert.ok((d.relatedInformation ?? []).length >= 1, 'the witness cycle is related information');
+});
+
+test('diagnostics: without expectations the claimed level’s violation is an error there', async () => {
+  const claimed = workspaceFile(FRACTURED.claimedFile);
+  await vscode.window.showTextDocument(claimed, { preview: false });
+  const d = await eventually(() => raDiagnostic(claimed), 'an RA diagnostic in the claimed copy');
+  assert.equal(d.severity, vscode.DiagnosticSeverity.Error);
+  assert.deepEqual(rangeOf(d.range), rangeOf(FRACTURED.readYInit));
+  await vscode.window.showTextDocument(uri());
+});
+
+test('the status bar summary says RC holds and RA does not', async () => {
+  const s = await eventually(() => { const v = api.statusBar.get(uri()); return v?.state === 'done' ? v : undefined; }, 'a finished status');
+  const state = Object.fromEntries(s.levels.map((l) => [l.level, l.state]));
+  assert.equal(state.RC, 'ok');
+  assert.equal(state.RA, 'violated');
+  assert.equal(s.strongest, 'RC');
+});
+
+test('hover on a read names the transaction it read from', async () => {
+  const hovers = await eventually(async () => {
+    const h = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri(), FRACTURED.readX1);
+    return h.length > 0 ? h : undefined;
+  }, 'a hover');
+  assert.match(hoverText(hovers), /T1/);
+});
+
+test('go to definition leads from r(x, 1) to w(x, 1) in T1', async () => {
+  const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', uri(), FRACTURED.readX1);
+  assert.equal(defs.length, 1);
+  const d = defs[0];
+  const range = 'targetRange' in d ? (d.targetSelectionRange ?? d.targetRange) : d.range;
+  const target = 'targetUri' in d ? d.targetUri : d.uri;
+  assert.equal(target.toString(), uri().toString());
+  assert.equal(range.start.line, FRACTURED.writeX1.start.line);
+  assert.ok(range.contains(FRACTURED.writeX1.start), `definition ${range.start.line}:${range.start.character} covers w(x, 1)`);
+});
+
+test('an edit that removes the anomaly clears the RA error (checkOn: change)', async () => {
+  const editor = await vscode.window.showTextDocument(uri());
+  const fixed = await editor.edit((e) => e.replace(FRACTURED.readYInit, 'r(y, 1)'));
+  assert.ok(fixed);
+  await eventually(() => (raDiagnostic() ? undefined : true), 'the RA diagnostic to go');
+  assert.ok(editor.document.isDirty, 'checked without saving');
+  // An explicit edit rather than 'undo', which would act on whatever has focus in the headless page.
+  const restored = await editor.edit((e) => e.replace(new vscode.Range(FRACTURED.readYInit.start, FRACTURED.readYInit.start.translate(0, 'r(y, 1)'.length)), 'r(y, init)'));
+  assert.ok(restored);
+  await eventually(() => raDiagnostic(), 'the RA diagnostic to come back');
+});
+
+test('with isocheck.checkOn = save an edit is checked only when saved', async () => {
+  const config = vscode.workspace.getConfiguration('isocheck');
+  await config.update('checkOn', 'save', vscode.ConfigurationTarget.Global);
+  // update() resolves before the client has pushed didChangeConfiguration to the server; nothing observable marks its arrival.
+  await new Promise((r) => setTimeout(r, 1000));
+  const editor = await vscode.window.showTextDocument(uri());
+  const fixedRange = new vscode.Range(FRACTURED.readYInit.start, FRACTURED.readYInit.start.translate(0, 'r(y, 1)'.length));
+  try {
+    assert.ok(await editor.edit((e) => e.replace(FRACTURED.readYInit, 'r(y, 1)')));
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.ok(raDiagnostic(), 'unsaved edits are not checked');
+    assert.ok(await editor.document.save());
+    await eventually(() => (raDiagnostic() ? undefined : true), 'the RA diagnostic to go after saving');
+  } finally {
+    await editor.edit((e) => e.replace(fixedRange, 'r(y, init)'));
+    await editor.document.save();
+    await config.update('checkOn', undefined, vscode.ConfigurationTarget.Global);
+  }
+  await eventually(() => raDiagnostic(), 'the RA diagnostic to come back');
+});
+
+test('isocheck.levels narrows the homogeneous levels evaluated', async () => {
+  const config = vscode.workspace.getConfiguration('isocheck');
+  await config.update('levels', ['RC', 'RA'], vscode.ConfigurationTarget.Global);
+  try {
+    await eventually(() => { const s = api.statusBar.get(uri()); return s?.state === 'done' && s.levels.map((l) => l.level).join() === 'RC,RA' ? s : undefined; }, 'a status with RC and RA only');
+  } finally {
+    await config.update('levels', undefined, vscode.ConfigurationTarget.Global);
+  }
+  await eventually(() => (api.statusBar.get(uri())?.levels.length === 7 ? true : undefined), 'all seven levels again');
+});
+
+test('isocheck.exportWitness writes the CLI report shape with the RA cycle', async () => {
+  const target = vscode.Uri.file(`${process.env.ISOCHECK_TEST_TMP ?? '/tmp'}/fractured.witness.json`);
+  const written = await vscode.commands.executeCommand<vscode.Uri | undefined>('isocheck.exportWitness', uri(), target);
+  assert.equal(written?.fsPath, target.fsPath);
+  const [report] = JSON.parse(readFileSync(target.fsPath, 'utf8')) as { levels: Record<string, { consistent: boolean | null; witness?: { cycle: { from: string; to: string; kind: string }[] } }> }[];
+  assert.equal(report.levels.RC.consistent, true);
+  assert.equal(report.levels.RA.consistent, false);
+  const cycle = report.levels.RA.witness?.cycle.map((e) => `${e.from}-${e.kind}->${e.to}`);
+  assert.deepEqual(cycle, ['T1-co->init', 'init-so->T1']);
+});
+
+test('isocheck.showGraph states the verdict summary (no graph view yet)', async () => {
+  const text = await vscode.commands.executeCommand<string | undefined>('isocheck.showGraph', uri().toString());
+  assert.match(text ?? '', /RC ✓ RA ✗/);
+  assert.match(text ?? '', /strongest: RC/);
+});
+
+test('isocheck.checkWorkspace checks every example', async () => {
+  const summary = await vscode.commands.executeCommand<{ files: number; checked: number; withErrors: string[] }>('isocheck.checkWorkspace');
+  assert.ok(summary.files >= 20, `found ${summary.files} histories`);
+  assert.equal(summary.checked, summary.files);
+  // Every example meets its expectations; only the copy without them has errors.
+  assert.ok(!summary.withErrors.includes(FRACTURED.file), FRACTURED.file);
+  assert.ok(summary.withErrors.includes(FRACTURED.claimedFile), FRACTURED.claimedFile);
+}, 90_000);
+
+test('isocheck.restartServer brings the server back with diagnostics and hovers', async () => {
+  const before = api.client();
+  await vscode.commands.executeCommand('isocheck.restartServer');
+  const after = api.client();
+  assert.ok(after && after !== before && after.isRunning());
+  await eventually(() => raDiagnostic(), 'diagnostics after the restart');
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri(), FRACTURED.readX1);
+  assert.ok(hovers.length > 0);
+});
+
+/** Called by VS Code's test runner in the extension host. */
+export function run(): Promise<void> {
+  return runAll(process.env.ISOCHECK_TEST_RESULTS);
+}
