@@ -41,7 +41,7 @@ export interface AnalyzeOptions {
   /** Homogeneous levels to evaluate; default all seven. */
   levels?: readonly Level[];
   maxWitnesses?: number;
-  /** Milliseconds each strong-level search may take before its verdict is 'unknown' (default 5000). */
+  /** Milliseconds each strong-level search may take before its verdict is 'unknown' (default 10000). */
   strongMillis?: number;
 }
 

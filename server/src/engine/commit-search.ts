@@ -60,6 +60,9 @@ class SearchState {
   private readonly readerOps: Int32Array;
   private readonly committedFlag: Uint8Array;
   private readonly order: number[] = [];
+  /** Position of each transaction in a topological order of the precedence relation. */
+  private readonly rank: Int32Array;
+  private readonly sessionIds: number[];
 
   constructor(private readonly input: SearchInput) {
     const { h, rf, mode } = input;
@@ -97,6 +100,8 @@ class SearchState {
     this.predSucc = new Int32Array(from.length);
     const fill = this.predStart.slice(0, h.txnCount);
     for (let i = 0; i < from.length; i++) this.predSucc[fill[from[i]]++] = to[i];
+    this.rank = this.topologicalRank();
+    this.sessionIds = Array.from({ length: h.sessionCount }, (_, s) => s);
     // An edge into ⊥ can never be met: such a transaction never commits, and the search fails.
     for (let i = 0; i < input.precedence.length; i++) if (input.precedence.to[i] === BOTTOM) this.unmet[BOTTOM]++;
 
@@ -119,6 +124,21 @@ class SearchState {
     for (let t = 0; t < h.txnCount; t++) this.readerOps.set(readerOf[t] ?? [], this.readerStart[t]);
   }
 
+  /** Kahn's order over the precedence successors (cycles leave the rest at the end). */
+  private topologicalRank(): Int32Array {
+    const n = this.h.txnCount;
+    const indeg = this.unmet.slice();
+    const rank = new Int32Array(n).fill(n);
+    const queue: number[] = [];
+    for (let t = 1; t < n; t++) if (indeg[t] === 0) queue.push(t);
+    for (let i = 0; i < queue.length; i++) {
+      const t = queue[i];
+      rank[t] = i;
+      for (let p = this.predStart[t]; p < this.predStart[t + 1]; p++) if (--indeg[this.predSucc[p]] === 0) queue.push(this.predSucc[p]);
+    }
+    return rank;
+  }
+
   run(): SearchResult {
     if (this.unmet[BOTTOM] > 0) return { kind: 'violated' };
     const k = this.sessions.length;
@@ -134,9 +154,12 @@ class SearchState {
       let alt = nextAlt[depth];
       let applied = false;
       // Alternatives, most promising first: move a session on (commit an open transaction, or
-      // snapshot and commit at once, as a serial execution would), then a snapshot alone.
+      // snapshot and commit at once, as a serial execution would), then a snapshot alone; among
+      // sessions, the one whose next transaction comes first in a topological order of the
+      // precedence edges (a plausible commit order).
+      const bySession = this.sessionsByRank();
       while (alt < 2 * k) {
-        const s = alt < k ? alt : alt - k;
+        const s = bySession[alt < k ? alt : alt - k];
         const ev = alt < k ? EV_ADVANCE : EV_SNAPSHOT;
         alt++;
         const done = this.tryEvent(s, ev);
@@ -164,6 +187,14 @@ class SearchState {
       const e = chosen.pop()!;
       this.undoEvent(e >> 2, e & 3);
     }
+  }
+
+  private sessionsByRank(): number[] {
+    const next = (s: number): number => {
+      const list = this.sessions[s];
+      return this.pos[s] < list.length ? this.rank[list[this.pos[s]]] : Number.MAX_SAFE_INTEGER;
+    };
+    return this.sessionIds.slice().sort((a, b) => next(a) - next(b) || a - b);
   }
 
   private stateKey(): string {

@@ -22,7 +22,7 @@ export interface StrongBudget {
   enumerateUpTo: number;
 }
 
-export const DEFAULT_STRONG_BUDGET: StrongBudget = { states: 2_000_000, millis: 5_000, enumerateUpTo: 8 };
+export const DEFAULT_STRONG_BUDGET: StrongBudget = { states: 4_000_000, millis: 10_000, enumerateUpTo: 8 };
 
 /** The propagation keeps a reachability matrix (n² bits): a pruning worth it up to this size. */
 const PROPAGATION_MAX_TXNS = 4000;
