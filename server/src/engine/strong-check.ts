@@ -5,6 +5,7 @@ import { EdgeList } from './edges.ts';
 import { BOTTOM } from './history.ts';
 import { forcedEdges, type CheckContext } from './level-check.ts';
 import type { Level } from './levels.ts';
+import { searchOrientations } from './orientation-search.ts';
 import { propagateSnapshotOrder } from './strong-propagation.ts';
 import { verifyOrder } from './verify-order.ts';
 
@@ -51,6 +52,12 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
     // Every level from CC up implies CC's forced edges: exact for CC, a pruning for the others.
     else applies.CC[t] = 1;
     if (l === 'CC' || l === 'PSI') approximate ||= l === 'PSI' || hasSnapshotLevels(h.txnCount, levelOf, h.txnAborted);
+  }
+  // PSI without snapshot levels: orienting the write-conflicting pairs is exact.
+  if (approximate && !hasSnapshotLevels(h.txnCount, levelOf, h.txnAborted)) {
+    const r = searchOrientations(h, rf, levelOf, Date.now() + budget.millis);
+    if (r.kind !== 'consistent' || verifyOrder(h, rf, levelOf, r.order) === null) return r;
+    return { kind: 'unknown', reason: 'the PSI order found did not verify' };
   }
   const precedence = new EdgeList();
   for (const rule of ['RC', 'RA', 'CC'] as const) {
