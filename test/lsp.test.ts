@@ -141,6 +141,25 @@ describe('language server over stdio', () => {
     assert.equal(nothing, null);
   });
 
+  test('hover on a header of a mixed history: the level and what it had to see, or why nothing works', async () => {
+    const okUri = 'file:///mixed-ok.hist';
+    const ok = 'session s1\n  T1 [SER]: r(x, init) r(y, init) w(x, 1)\nsession s2\n  T2 [SI]: r(x, init) r(y, init) w(y, 2)\n';
+    await c.open(okUri, ok);
+    await c.diagnosticsOfVersion(okUri, 1);
+    const t1 = hoverText(await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri: okUri }, position: pos(ok, 'T1 [') }));
+    assert.match(t1, /level: `SER` \(its own tag\)/);
+    assert.match(t1, /Under the commit order found\*\* \(1st of 2\), at `SER` it sees: only the initial state/);
+    const t2 = hoverText(await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri: okUri }, position: pos(ok, 'T2 [') }));
+    assert.match(t2, /\(2nd of 2\), at `SI` it sees: only the initial state/);
+    const badUri = 'file:///mixed-bad.hist';
+    const bad = 'level SER\nsession s1\n  T1: r(x, init) r(y, init) w(x, 1)\nsession s2\n  T2: r(x, init) r(y, init) w(y, 2)\n';
+    await c.open(badUri, bad);
+    await c.diagnosticsOfVersion(badUri, 1);
+    const b1 = hoverText(await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri: badUri }, position: pos(bad, 'T1:') }));
+    assert.match(b1, /level: `SER` \(the file's `level`, or SER\)/);
+    assert.match(b1, /No commit order\*\* satisfies every transaction's level/);
+  });
+
   test('go to definition: from a read to the write it read', async () => {
     const d = await c.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: pos(FRACTURED, 'r(x, 1)', 3) });
     assert.deepEqual(d, { uri, range: { start: { line: 2, character: 6 }, end: { line: 2, character: 13 } } });

@@ -21,6 +21,8 @@ export interface Verdict {
   witness: Witness | null;
   /** Why the verdict is what it is when that is not obvious (implied, undecided). */
   note: string | null;
+  /** A commit order that satisfies the level (strong and mixed verdicts that hold, when one was built). */
+  order?: Int32Array;
 }
 
 export interface Analysis {
@@ -35,6 +37,8 @@ export interface Analysis {
   findings: Finding[];
   /** Inferred co edges per rule, for editor features (hover: the edges a read forced). */
   forced: Map<Rule, EdgeList>;
+  /** Per transaction, the level id it runs at in the mixed verdict (null without one). */
+  mixedLevels: Int8Array | null;
 }
 
 export interface AnalyzeOptions {
@@ -143,7 +147,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   // Strong levels (and mixed ones with a strong tag): CC first, a necessary condition, then the search.
   const strongVerdict = (name: Level | 'mixed', levelOf: (t: number) => Level, levelFor: (sub: History) => (t: number) => Level): Verdict => {
     const r = checkStrong(ctx, levelOf, strongBudget);
-    if (r.kind === 'consistent') return { level: name, consistent: true, witness: null, note: null };
+    if (r.kind === 'consistent') return { level: name, consistent: true, witness: null, note: null, order: r.order };
     if (r.kind === 'unknown') return { level: name, consistent: null, witness: null, note: `${name === 'mixed' ? 'the mixed verdict' : name} could not be decided: ${r.reason}` };
     // Shrinking re-checks many sub-histories: each gets a small budget ('unknown' keeps the part).
     const options = { deadline: Date.now() + WITNESS_MILLIS, budget: { ...strongBudget, states: 20_000, millis: WITNESS_MILLIS }, maxOrders: 120 };
@@ -276,7 +280,12 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   }
 
   findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
-  return { history: h, lines: src.lines, readsFrom: rf, title: d?.title ?? null, levels, mixed, findings, forced };
+  let mixedLevels: Int8Array | null = null;
+  if (mixed && d) {
+    const fallback = levelId(d.level?.level ?? 'SER');
+    mixedLevels = h.txnLevel.map((l, t) => (t === 0 ? -1 : l >= 0 ? l : fallback));
+  }
+  return { history: h, lines: src.lines, readsFrom: rf, title: d?.title ?? null, levels, mixed, findings, forced, mixedLevels };
 }
 
 function relatedOf(w: Witness): RelatedSpan[] {

@@ -19,6 +19,21 @@ export interface OrderFailure {
  * read returns the latest visible write of its key. Returns null when the order works.
  */
 export function verifyOrder(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, order: Int32Array): OrderFailure | null {
+  return visibility(h, rf, levelOf, order, null);
+}
+
+/**
+ * The visible set of transaction t under the commit order `order` (MixIso's least fixpoint):
+ * what t had to see. Empty when the order fails before reaching t.
+ */
+export function visibleSet(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, order: Int32Array, t: number): number[] {
+  const out: number[] = [];
+  visibility(h, rf, levelOf, order, { t, visible: (u) => out.push(u) });
+  return out;
+}
+
+function visibility(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, order: Int32Array,
+  report: { t: number; visible: (u: number) => void } | null): OrderFailure | null {
   const n = order.length;
   const pos = new Int32Array(h.txnCount).fill(-1);
   for (let i = 0; i < n; i++) pos[order[i]] = i;
@@ -72,6 +87,10 @@ export function verifyOrder(h: History, rf: ReadsFrom, levelOf: (t: number) => L
         }
       }
       if (prefix && head === tail) for (let q = 0; q < maxPos; q++) add(q);
+    }
+    if (report?.t === t) {
+      for (let p = 0; p < i; p++) if (has(i, p)) report.visible(order[p]);
+      return null;
     }
     // Ext (or the RC row).
     for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {

@@ -19,6 +19,7 @@ export class DocModel {
   readonly lines: LineIndex;
   readonly levels: Verdict[];
   readonly mixed: Verdict | null;
+  readonly mixedLevels: Int8Array | null;
   readonly title: string | null;
   private readonly forcedByRule = new Map<Rule, ForcedColumns>();
   private readsByWriteIndex: Csr1 | null = null;
@@ -51,6 +52,7 @@ export class DocModel {
     this.lines = LineIndex.ofLineStarts(snapshot.lineStarts);
     this.levels = snapshot.levels;
     this.mixed = snapshot.mixed;
+    this.mixedLevels = snapshot.mixedLevels;
     this.title = snapshot.title;
     for (const f of snapshot.forced) this.forcedByRule.set(f.rule, f);
   }

@@ -70,6 +70,8 @@ export interface AnalysisSnapshot {
   forced: ForcedColumns[];
   levels: Verdict[];
   mixed: Verdict | null;
+  /** Per transaction, the level id it runs at in the mixed verdict (null without one). */
+  mixedLevels: Int8Array | null;
   diagnostics: Diagnostic[];
   errors: number;
   warnings: number;
@@ -123,7 +125,7 @@ export function buildSnapshot(text: string, o: SnapshotOptions): { snapshot: Ana
     millis: 0, title: a.title, history, lineStarts: own(lineStarts),
     observedWrite: own(a.readsFrom.observedWrite), observedTxn: own(a.readsFrom.observedTxn), wrSource: own(a.readsFrom.wrSource),
     writeKeyStart: own(a.readsFrom.writeKeyStart), writeKeys: own(a.readsFrom.writeKeys),
-    forced, levels: a.levels, mixed: a.mixed, diagnostics,
+    forced, levels: a.levels, mixed: a.mixed, mixedLevels: a.mixedLevels, diagnostics,
     errors: count(a.findings, 'error'), warnings: count(a.findings, 'warning'),
   };
   snapshot.millis = performance.now() - started;
