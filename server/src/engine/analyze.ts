@@ -9,7 +9,7 @@ import { isWeakLevel, LEVELS, levelId, type Level } from './levels.ts';
 import { LineIndex } from './line-index.ts';
 import { readPlume } from './plume-reader.ts';
 import { computeReadsFrom, opSpan, txnSpan, type ReadsFrom } from './reads-from.ts';
-import { checkStrong, DEFAULT_STRONG_BUDGET } from './strong-check.ts';
+import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongResult } from './strong-check.ts';
 import { explainStrong, levelsOf, minimizeViolation } from './strong-witness.ts';
 import { Explainer, type Witness } from './witness.ts';
 
@@ -47,6 +47,8 @@ export interface AnalyzeOptions {
   maxWitnesses?: number;
   /** Milliseconds each strong-level search may take before its verdict is 'unknown' (default 10000). */
   strongMillis?: number;
+  /** Milliseconds spent shrinking each strong-level violation to a minimal sub-history (default 1000). */
+  witnessMillis?: number;
 }
 
 interface Source {
@@ -145,43 +147,53 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   };
   const extraWitnesses = new Map<Rule, Witness[]>();
   // Strong levels (and mixed ones with a strong tag): CC first, a necessary condition, then the search.
-  const strongVerdict = (name: Level | 'mixed', levelOf: (t: number) => Level, levelFor: (sub: History) => (t: number) => Level): Verdict => {
-    const r = checkStrong(ctx, levelOf, strongBudget);
+  const strongBudget = { ...DEFAULT_STRONG_BUDGET, millis: options.strongMillis ?? DEFAULT_STRONG_BUDGET.millis };
+  const verdictFrom = (name: Level | 'mixed', r: StrongResult, levelFor: (sub: History) => (t: number) => Level): Verdict => {
     if (r.kind === 'consistent') return { level: name, consistent: true, witness: null, note: null, order: r.order };
     if (r.kind === 'unknown') return { level: name, consistent: null, witness: null, note: `${name === 'mixed' ? 'the mixed verdict' : name} could not be decided: ${r.reason}` };
     // Shrinking re-checks many sub-histories: each gets a small budget ('unknown' keeps the part).
-    const options = { deadline: Date.now() + WITNESS_MILLIS, budget: { ...strongBudget, states: 20_000, millis: WITNESS_MILLIS }, maxOrders: 120 };
-    const min = minimizeViolation(h, rf, levelFor, options);
-    return { level: name, consistent: false, witness: explainStrong(name, min.h, min.rf, levelFor(min.h), options), note: null };
+    const millis = options.witnessMillis ?? WITNESS_MILLIS;
+    const shrink = { deadline: Date.now() + millis, budget: { ...strongBudget, states: 20_000, millis }, maxOrders: 120 };
+    const min = minimizeViolation(h, rf, levelFor, shrink);
+    return { level: name, consistent: false, witness: explainStrong(name, min.h, min.rf, levelFor(min.h), shrink), note: null };
   };
-  const strongBudget = { ...DEFAULT_STRONG_BUDGET, millis: options.strongMillis ?? DEFAULT_STRONG_BUDGET.millis };
-  const strong = new Map<Level, Verdict>();
-  /** Whether a strong level holds, decided without building a witness (for the lattice shortcut). */
-  const holdsCache = new Map<Level, boolean>();
-  const holds = (level: Level): boolean => {
-    const known = strong.get(level);
-    if (known) return known.consistent === true;
-    let r = holdsCache.get(level);
-    if (r === undefined) {
-      const stronger: Level | null = level === 'SI' ? 'SER' : null;
-      r = (stronger !== null && holds(stronger)) || checkStrong(ctx, () => level, strongBudget).kind === 'consistent';
-      holdsCache.set(level, r);
+  /** One search per strong level, shared by its verdict and the lattice shortcuts. */
+  const searches = new Map<Level, StrongResult>();
+  const search = (level: Level): StrongResult => {
+    let r = searches.get(level);
+    if (!r) {
+      r = checkStrong(ctx, () => level, strongBudget);
+      searches.set(level, r);
     }
     return r;
   };
+  const strong = new Map<Level, Verdict>();
+  const implied = (level: Level, from: Verdict): Verdict => ({
+    level, consistent: from.consistent, witness: from.witness, order: from.order,
+    note: `implied: ${from.level} ${from.consistent ? 'holds' : 'is violated'}`,
+  });
+  /**
+   * The lattice saves searches: CC violated ⇒ all violated; SER holds ⇒ SI, PC and PSI hold (SER
+   * is usually the quickest to decide); PC or PSI violated ⇒ SI violated; SI violated ⇒ SER violated.
+   */
   const verdictOf = (level: Level): Verdict => {
     if (isWeakLevel(level)) return weakVerdict(level as Rule);
     const cc = weakVerdict('CC');
     if (cc.consistent === false) return { level, consistent: false, witness: cc.witness, note: `implied: ${level} is stronger than CC, which is violated` };
     let v = strong.get(level);
-    if (!v) {
-      // The lattice first: a history that holds at a stronger level holds here (SER ⇒ SI ⇒ PC, SI ⇒ PSI).
-      const stronger: Level | null = level === 'PC' || level === 'PSI' ? 'SI' : level === 'SI' ? 'SER' : null;
-      v = stronger !== null && holds(stronger)
-        ? { level, consistent: true, witness: null, note: `implied: ${stronger} holds` }
-        : strongVerdict(level, () => level, () => () => level);
-      strong.set(level, v);
+    if (v) return v;
+    const own = (): Verdict => verdictFrom(level, search(level), () => () => level);
+    if (level === 'SER') {
+      v = own();
+    } else if (search('SER').kind === 'consistent') {
+      v = implied(level, verdictOf('SER'));
+    } else if (level === 'SI') {
+      const weaker = [verdictOf('PC'), verdictOf('PSI')].find((x) => x.consistent === false);
+      v = weaker ? implied(level, weaker) : own();
+    } else {
+      v = own();
     }
+    strong.set(level, v);
     return v;
   };
 
@@ -225,7 +237,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
       mixed = violated
         ? { level: 'mixed', consistent: false, witness, note: null }
         : strongTags.length > 0
-          ? strongVerdict('mixed', levelsOf(h, fallbackLevel, null), (sub) => levelsOf(sub, fallbackLevel, null))
+          ? verdictFrom('mixed', checkStrong(ctx, levelsOf(h, fallbackLevel, null), strongBudget), (sub) => levelsOf(sub, fallbackLevel, null))
           : { level: 'mixed', consistent: true, witness: null, note: null };
     }
   }

@@ -77,13 +77,14 @@ export interface AnalysisSnapshot {
   warnings: number;
 }
 
-/** Milliseconds per strong-level search while editing. */
-const EDITOR_STRONG_MILLIS = 1000;
+/** Milliseconds per strong-level search, and per shrinking of its witness, while editing. */
+const EDITOR_STRONG_MILLIS = 500;
+const EDITOR_WITNESS_MILLIS = 100;
 
 export function buildSnapshot(text: string, o: SnapshotOptions): { snapshot: AnalysisSnapshot; transfer: ArrayBuffer[] } {
   const started = performance.now();
   // Strong levels get a short search budget in the editor: an undecided level beats a stalled squiggle.
-  const a = analyzeHistText(text, { levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: EDITOR_STRONG_MILLIS });
+  const a = analyzeHistText(text, { levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: EDITOR_STRONG_MILLIS, witnessMillis: EDITOR_WITNESS_MILLIS });
   const h = a.history;
   const lineStarts = lineStartsOf(text);
   const lines = LineIndex.ofLineStarts(lineStarts);
