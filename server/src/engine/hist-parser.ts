@@ -31,12 +31,14 @@ export interface ParsedFile {
 const DIRECTIVES = new Set(['history', 'level', 'check', 'expect', 'init']);
 const OP_LETTERS: Record<string, number> = { r: OP_READ, read: OP_READ, w: OP_WRITE, write: OP_WRITE, a: OP_APPEND, append: OP_APPEND };
 
-/** Thrown inside the parser only, caught by its item loop, which turns it into a finding. */
-class SyntaxError_ extends Error {
-  constructor(message: string, readonly span: Span) {
-    super(message);
-  }
+/** A syntax problem, as a value: the first one of an item is reported, then the parser recovers. */
+interface Problem {
+  message: string;
+  span: Span;
 }
+
+/** What a parsing step returns instead of a token index or an id when it met a problem. */
+const FAILED = -0x7fffffff;
 
 export function parseHist(text: string): ParsedFile {
   return new Parser(text).parse();
@@ -61,6 +63,8 @@ class Parser {
   private txn = -1;
   private firstListOp: Span | null = null;
   private hasTags = false;
+  /** The problem of the item being parsed, if any; a failing step returns FAILED or false. */
+  private problem: Problem | null = null;
 
   constructor(private readonly text: string) {
     this.tk = tokenize(text);
@@ -70,11 +74,10 @@ class Parser {
   parse(): ParsedFile {
     while (this.kind() !== TK_EOF) {
       const before = this.pos;
-      try {
-        this.item();
-      } catch (e) {
-        if (!(e instanceof SyntaxError_)) throw e;
-        this.findings.push(finding('syntax', 'error', e.message, e.span));
+      this.item();
+      if (this.problem) {
+        this.findings.push(finding('syntax', 'error', this.problem.message, this.problem.span));
+        this.problem = null;
         this.recover(before);
       }
     }
@@ -118,12 +121,19 @@ class Parser {
     return `'${this.textOf(at)}'`;
   }
 
-  private fail(expected: string): never {
-    throw new SyntaxError_(`expected ${expected}, found ${this.describe()}`, this.span());
+  /** Records the item's problem (the first one counts) and returns FAILED. */
+  private fail(expected: string): number {
+    return this.problemAt(`expected ${expected}, found ${this.describe()}`, this.span());
   }
 
+  private problemAt(message: string, span: Span): number {
+    this.problem ??= { message, span };
+    return FAILED;
+  }
+
+  /** The index of the expected token (consumed), or FAILED. */
   private expect(kind: number, what = TOKEN_NAMES[kind]): number {
-    if (this.kind() !== kind) this.fail(what);
+    if (this.kind() !== kind) return this.fail(what);
     return this.pos++;
   }
 
@@ -152,7 +162,10 @@ class Parser {
       this.pos++; // commas between operations are optional
       return;
     }
-    if (k !== TK_IDENT) this.fail('a directive, a session, a transaction or an operation');
+    if (k !== TK_IDENT) {
+      this.fail('a directive, a session, a transaction or an operation');
+      return;
+    }
     const next = this.kind(this.pos + 1);
     const word = this.lower();
     if (next === TK_LPAREN) return this.operation();
@@ -162,12 +175,15 @@ class Parser {
     const nextWord = this.lower(this.pos + 1);
     if (nextWord === 'committed' || nextWord === 'aborted') return this.txnHeader();
     if (next === TK_IDENT && this.kind(this.pos + 2) === TK_LPAREN) return this.txnHeader(); // `T1 w(x, 1)`: a header without its ':'
-    throw new SyntaxError_(`unexpected ${this.describe()}: expected a directive, 'session', a transaction header like 'T1:' or an operation like 'r(x, 1)'`, this.span());
+    this.problemAt(`unexpected ${this.describe()}: expected a directive, 'session', a transaction header like 'T1:' or an operation like 'r(x, 1)'`, this.span());
   }
 
   private sessionHeader(): void {
     const kw = this.pos++;
-    if (this.kind() !== TK_IDENT && this.kind() !== TK_NUMBER) this.fail('a session name');
+    if (this.kind() !== TK_IDENT && this.kind() !== TK_NUMBER) {
+      this.fail('a session name');
+      return;
+    }
     const nameAt = this.pos++;
     const name = this.textOf(nameAt);
     const span = { start: this.tk.start[kw], end: this.tk.end[nameAt] };
@@ -187,13 +203,13 @@ class Parser {
     const idAt = this.pos++;
     const name = this.textOf(idAt);
     let level = -1;
-    let problem: SyntaxError_ | null = null;
+    let problem: Problem | null = null;
     if (this.kind() === TK_LBRACKET) {
       this.pos++;
       if (this.kind() === TK_IDENT) level = this.levelToken();
-      else problem = new SyntaxError_(`expected a level (RC, RA, CC, PC, PSI, SI, SER), found ${this.describe()}`, this.span());
+      else problem = { message: `expected a level (RC, RA, CC, PC, PSI, SI, SER), found ${this.describe()}`, span: this.span() };
       if (this.kind() === TK_RBRACKET) this.pos++;
-      else problem ??= new SyntaxError_(`expected ']' after the level, found ${this.describe()}`, this.span());
+      else problem ??= { message: `expected ']' after the level, found ${this.describe()}`, span: this.span() };
       this.hasTags = this.hasTags || level >= 0;
     }
     let aborted = false;
@@ -204,7 +220,7 @@ class Parser {
     }
     let end = this.tk.end[this.pos - 1];
     if (this.kind() === TK_COLON) end = this.tk.end[this.pos++];
-    else problem ??= new SyntaxError_(`expected ':' after transaction ${name}, found ${this.describe()}`, this.span());
+    else problem ??= { message: `expected ':' after transaction ${name}, found ${this.describe()}`, span: this.span() };
     if (problem) this.findings.push(finding('syntax', 'error', problem.message, problem.span));
     const span = { start: this.tk.start[idAt], end };
     if (this.session < 0) {
@@ -219,9 +235,9 @@ class Parser {
     if (!this.txnByName.has(name)) this.txnByName.set(name, this.txn);
   }
 
-  /** A level name; unknown names are reported (unknown-level) and yield -1. */
+  /** A level name; unknown names are reported (unknown-level) and yield -1; no name at all: FAILED. */
   private levelToken(): number {
-    if (this.kind() !== TK_IDENT) this.fail('a level (RC, RA, CC, PC, PSI, SI, SER)');
+    if (this.kind() !== TK_IDENT) return this.fail('a level (RC, RA, CC, PC, PSI, SI, SER)');
     const at = this.pos++;
     const level = parseLevel(this.textOf(at));
     if (!level) {
@@ -237,32 +253,41 @@ class Parser {
     const letter = this.lower();
     const kind = OP_LETTERS[letter];
     if (kind === undefined) {
-      throw new SyntaxError_(`unknown operation '${this.textOf()}': expected r, w or a (read, write, append)`, this.span());
+      this.problemAt(`unknown operation '${this.textOf()}': expected r, w or a (read, write, append)`, this.span());
+      return;
     }
     this.pos += 2; // letter and '('
     const key = this.key();
+    if (key === FAILED) return;
     let value = NO_VALUE;
     let list = false;
     if (kind === OP_READ) {
       if (this.kind() === TK_COMMA) {
         this.pos++;
         if (this.kind() === TK_LBRACKET) {
-          this.listValue();
+          if (!this.listValue()) return;
           list = true;
         } else value = this.readValue();
       }
-    } else {
-      this.expect(TK_COMMA, `',' and the value ${kind === OP_WRITE ? 'written' : 'appended'}`);
+    } else if (this.expect(TK_COMMA, `',' and the value ${kind === OP_WRITE ? 'written' : 'appended'}`) !== FAILED) {
       value = this.value();
     }
+    if (value === FAILED || this.problem) return;
     const closeAt = this.expect(TK_RPAREN);
+    if (closeAt === FAILED) return;
     let end = this.tk.end[closeAt];
     let sourceName: string | null = null;
     let sourceSpan: Span | null = null;
     if (this.kind() === TK_ARROW) {
-      if (kind !== OP_READ) throw new SyntaxError_(`only a read can name its writer with '<-'`, this.span());
+      if (kind !== OP_READ) {
+        this.problemAt(`only a read can name its writer with '<-'`, this.span());
+        return;
+      }
       this.pos++;
-      if (this.kind() !== TK_IDENT && this.kind() !== TK_NUMBER) this.fail('the id of the transaction read from');
+      if (this.kind() !== TK_IDENT && this.kind() !== TK_NUMBER) {
+        this.fail('the id of the transaction read from');
+        return;
+      }
       sourceSpan = this.span();
       sourceName = this.textOf(this.pos++);
       end = sourceSpan.end;
@@ -287,7 +312,7 @@ class Parser {
     let name: string;
     if (k === TK_IDENT || k === TK_NUMBER) name = this.textOf();
     else if (k === TK_STRING) name = unquote(this.textOf());
-    else this.fail('a key');
+    else return this.fail('a key');
     this.pos++;
     let id = this.keys.get(name);
     if (id === undefined) {
@@ -318,7 +343,7 @@ class Parser {
       const s = unquote(this.textOf());
       canonical = 's' + s;
       shown = JSON.stringify(s);
-    } else this.fail('a value (an integer or a quoted string)');
+    } else return this.fail('a value (an integer or a quoted string)');
     this.pos++;
     let id = this.values.get(canonical);
     if (id === undefined) {
@@ -330,14 +355,15 @@ class Parser {
   }
 
   /** `[v1, v2, …]`: parsed so the file stays readable; list-append checks come later. */
-  private listValue(): void {
-    this.expect(TK_LBRACKET);
+  private listValue(): boolean {
+    if (this.expect(TK_LBRACKET) === FAILED) return false;
     while (this.kind() !== TK_RBRACKET) {
-      this.value();
+      if (this.value() === FAILED) return false;
       if (this.kind() === TK_COMMA) this.pos++;
-      else if (this.kind() !== TK_RBRACKET) this.fail("',' or ']'");
+      else if (this.kind() !== TK_RBRACKET) return this.fail("',' or ']'") !== FAILED;
     }
     this.pos++;
+    return true;
   }
 
   private directive(word: string): void {
@@ -346,20 +372,23 @@ class Parser {
     switch (word) {
       case 'history': {
         const at = this.expect(TK_STRING, 'a quoted title');
-        this.directives.title = unquote(this.textOf(at));
+        if (at !== FAILED) this.directives.title = unquote(this.textOf(at));
         return;
       }
       case 'level': {
         const at = this.pos;
         const level = this.levelToken();
         const span = { start: this.tk.start[kwAt], end: this.tk.end[at] };
-        if (level < 0) return;
+        if (level < 0) return; // FAILED, or an unknown level already reported
         if (this.directives.level) this.findings.push(finding('syntax', 'error', 'the level is already set by an earlier level directive', span));
         else this.directives.level = { level: levelFromId(level), span };
         return;
       }
       case 'check': {
-        if (this.kind() !== TK_IDENT) this.fail('one or more levels');
+        if (this.kind() !== TK_IDENT) {
+          this.fail('one or more levels');
+          return;
+        }
         do {
           const at = this.pos;
           const level = this.levelToken();
@@ -370,8 +399,12 @@ class Parser {
       }
       case 'expect': {
         const level = this.levelToken();
+        if (level === FAILED) return;
         const verdict = this.lower();
-        if (verdict !== 'ok' && verdict !== 'violated') this.fail("'ok' or 'violated'");
+        if (verdict !== 'ok' && verdict !== 'violated') {
+          this.fail("'ok' or 'violated'");
+          return;
+        }
         const span = { start: this.tk.start[kwAt], end: this.tk.end[this.pos] };
         this.pos++;
         if (level >= 0) this.directives.expects.push({ level: levelFromId(level), ok: verdict === 'ok', span });
@@ -380,8 +413,10 @@ class Parser {
       case 'init': {
         for (;;) {
           const key = this.key();
-          this.expect(TK_EQUALS, "'=' and the initial value");
-          this.initValues.set(key, this.value());
+          if (key === FAILED || this.expect(TK_EQUALS, "'=' and the initial value") === FAILED) return;
+          const value = this.value();
+          if (value === FAILED) return;
+          this.initValues.set(key, value);
           if (this.kind() !== TK_COMMA) return;
           this.pos++;
         }
