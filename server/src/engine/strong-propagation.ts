@@ -58,6 +58,17 @@ export function propagateSnapshotOrder(h: History, rf: ReadsFrom, levelOf: (t: n
     for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) writers[rf.writeKeys[j]].push(t);
   }
 
+  const conflictCache = new Map<number, boolean>();
+  const conflicts = (a: number, b: number): boolean => {
+    const key = a * n + b;
+    let c = conflictCache.get(key);
+    if (c === undefined) {
+      c = false;
+      for (let j = rf.writeKeyStart[a]; j < rf.writeKeyStart[a + 1] && !c; j++) c = writesKey(rf, b, rf.writeKeys[j]);
+      conflictCache.set(key, c);
+    }
+    return c;
+  };
   const words = (n + 31) >>> 5;
   for (let round = 0; round < maxRounds; round++) {
     const reach = closure(n, adj, words);
@@ -68,11 +79,28 @@ export function propagateSnapshotOrder(h: History, rf: ReadsFrom, levelOf: (t: n
       const t3 = h.opTxn[o];
       const t1 = rf.wrSource[o];
       const x = h.opKey[o];
-      const ser = levelOf(t3) === 'SER';
+      const level = levelOf(t3);
+      const ser = level === 'SER';
       const us = ser ? [t3] : preds[t3];
       for (const t2 of writers[x]) {
         if (t2 === t1 || t2 === t3) continue;
         if (t1 !== BOTTOM && r(t2, t1)) continue; // already ordered as required
+        // SI's NoConflict: a writer conflicting with t3 that commits before it is in its snapshot.
+        const conflict = level === 'SI' && conflicts(t2, t3);
+        if (conflict && (t1 === BOTTOM || r(t1, t2))) {
+          if (r(t2, t3)) return null;
+          if (!r(t3, t2)) {
+            addEdge(t3, t2);
+            edges.add(t3, t2, 2);
+            added++;
+          }
+        } else if (conflict && r(t2, t3)) {
+          if (t1 === BOTTOM || r(t1, t2)) return null;
+          addEdge(t2, t1);
+          edges.add(t2, t1, 2);
+          added++;
+          continue;
+        }
         const seen = us.some((u) => u === t2 || r(t2, u));
         if (seen) {
           if (t1 === BOTTOM || r(t1, t2)) return null; // t2 must both precede and follow t1
