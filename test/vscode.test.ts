@@ -23,7 +23,7 @@ describe('VS Code extension (code-server 4.100.3 + Chromium)', { skip, timeout: 
     const r = spawnSync('npm', ['run', 'package'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
     assert.ok(existsSync(VSIX));
-    for (const f of ['out/client.js', 'out/server.js', 'syntaxes/hist.tmLanguage.json', 'language-configuration.json', 'docs/anomalies.md']) {
+    for (const f of ['out/client.js', 'out/server.js', 'out/webview/webview.js', 'out/webview/webview.css', 'syntaxes/hist.tmLanguage.json', 'language-configuration.json', 'docs/anomalies.md']) {
       assert.match(r.stdout, new RegExp(f.split('/').pop()!.replace(/\./g, '\\.')), `the .vsix holds ${f}`);
     }
     assert.doesNotMatch(r.stdout, /node_modules|\.test\.ts/, 'no node_modules or tests in the .vsix');
@@ -41,7 +41,7 @@ describe('VS Code extension (code-server 4.100.3 + Chromium)', { skip, timeout: 
     assert.equal(run.exitCode, 0, `VS Code's test run exited with ${run.exitCode} (logs in ${run.logDir})`);
   });
 
-  test('the .vsix installs into code-server; squiggle, hover and Problems panel (screenshots)', { timeout: 3 * 60_000 }, async (t) => {
+  test('the .vsix installs into code-server; squiggle, hover, Problems panel and the graph panel (screenshots)', { timeout: 3 * 60_000 }, async (t) => {
     assert.ok(existsSync(VSIX), 'packaged by the test above');
     const ui = await runUiCheck();
     assert.equal(ui.installedAs, 'isocheck.isocheck-0.1.0');
@@ -51,6 +51,7 @@ describe('VS Code extension (code-server 4.100.3 + Chromium)', { skip, timeout: 
     assert.match(ui.statusBar, /strongest: RC/);
     assert.match(ui.hover, /RA violated: T1 must commit before the initial state/);
     assert.ok(ui.problems.some((p) => p.includes('RA violated') && p.includes(ui.expectedLocation)), `${ui.expectedLocation} in\n${ui.problems.join('\n')}`);
+    assert.deepEqual(ui.graphWitness, ['co:1->0', 'so:0->1'], 'the graph panel draws the RA cycle');
     for (const shot of Object.values(ui.screenshots)) assert.ok(existsSync(shot), shot);
     t.diagnostic(`screenshots: ${Object.values(ui.screenshots).join(', ')}`);
   });

@@ -2,11 +2,13 @@
 
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { StatusNotification } from '../../server/src/protocol/messages.ts';
+import { AnalysisChangedNotification, StatusNotification } from '../../server/src/protocol/messages.ts';
 import { checkWorkspace } from './commands/check-workspace.ts';
 import type { CommandContext } from './commands/context.ts';
 import { exportWitness } from './commands/export-witness.ts';
+import { exportWitnessAs } from './commands/export-witness-as.ts';
 import { showGraph } from './commands/show-graph.ts';
+import { GraphPanels } from './graph/graph-panel.ts';
 import { createClient } from './language-client.ts';
 import { StatusBar } from './status-bar.ts';
 
@@ -16,31 +18,40 @@ let client: LanguageClient | undefined;
 export interface IsoCheckApi {
   client(): LanguageClient | undefined;
   statusBar: StatusBar;
+  graphs: GraphPanels;
 }
+
+let graphs: GraphPanels | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<IsoCheckApi> {
   const output = vscode.window.createOutputChannel('IsoCheck');
   const statusBar = new StatusBar();
   const ctx: CommandContext = { client: () => client, statusBar, output };
+  const panels = new GraphPanels(ctx, context.extensionUri);
+  graphs = panels;
   context.subscriptions.push(
     output,
     statusBar,
+    panels,
     vscode.commands.registerCommand('isocheck.checkWorkspace', () => checkWorkspace(ctx)),
-    vscode.commands.registerCommand('isocheck.showGraph', (arg?: unknown) => showGraph(ctx, arg)),
+    vscode.commands.registerCommand('isocheck.showGraph', (arg?: unknown) => showGraph(panels, arg)),
+    vscode.commands.registerCommand('isocheck.exportWitnessAs', (arg?: unknown, choice?: unknown, target?: vscode.Uri) => exportWitnessAs(ctx, arg, choice, target)),
     vscode.commands.registerCommand('isocheck.exportWitness', (arg?: unknown, target?: vscode.Uri) => exportWitness(ctx, arg, target)),
     vscode.commands.registerCommand('isocheck.restartServer', () => restart(context, ctx)),
   );
   await start(context, ctx);
-  return { client: () => client, statusBar };
+  return { client: () => client, statusBar, graphs: panels };
 }
 
 async function start(context: vscode.ExtensionContext, ctx: CommandContext): Promise<void> {
   const c = createClient(context, ctx.output);
   // Registered before start so no status sent during the first analysis is lost.
   c.onNotification(StatusNotification.type, (status) => ctx.statusBar.update(status));
+  c.onNotification(AnalysisChangedNotification.type, (p) => graphs?.analysisChanged(p.uri));
   client = c;
   try {
     await c.start();
+    graphs?.refreshAll();
   } catch (e) {
     ctx.output.appendLine(`IsoCheck: the language server did not start: ${String(e)}`);
     void vscode.window.showErrorMessage('IsoCheck: the language server did not start; see the IsoCheck output channel.');

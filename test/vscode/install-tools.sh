@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the in-editor tests need (Chromium, ripgrep, code-server) outside git-tracked paths; idempotent.
+# Installs what the in-editor tests need (Chromium, ripgrep, Graphviz, code-server) outside git-tracked paths; idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -11,6 +11,8 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need+=(libkrb5-dev)
+# Graphviz: the witness export's DOT is checked with `dot -Tsvg`.
+command -v dot >/dev/null 2>&1 || need+=(graphviz)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then echo "install-tools: need root to apt-get install ${need[*]}" >&2; exit 1; fi
   apt-get update -qq

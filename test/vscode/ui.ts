@@ -16,7 +16,9 @@ export interface UiCheck {
   statusBar: string;
   hover: string;
   problems: string[];
-  screenshots: { squiggle: string; hover: string; problems: string };
+  /** The graph panel's witness edges (kind:from->to) as drawn in its webview. */
+  graphWitness: string[];
+  screenshots: { squiggle: string; hover: string; problems: string; graph: string };
 }
 
 /** Installs the .vsix into a fresh extensions folder; returns the installed extension's folder name. */
@@ -47,7 +49,7 @@ export async function runUiCheck(): Promise<UiCheck> {
     await squiggle.waitFor({ timeout: 60_000 });
     const status = page.locator('.statusbar-item', { hasText: 'RC ✓' }).first();
     await status.waitFor({ timeout: 30_000 });
-    const shots = { squiggle: join(RESULTS, 'squiggle.png'), hover: join(RESULTS, 'hover.png'), problems: join(RESULTS, 'problems.png') };
+    const shots = { squiggle: join(RESULTS, 'squiggle.png'), hover: join(RESULTS, 'hover.png'), problems: join(RESULTS, 'problems.png'), graph: join(RESULTS, 'graph.png') };
     await page.screenshot({ path: shots.squiggle });
 
     const hover = await showHover(page);
@@ -62,7 +64,10 @@ export async function runUiCheck(): Promise<UiCheck> {
     await page.screenshot({ path: shots.problems });
     const read = fracturedRead(readFileSync(join(folder, 'fractured-read-claimed.hist'), 'utf8')).readYInit;
     const expectedLocation = `Ln ${read.line + 1}, Col ${read.start + 1}`;
-    return { installedAs, expectedLocation, statusBar: await status.innerText(), hover, problems, screenshots: shots };
+    const statusBar = await status.innerText();
+    const graphWitness = await showGraphPanel(page);
+    await page.screenshot({ path: shots.graph });
+    return { installedAs, expectedLocation, statusBar, hover, problems, graphWitness, screenshots: shots };
   } catch (e) {
     await page.screenshot({ path: join(RESULTS, 'ui-failure.png') }).catch(() => undefined);
     throw e;
@@ -101,4 +106,33 @@ async function showHover(page: Page): Promise<string> {
     }
   }
   throw new Error('no hover appeared over the squiggle');
+}
+
+/** Runs "IsoCheck: Show History Graph" from the Command Palette; returns the witness edges drawn in the webview. */
+async function showGraphPanel(page: Page): Promise<string[]> {
+  await page.keyboard.press('Escape');
+  await page.locator('.monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+Shift+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 20_000 });
+  await input.fill('>IsoCheck: Show History Graph');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show History Graph' }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.press('Enter');
+  // The webview is two iframes deep; find the frame that holds the drawing.
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      try {
+        const edges = await frame.locator('svg.graph g.edge.witness').evaluateAll((es) => es.map((e) => `${e.getAttribute('data-kind')}:${e.getAttribute('data-from')}->${e.getAttribute('data-to')}`));
+        if (edges.length > 0) {
+          await page.waitForTimeout(500);
+          return edges.sort();
+        }
+      } catch {
+        // a frame that went away while we looked
+      }
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error('the graph panel did not draw a witness');
 }

@@ -2,6 +2,7 @@
 
 import { CHECK_USAGE, runCheck, type Io } from './check-command.ts';
 import { runGen } from './gen-command.ts';
+import { runWitness, WITNESS_USAGE } from './witness-command.ts';
 
 const HELP = `isocheck — does a transactional history honour its isolation level?
 
@@ -9,6 +10,13 @@ ${CHECK_USAGE}
   Checks .hist files (and AWDIT/Plume text files: .txt, .plume, or --format plume) at RC, RA and CC
   and at every level the file mentions; prints a verdict table and each violation's witness cycle.
   Exit status: 0 no errors, 1 some file has an error, 2 usage error or unreadable file.
+
+\${WITNESS_USAGE}
+  Exports one level's witness: the cycle as JSON, Graphviz DOT, an SVG drawing, or a minimised .hist
+  (isocheck witness --help).
+
+${WITNESS_USAGE}
+  Exports one level's witness: the cycle as JSON, Graphviz DOT, an SVG drawing, or a minimised .hist.
 
 usage: isocheck gen [options] [-o FILE]      (isocheck gen --help for the options)
 usage: isocheck lsp [--stdio]                (the language server, for editors: docs/editors.md)
@@ -26,6 +34,8 @@ function main(argv: readonly string[]): number {
       return runCheck(rest, io);
     case 'gen':
       return runGen(rest, io);
+    case 'witness':
+      return runWitness(rest, io);
     case 'lsp':
       // Loaded on demand, so that `check` does not pay for the LSP libraries. The server runs until
       // the client sends exit (or closes stdin), then ends the process itself.

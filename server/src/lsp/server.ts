@@ -9,7 +9,8 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CONFIGURATION_SECTION } from '../protocol/commands.ts';
-import { AnalysisChangedNotification, AnalysisRequest, StatusNotification } from '../protocol/messages.ts';
+import { AnalysisChangedNotification, AnalysisRequest, StatusNotification, WitnessExportRequest } from '../protocol/messages.ts';
+import { exportWitnessOfText } from '../engine/export/witness-of-text.ts';
 import type { IsoCheckSettings, StatusParams } from '../protocol/shapes.ts';
 import { AnalysisRunner } from './analysis-runner.ts';
 import { DocModel } from './doc-model.ts';
@@ -273,6 +274,14 @@ export function serve(connection: Connection): void {
   connection.onRequest(AnalysisRequest.type, guard('isocheck/analysis', null, (p) => {
     const m = model(p.uri);
     return m ? analysisJson(m, p.limit) : null;
+  }));
+
+  connection.onRequest(WitnessExportRequest.type, guard('isocheck/exportWitness', { ok: false, message: 'the export failed (see the IsoCheck output channel)' }, (p) => {
+    const doc = documents.get(p.uri);
+    if (!doc) return { ok: false, message: `${p.uri} is not open` };
+    const file = decodeURIComponent(p.uri.split('/').pop() ?? p.uri);
+    const r = exportWitnessOfText(doc.getText(), { file, level: p.level, format: p.format, minimizeMillis: 5000 });
+    return r.ok ? { ok: true, text: r.text, extension: r.extension } : { ok: false, message: r.message };
   }));
 
   connection.onShutdown(() => {

@@ -2,7 +2,7 @@
 /* eslint-disable @typescript-eslint/no-namespace -- one namespace per message (method + type) is the convention LSP clients share. */
 
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
-import type { AnalysisParams, AnalysisResult, StatusParams } from './shapes.ts';
+import type { AnalysisParams, AnalysisResult, StatusParams, WitnessExportAnswer, WitnessExportParams } from './shapes.ts';
 
 /** server → client: a document's verdict summary, for the status bar; sent when a check starts and ends. */
 export namespace StatusNotification {
@@ -20,4 +20,10 @@ export namespace AnalysisRequest {
 export namespace AnalysisChangedNotification {
   export const method = 'isocheck/analysisChanged';
   export const type = new NotificationType<{ uri: string; version: number }>(method);
+}
+
+/** client → server: one level's witness of an open document as JSON, DOT, SVG or a minimised .hist (the graph's export). */
+export namespace WitnessExportRequest {
+  export const method = 'isocheck/exportWitness';
+  export const type = new RequestType<WitnessExportParams, WitnessExportAnswer, void>(method);
 }

@@ -80,7 +80,12 @@ export interface TransactionJson {
   /** Header through last operation; null for ⊥. */
   extent: JsonRange | null;
   operations: number;
+  /** Its operations in short form (`w(x, 1)`, `r(y, init)`), at most OPS_SHOWN, then `+N more`. */
+  ops: string[];
 }
+
+/** How many operations of a transaction the analysis JSON spells out. */
+export const OPS_SHOWN = 6;
 
 export interface SessionJson {
   id: number;
@@ -108,6 +113,8 @@ export interface CoEdgeJson {
   key: string;
   /** The read whose axiom forced the edge. */
   read: JsonRange;
+  /** The transaction of that read (whose level's axiom applies in a mixed history). */
+  reader: number;
   because: string;
 }
 
@@ -154,3 +161,15 @@ export interface AnalysisResult {
   wrTotal: number;
   forced: ForcedJson[];
 }
+
+// ---- isocheck/exportWitness (client → server) ------------------------------------------------
+
+export interface WitnessExportParams {
+  uri: string;
+  level: LevelName | 'mixed';
+  format: 'json' | 'dot' | 'svg' | 'hist';
+}
+
+export type WitnessExportAnswer =
+  | { ok: true; text: string; extension: string }
+  | { ok: false; message: string };

@@ -1,13 +1,124 @@
-// Messages between the extension host and the graph webview (postMessage), as discriminated unions.
+// Messages between the extension host and the graph webview (postMessage): declared once, validated on both sides.
 
-import type { AnalysisResult, JsonRange } from './shapes.ts';
+import type { AnalysisResult, JsonPosition, JsonRange, LevelName } from './shapes.ts';
+
+/** The webview panel's view type (also the serializer's key). */
+export const GRAPH_VIEW_TYPE = 'isocheck.graph';
+
+export type GraphLevel = LevelName | 'mixed';
+export const GRAPH_LEVELS: readonly GraphLevel[] = ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER', 'mixed'];
+export type ExportFormat = 'json' | 'dot' | 'svg' | 'hist';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'dot', 'svg', 'hist'];
 
 /** extension host → webview. */
 export type HostToViewMessage =
+  /** A (new) analysis of the panel's document: redraw, keeping zoom and selection. */
   | { type: 'analysis'; analysis: AnalysisResult }
-  | { type: 'cleared'; uri: string };
+  /** No analysis to show (closed document, server restarting, syntax only): say why. */
+  | { type: 'cleared'; uri: string; reason: string }
+  /** The editor's cursor moved in the panel's document: highlight the transaction there. */
+  | { type: 'cursor'; uri: string; position: JsonPosition };
 
 /** webview → extension host. */
 export type ViewToHostMessage =
+  /** The view is ready for an analysis. */
   | { type: 'ready' }
-  | { type: 'reveal'; uri: string; range: JsonRange };
+  /** Reveal and select a source range (a box's transaction, an edge's read). */
+  | { type: 'reveal'; uri: string; range: JsonRange }
+  /** Export the witness of `level`; for svg the drawing itself comes along. */
+  | { type: 'export'; uri: string; level: GraphLevel; format: ExportFormat; svg?: string };
+
+/** What the webview keeps in its state (vscode.getState / setState) and the serializer restores. */
+export interface GraphViewState {
+  uri: string;
+  level: GraphLevel | null;
+  kinds: { so: boolean; wr: boolean; co: boolean };
+  transform: { x: number; y: number; k: number } | null;
+  /** A transaction name or an edge id. */
+  selected: { kind: 'txn'; name: string } | { kind: 'edge'; id: string } | null;
+  /** How many steps around the witness a large history shows. */
+  depth: number;
+}
+
+/** Exhaustiveness check for switches over message types. */
+export function assertNever(x: never): never {
+  throw new Error(`unexpected message ${JSON.stringify(x)}`);
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+const isStr = (x: unknown): x is string => typeof x === 'string';
+
+export function isPosition(x: unknown): x is JsonPosition {
+  return isObj(x) && isNum(x.line) && isNum(x.character) && x.line >= 0 && x.character >= 0;
+}
+
+export function isRange(x: unknown): x is JsonRange {
+  return isObj(x) && isPosition(x.start) && isPosition(x.end);
+}
+
+const isLevel = (x: unknown): x is GraphLevel => isStr(x) && (GRAPH_LEVELS as readonly string[]).includes(x);
+
+function isVerdict(x: unknown): boolean {
+  if (!isObj(x) || !isLevel(x.level) || !['ok', 'violated', 'unknown'].includes(x.state as string)) return false;
+  if (x.witness === null) return true;
+  const w = x.witness;
+  return isObj(w) && isStr(w.anomaly) && isStr(w.message) && Array.isArray(w.cycle)
+    && w.cycle.every((e) => isObj(e) && isNum(e.from) && isNum(e.to) && ['so', 'wr', 'co', 'ww', 'rw'].includes(e.kind as string) && isStr(e.because) && isRange(e.range) && (e.key === null || isStr(e.key)));
+}
+
+/** A structural check of the analysis (every field the view reads), linear in its size. */
+export function isAnalysisResult(x: unknown): x is AnalysisResult {
+  if (!isObj(x) || !isStr(x.uri) || !isNum(x.version) || !(x.title === null || isStr(x.title))) return false;
+  if (!Array.isArray(x.levels) || !x.levels.every(isVerdict) || !(x.mixed === null || isVerdict(x.mixed))) return false;
+  if (!Array.isArray(x.transactions) || !Array.isArray(x.sessions) || !Array.isArray(x.wr) || !Array.isArray(x.forced)) return false;
+  const n = x.transactions.length;
+  const txn = (t: unknown): boolean => isNum(t) && t >= 0 && t < n && Number.isInteger(t);
+  const okTxns = x.transactions.every((t, i) => isObj(t) && t.id === i && isStr(t.name) && isNum(t.session) && typeof t.aborted === 'boolean'
+    && Array.isArray(t.ops) && t.ops.every(isStr) && (t.range === null || isRange(t.range)) && (t.extent === null || isRange(t.extent))
+    && (t.level === null || isLevel(t.level)));
+  const okSessions = x.sessions.every((s, i) => isObj(s) && s.id === i && isStr(s.name) && Array.isArray(s.transactions) && s.transactions.every(txn));
+  const okWr = x.wr.every((e) => isObj(e) && txn(e.from) && txn(e.to) && isStr(e.key) && isRange(e.read));
+  const okForced = x.forced.every((f) => isObj(f) && ['RC', 'RA', 'CC'].includes(f.level as string) && Array.isArray(f.edges)
+    && f.edges.every((e) => isObj(e) && txn(e.from) && txn(e.to) && txn(e.reader) && isStr(e.key) && isStr(e.because) && isRange(e.read)));
+  return okTxns && okSessions && okWr && okForced;
+}
+
+export function isHostToViewMessage(x: unknown): x is HostToViewMessage {
+  if (!isObj(x)) return false;
+  switch (x.type) {
+    case 'analysis': return isAnalysisResult(x.analysis);
+    case 'cleared': return isStr(x.uri) && isStr(x.reason);
+    case 'cursor': return isStr(x.uri) && isPosition(x.position);
+    default: return false;
+  }
+}
+
+export function isViewToHostMessage(x: unknown): x is ViewToHostMessage {
+  if (!isObj(x)) return false;
+  switch (x.type) {
+    case 'ready': return true;
+    case 'reveal': return isStr(x.uri) && isRange(x.range);
+    case 'export': return isStr(x.uri) && isLevel(x.level) && (EXPORT_FORMATS as readonly string[]).includes(x.format as string)
+      && (x.svg === undefined || (isStr(x.svg) && x.format === 'svg'));
+    default: return false;
+  }
+}
+
+/** A restored state, or null when it is not one (the serializer gets whatever was stored). */
+export function asGraphViewState(x: unknown): GraphViewState | null {
+  if (!isObj(x) || !isStr(x.uri)) return null;
+  const kinds = isObj(x.kinds) ? x.kinds : {};
+  const t = x.transform;
+  const sel = x.selected;
+  return {
+    uri: x.uri,
+    level: isLevel(x.level) ? x.level : null,
+    kinds: { so: kinds.so !== false, wr: kinds.wr !== false, co: kinds.co !== false },
+    transform: isObj(t) && isNum(t.x) && isNum(t.y) && isNum(t.k) && t.k > 0 ? { x: t.x, y: t.y, k: t.k } : null,
+    selected: isObj(sel) && sel.kind === 'txn' && isStr(sel.name) ? { kind: 'txn', name: sel.name }
+      : isObj(sel) && sel.kind === 'edge' && isStr(sel.id) ? { kind: 'edge', id: sel.id } : null,
+    depth: isNum(x.depth) && x.depth >= 1 ? Math.min(50, Math.floor(x.depth)) : 1,
+  };
+}

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { IsoCheckApi } from '../../../client/src/extension.ts';
+import type { GraphPanelInfo } from '../../../client/src/graph/graph-panel.ts';
 import { EXTENSION_ID, FRACTURED, workspaceFile } from './fixtures.ts';
 import { eventually, runAll, test } from './harness.ts';
 
@@ -136,10 +137,44 @@ test('isocheck.exportWitness writes the CLI report shape with the RA cycle', asy
   assert.deepEqual(cycle, ['T1-co->init', 'init-so->T1']);
 });
 
-test('isocheck.showGraph states the verdict summary (no graph view yet)', async () => {
-  const text = await vscode.commands.executeCommand<string | undefined>('isocheck.showGraph', uri().toString());
-  assert.match(text ?? '', /RC ✓ RA ✗/);
-  assert.match(text ?? '', /strongest: RC/);
+test('isocheck.showGraph opens the graph beside the editor; it receives the RA witness and follows edits', async () => {
+  const editor = await vscode.window.showTextDocument(uri());
+  const opened = await vscode.commands.executeCommand<GraphPanelInfo | undefined>('isocheck.showGraph', uri().toString());
+  assert.equal(opened?.uri, uri().toString());
+  const panel = api.graphs.get(uri());
+  assert.ok(panel, 'a panel for the file');
+  const shown = await eventually(() => { const i = panel.info(); return i.ready && i.witnesses.RA ? i : undefined; }, 'the webview to be ready and get the analysis', 40_000);
+  assert.deepEqual(shown.witnesses.RA, ['T1-co->init', 'init-so->T1']);
+  assert.equal(panel.panel.viewColumn, vscode.ViewColumn.Two, 'beside the editor');
+  // Live: fixing the read removes the RA witness from the panel; restoring brings it back.
+  const fixedRange = new vscode.Range(FRACTURED.readYInit.start, FRACTURED.readYInit.start.translate(0, 'r(y, 1)'.length));
+  assert.ok(await editor.edit((e) => e.replace(FRACTURED.readYInit, 'r(y, 1)')));
+  await eventually(() => (panel.info().witnesses.RA === undefined && (panel.info().version ?? 0) > (shown.version ?? 0) ? true : undefined), 'the panel to follow the edit');
+  assert.ok(await editor.edit((e) => e.replace(fixedRange, 'r(y, init)')));
+  await eventually(() => (panel.info().witnesses.RA ? true : undefined), 'the witness to come back');
+}, 60_000);
+
+test('the graph reveals a clicked range in the editor, selected', async () => {
+  const panel = api.graphs.get(uri());
+  assert.ok(panel);
+  const r = FRACTURED.readYInit;
+  await panel.handle({ type: 'reveal', uri: uri().toString(), range: { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } } });
+  const editor = vscode.window.activeTextEditor;
+  assert.equal(editor?.document.uri.toString(), uri().toString());
+  assert.deepEqual(rangeOf(editor.selection), rangeOf(r));
+});
+
+test('isocheck.exportWitnessAs writes a minimised .hist that still violates RA, and DOT', async () => {
+  const dir = process.env.ISOCHECK_TEST_TMP ?? '/tmp';
+  const hist = vscode.Uri.file(`${dir}/fractured.RA.min.hist`);
+  const written = await vscode.commands.executeCommand<vscode.Uri | undefined>('isocheck.exportWitnessAs', uri(), { level: 'RA', format: 'hist' }, hist);
+  assert.equal(written?.fsPath, hist.fsPath);
+  const text = readFileSync(hist.fsPath, 'utf8');
+  assert.match(text, /^# Minimised witness/);
+  assert.match(text, /expect RA violated/);
+  const dot = vscode.Uri.file(`${dir}/fractured.RA.witness.dot`);
+  await vscode.commands.executeCommand('isocheck.exportWitnessAs', uri(), { level: 'RA', format: 'dot' }, dot);
+  assert.match(readFileSync(dot.fsPath, 'utf8'), /^digraph witness \{/);
 });
 
 test('isocheck.checkWorkspace checks every example', async () => {

@@ -1,0 +1,42 @@
+// isocheck.exportWitnessAs: one level's witness as JSON, Graphviz DOT, SVG or a minimised .hist.
+
+import * as vscode from 'vscode';
+import { EXPORT_FORMATS, GRAPH_LEVELS, type ExportFormat, type GraphLevel } from '../../../server/src/protocol/webview.ts';
+import { exportFromGraph } from '../graph/graph-panel.ts';
+import { targetUri, type CommandContext } from './context.ts';
+
+export interface ExportChoice {
+  level: GraphLevel;
+  format: ExportFormat;
+}
+
+function isChoice(x: unknown): x is ExportChoice {
+  const c = x as Partial<ExportChoice> | null;
+  return typeof c === 'object' && c !== null && GRAPH_LEVELS.includes(c.level as GraphLevel) && EXPORT_FORMATS.includes(c.format as ExportFormat);
+}
+
+/** `choice` and `target` skip the pickers and the save dialog (tests, other commands). */
+export async function exportWitnessAs(ctx: CommandContext, arg?: unknown, choice?: unknown, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+  const uri = targetUri(vscode, arg);
+  if (!uri) {
+    void vscode.window.showWarningMessage('IsoCheck: open a .hist file to export a witness.');
+    return undefined;
+  }
+  let picked: ExportChoice | undefined = isChoice(choice) ? choice : undefined;
+  if (!picked) {
+    const violated = (ctx.statusBar.get(uri)?.levels ?? []).filter((l) => l.state === 'violated').map((l) => l.level);
+    const levels: GraphLevel[] = [...violated, 'mixed'];
+    const level = await vscode.window.showQuickPick(levels, { title: 'IsoCheck: the witness of which level?' }) as GraphLevel | undefined;
+    if (!level) return undefined;
+    const formats = [
+      { label: 'json', description: 'the witness cycle, as isocheck check --json' },
+      { label: 'dot', description: 'Graphviz: the witness subgraph' },
+      { label: 'svg', description: 'the graph with the witness highlighted' },
+      { label: 'hist', description: 'a minimised litmus history that still violates the level' },
+    ];
+    const format = await vscode.window.showQuickPick(formats, { title: 'IsoCheck: export as' });
+    if (!format) return undefined;
+    picked = { level, format: format.label as ExportFormat };
+  }
+  return exportFromGraph(ctx, uri, picked.level, picked.format, undefined, target);
+}

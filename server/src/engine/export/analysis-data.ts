@@ -1,0 +1,153 @@
+// A history's analysis as the plain JSON the graph draws (protocol shapes.ts): shared by the server and the CLI.
+
+import type { Analysis, Verdict } from '../analyze.ts';
+import type { Span } from '../diagnostics.ts';
+import { EK_CO } from '../edges.ts';
+import { baseCsr } from '../graph.ts';
+import { sessionPredecessors } from '../happens-before.ts';
+import { BOTTOM, INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, type History } from '../history.ts';
+import type { Rule } from '../level-check.ts';
+import { LEVELS } from '../levels.ts';
+import type { LineIndex } from '../line-index.ts';
+import { txnExtent } from '../queries.ts';
+import type { ReadsFrom } from '../reads-from.ts';
+import { Explainer, type Witness } from '../witness.ts';
+import {
+  OPS_SHOWN, type AnalysisResult, type ForcedJson, type JsonRange, type LevelName, type SessionJson, type TransactionJson,
+  type VerdictJson, type VerdictState, type WitnessJson, type WrEdgeJson,
+} from '../../protocol/shapes.ts';
+
+export const DEFAULT_LIMIT = 20_000;
+
+/** Inferred co edges of one rule as columns (a: the forcing read op). */
+export interface ForcedColumnsLike {
+  from: ArrayLike<number>;
+  to: ArrayLike<number>;
+  a: ArrayLike<number>;
+  b: ArrayLike<number>;
+  length: number;
+}
+
+/** What the JSON is built from: the server's DocModel or a fresh Analysis (CLI). */
+export interface AnalysisSource {
+  uri: string;
+  version: number;
+  title: string | null;
+  history: History;
+  lines: LineIndex;
+  readsFrom: ReadsFrom;
+  levels: readonly Verdict[];
+  mixed: Verdict | null;
+  rules: readonly Rule[];
+  forced(rule: Rule): ForcedColumnsLike | undefined;
+  explain: Explainer;
+}
+
+/** An Analysis (analyze.ts) as an AnalysisSource. */
+export function sourceOfAnalysis(a: Analysis, uri: string, version = 0): AnalysisSource {
+  const h = a.history;
+  let explainer: Explainer | null = null;
+  const rules = (['RC', 'RA', 'CC'] as const).filter((r) => a.forced.has(r));
+  return {
+    uri, version, title: a.title, history: h, lines: a.lines, readsFrom: a.readsFrom, levels: a.levels, mixed: a.mixed, rules,
+    forced: (rule) => {
+      const e = a.forced.get(rule);
+      return e ? { from: e.from.data, to: e.to.data, a: e.a.data, b: e.b.data, length: e.length } : undefined;
+    },
+    get explain(): Explainer {
+      explainer ??= new Explainer(h, a.readsFrom, baseCsr(h.txnCount, h.txnOpStart, h.txnAborted, a.readsFrom.wrSource, sessionPredecessors(h)));
+      return explainer;
+    },
+  };
+}
+
+export function stateOfVerdict(v: Verdict): VerdictState {
+  return v.consistent === true ? 'ok' : v.consistent === false ? 'violated' : 'unknown';
+}
+
+/** A transaction's operations in short form, as the graph's boxes show them. */
+export function shortOps(h: History, t: number, max = OPS_SHOWN): string[] {
+  const out: string[] = [];
+  const start = h.txnOpStart[t];
+  const end = h.txnOpStart[t + 1];
+  for (let o = start; o < Math.min(end, start + max); o++) out.push(shortOp(h, o));
+  if (end - start > max) out.push(`+${end - start - max} more`);
+  return out;
+}
+
+export function shortOp(h: History, o: number): string {
+  const key = h.names.keyName(h.opKey[o]);
+  const v = h.opValue[o];
+  const value = v === INIT_VALUE ? 'init' : v === NO_VALUE ? '' : h.names.valueText(v);
+  const src = h.opSource[o] >= 0 ? ` <- ${h.names.txnName(h.opSource[o])}` : '';
+  switch (h.opKind[o]) {
+    case OP_READ: return `r(${key}${value ? `, ${value}` : ''})${src}`;
+    case OP_APPEND: return `a(${key}, ${value})`;
+    case OP_LIST_READ: return `r(${key}, [..])`;
+    default: return `w(${key}, ${value})`;
+  }
+}
+
+export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT): AnalysisResult {
+  const h = m.history;
+  const r = h.ranges;
+  const range = (s: Span): JsonRange => m.lines.range(s.start, s.end);
+  const max = Math.max(0, Math.floor(limit));
+
+  const transactions: TransactionJson[] = [];
+  for (let t = 0; t < h.txnCount; t++) {
+    const bottom = t === BOTTOM;
+    transactions.push({
+      id: t, name: bottom ? '⊥' : h.names.txnName(t), session: h.txnSession[t], position: h.txnIndexInSession[t],
+      level: h.txnLevel[t] >= 0 ? LEVELS[h.txnLevel[t]] : null, aborted: h.txnAborted[t] === 1,
+      range: bottom || !r ? null : m.lines.range(r.txnStart[t], r.txnEnd[t]), extent: bottom || !r ? null : range(txnExtent(h, t)),
+      operations: h.txnOpStart[t + 1] - h.txnOpStart[t], ops: bottom ? [] : shortOps(h, t),
+    });
+  }
+  const sessions: SessionJson[] = [];
+  for (let s = 0; s < h.sessionCount; s++) {
+    sessions.push({
+      id: s, name: h.names.sessionName(s), range: r ? m.lines.range(r.sessionStart[s], r.sessionEnd[s]) : m.lines.range(0, 0),
+      transactions: Array.from(h.sessionTxns.subarray(h.sessionTxnStart[s], h.sessionTxnStart[s + 1])),
+    });
+  }
+
+  // wr: every read between two distinct transactions that observed a write (or ⊥), sound or not.
+  const wr: WrEdgeJson[] = [];
+  let wrTotal = 0;
+  const { observedTxn, observedWrite } = m.readsFrom;
+  const opRange = (o: number): JsonRange => (r ? m.lines.range(r.opStart[o], r.opEnd[o]) : m.lines.range(0, 0));
+  for (let o = 0; o < h.opCount; o++) {
+    if (h.opKind[o] !== OP_READ || observedTxn[o] < 0 || observedTxn[o] === h.opTxn[o]) continue;
+    wrTotal++;
+    if (wr.length >= max) continue;
+    const w = observedWrite[o];
+    wr.push({ from: observedTxn[o], to: h.opTxn[o], key: h.names.keyName(h.opKey[o]), read: opRange(o), write: w >= 0 ? opRange(w) : null });
+  }
+
+  const forced: ForcedJson[] = [];
+  for (const rule of m.rules) {
+    const f = m.forced(rule);
+    if (!f) continue;
+    const n = Math.min(f.length, max);
+    const edges = Array.from({ length: n }, (_, i) => {
+      const e = m.explain.edge({ from: f.from[i], to: f.to[i], kind: EK_CO, a: f.a[i], b: f.b[i] });
+      return { from: e.from, to: e.to, key: h.names.keyName(h.opKey[f.a[i]]), read: range(e.span), reader: h.opTxn[f.a[i]], because: e.because };
+    });
+    forced.push({ level: rule, edges, total: f.length });
+  }
+
+  const witness = (w: Witness): WitnessJson => ({
+    anomaly: w.anomaly, message: w.message, range: range(w.span),
+    cycle: w.edges.map((e) => ({ from: e.from, to: e.to, kind: e.kind, key: e.key >= 0 ? h.names.keyName(e.key) : null, because: e.because, range: range(e.span) })),
+  });
+  const verdict = (v: Verdict): VerdictJson => ({ level: v.level, state: stateOfVerdict(v), witness: v.witness ? witness(v.witness) : null, note: v.note });
+  let strongest: LevelName | null = null;
+  for (const v of m.levels) if (v.level !== 'mixed' && v.consistent === true) strongest = v.level;
+
+  return {
+    uri: m.uri, version: m.version, title: m.title,
+    levels: m.levels.map(verdict), mixed: m.mixed ? verdict(m.mixed) : null, strongest,
+    sessions, transactions, wr, wrTotal, forced,
+  };
+}

@@ -1,0 +1,114 @@
+// Writes a History (e.g. a minimised witness) as tidy `.hist` text that parses back to the same history.
+
+import { INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, type History } from '../history.ts';
+import { LEVELS } from '../levels.ts';
+import type { Target } from './minimize.ts';
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+const KEYWORDS = new Set(['history', 'level', 'check', 'expect', 'init', 'session', 'committed', 'aborted', 'ok', 'violated', 'r', 'w', 'a', 'read', 'write', 'append']);
+
+/** A `.hist` double-quoted string: only `\"` and `\\` are escapes; line breaks become spaces. */
+export function histString(s: string): string {
+  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ')}"`;
+}
+
+/** A key as the language accepts it: identifiers and integers bare, anything else quoted. */
+export function histKey(name: string): string {
+  if ((IDENT.test(name) && !KEYWORDS.has(name.toLowerCase())) || /^-?\d+$/.test(name)) return name;
+  // The model keeps non-identifier keys JSON-quoted ("user:42"): unquote before re-escaping.
+  if (name.length >= 2 && name.startsWith('"') && name.endsWith('"')) {
+    try {
+      const inner = JSON.parse(name) as unknown;
+      if (typeof inner === 'string') return histString(inner);
+    } catch { /* not JSON: quote it as it is */ }
+  }
+  return histString(name);
+}
+
+/** A value: integers bare, strings (kept JSON-quoted by the model) re-escaped for `.hist`. */
+export function histValue(text: string): string {
+  if (/^-?\d+$/.test(text)) return text;
+  if (text.length >= 2 && text.startsWith('"') && text.endsWith('"')) {
+    try {
+      const inner = JSON.parse(text) as unknown;
+      if (typeof inner === 'string') return histString(inner);
+    } catch { /* fall through */ }
+  }
+  return histString(text);
+}
+
+/** Names made into identifiers (plume's `aborted@line7` → `aborted_line7`), unique. */
+function identifiers(names: string[], prefix: string): string[] {
+  const used = new Set<string>();
+  return names.map((n, i) => {
+    let id = IDENT.test(n) && !KEYWORDS.has(n.toLowerCase()) ? n : n.replace(/[^A-Za-z0-9_.-]/g, '_');
+    if (!/^[A-Za-z_]/.test(id)) id = `${prefix}${id}`;
+    if (id === prefix || id.length === 0) id = `${prefix}${i}`;
+    let unique = id;
+    for (let k = 2; used.has(unique.toLowerCase()); k++) unique = `${id}_${k}`;
+    used.add(unique.toLowerCase());
+    return unique;
+  });
+}
+
+export interface HistWriteOptions {
+  title: string | null;
+  target: Target;
+  /** What the leading comment says: the anomaly and its one-line explanation. */
+  anomaly: string;
+  message: string;
+  /** Where the history came from, for the comment. */
+  source: string;
+}
+
+/**
+ * A litmus file: a comment naming the anomaly and the level, `history`, `init` values of the keys
+ * used, `expect L violated` (homogeneous) or `level L` with the tags (mixed), then the sessions.
+ * List-append operations are left out: no level checks them.
+ */
+export function writeHistText(h: History, o: HistWriteOptions): string {
+  const lines: string[] = [];
+  const levelText = o.target.level === 'mixed' ? `the mixed levels (untagged transactions at ${o.target.fallback})` : o.target.level;
+  lines.push(o.anomaly === o.target.level
+    ? `# Minimised witness: a violation of ${levelText}.`
+    : `# Minimised witness: a violation of ${levelText} (${o.anomaly}).`);
+  lines.push(`# ${o.message.replace(/[\r\n]+/g, ' ')}`);
+  lines.push(`# Shrunk from ${o.source.replace(/[\r\n]+/g, ' ')} by isocheck (delta debugging: transactions, then operations).`);
+  lines.push(`history ${histString(`${o.title ?? 'witness'} (minimised)`)}`);
+  const mixed = o.target.level === 'mixed';
+  if (o.target.level === 'mixed') lines.push(`level ${o.target.fallback}`);
+  else lines.push(`expect ${o.target.level} violated`);
+
+  const usedKeys = new Set<number>();
+  for (let op = 0; op < h.opCount; op++) usedKeys.add(h.opKey[op]);
+  const inits = [...h.initValues].filter(([k]) => usedKeys.has(k)).sort((a, b) => a[0] - b[0]);
+  if (inits.length > 0) lines.push(`init ${inits.map(([k, v]) => `${histKey(h.names.keyName(k))} = ${histValue(h.names.valueText(v))}`).join(', ')}`);
+
+  const txnNames = identifiers(Array.from({ length: h.txnCount }, (_, t) => (t === 0 ? 'init_' : h.names.txnName(t))), 'T');
+  const sessionNames = identifiers(Array.from({ length: h.sessionCount }, (_, s) => h.names.sessionName(s)), 's');
+  for (let s = 0; s < h.sessionCount; s++) {
+    if (h.sessionTxnStart[s] === h.sessionTxnStart[s + 1]) continue;
+    lines.push('', `session ${sessionNames[s]}`);
+    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
+      const t = h.sessionTxns[i];
+      const tag = mixed && h.txnLevel[t] >= 0 ? ` [${LEVELS[h.txnLevel[t]]}]` : '';
+      const status = h.txnAborted[t] === 1 ? ' aborted' : '';
+      const ops: string[] = [];
+      for (let op = h.txnOpStart[t]; op < h.txnOpStart[t + 1]; op++) {
+        const kind = h.opKind[op];
+        if (kind === OP_APPEND || kind === OP_LIST_READ) continue;
+        const key = histKey(h.names.keyName(h.opKey[op]));
+        const v = h.opValue[op];
+        if (kind === OP_READ) {
+          const src = h.opSource[op] >= 0 ? ` <- ${txnNames[h.opSource[op]]}` : '';
+          const value = v === INIT_VALUE ? ', init' : v === NO_VALUE ? '' : `, ${histValue(h.names.valueText(v))}`;
+          ops.push(`r(${key}${value})${src}`);
+        } else {
+          ops.push(`w(${key}, ${histValue(h.names.valueText(v))})`);
+        }
+      }
+      lines.push(`  ${txnNames[t]}${tag}${status}: ${ops.join(' ')}`.trimEnd());
+    }
+  }
+  return lines.join('\n') + '\n';
+}

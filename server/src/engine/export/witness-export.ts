@@ -1,0 +1,67 @@
+// `isocheck witness` and the editor's export: one level's witness as JSON, DOT, SVG or a minimised `.hist`.
+
+import type { Analysis } from '../analyze.ts';
+import type { Level } from '../levels.ts';
+import { fileReport, type WitnessJson as ReportWitnessJson } from '../report.ts';
+import { analysisData, sourceOfAnalysis } from './analysis-data.ts';
+import { writeWitnessDot } from './dot-writer.ts';
+import { writeHistText } from './hist-writer.ts';
+import { layoutGraph, MAX_INTERACTIVE, visibleSet, witnessSentences, type ViewLevel } from './layout.ts';
+import { minimizeWitness, type Target } from './minimize.ts';
+import { LIGHT_PALETTE, renderSvg, type Palette } from './svg-writer.ts';
+
+export const WITNESS_FORMATS = ['json', 'dot', 'svg', 'hist'] as const;
+export type WitnessFormat = (typeof WITNESS_FORMATS)[number];
+
+export interface WitnessExportOptions {
+  /** The file's name as shown (JSON `file`, comments). */
+  file: string;
+  level: ViewLevel;
+  format: WitnessFormat;
+  /** The file's `level` directive: untagged transactions' level in the mixed verdict (SER without one). */
+  claimed: Level | null;
+  /** Milliseconds the `hist` minimisation may take (default 10 s). */
+  minimizeMillis?: number;
+  palette?: Palette;
+}
+
+export type WitnessExportResult =
+  | { ok: true; text: string; extension: string }
+  | { ok: false; reason: 'holds' | 'undecided' | 'not-evaluated'; message: string };
+
+export interface WitnessJsonDocument extends ReportWitnessJson {
+  file: string;
+  level: ViewLevel;
+}
+
+export function exportWitness(a: Analysis, o: WitnessExportOptions): WitnessExportResult {
+  const v = o.level === 'mixed' ? a.mixed : a.levels.find((x) => x.level === o.level) ?? null;
+  const name = o.level === 'mixed' ? 'the mixed verdict' : o.level;
+  if (!v) return { ok: false, reason: 'not-evaluated', message: o.level === 'mixed' ? `${o.file} has no mixed verdict (no level directive and no tagged transaction)` : `${o.level} was not evaluated` };
+  if (v.consistent === true) return { ok: false, reason: 'holds', message: `${o.file}: ${name} holds, so there is no witness to export` };
+  if (v.consistent === null || !v.witness) return { ok: false, reason: 'undecided', message: `${o.file}: ${name} is not decided${v.note ? ` (${v.note})` : ''}` };
+  const w = v.witness;
+  switch (o.format) {
+    case 'json': {
+      const report = fileReport(o.file, a);
+      const witness = (o.level === 'mixed' ? report.mixed : report.levels[o.level])!.witness!;
+      const doc: WitnessJsonDocument = { file: o.file, level: o.level, ...witness };
+      return { ok: true, text: JSON.stringify(doc, null, 2) + '\n', extension: 'json' };
+    }
+    case 'dot':
+    case 'svg': {
+      const data = analysisData(sourceOfAnalysis(a, o.file));
+      const vj = o.level === 'mixed' ? data.mixed : data.levels.find((x) => x.level === o.level);
+      const wj = vj!.witness!;
+      if (o.format === 'dot') return { ok: true, text: writeWitnessDot(data, o.level, wj), extension: 'dot' };
+      const layout = layoutGraph(data, { level: o.level, kinds: { so: true, wr: true, co: true }, visible: visibleSet(data, o.level, 1, MAX_INTERACTIVE) });
+      return { ok: true, text: renderSvg(layout, o.palette ?? LIGHT_PALETTE, witnessSentences(data, wj)), extension: 'svg' };
+    }
+    case 'hist': {
+      const target: Target = o.level === 'mixed' ? { level: 'mixed', fallback: o.claimed ?? 'SER' } : { level: o.level };
+      const min = minimizeWitness(a.history, a.readsFrom, target, { deadline: Date.now() + (o.minimizeMillis ?? 10_000) });
+      const text = writeHistText(min.h, { title: a.title, target, anomaly: w.anomaly, message: w.message, source: o.file });
+      return { ok: true, text, extension: 'hist' };
+    }
+  }
+}

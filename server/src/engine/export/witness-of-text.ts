@@ -1,0 +1,19 @@
+// Exports a witness straight from a document's text (the CLI and the language server share this).
+
+import { analyzeHistText, analyzePlumeBytes } from '../analyze.ts';
+import { parseHist } from '../hist-parser.ts';
+import { isWeakLevel, type Level } from '../levels.ts';
+import { exportWitness, type WitnessExportOptions, type WitnessExportResult } from './witness-export.ts';
+
+export function exportWitnessOfText(text: string, o: Omit<WitnessExportOptions, 'claimed'>, strongMillis?: number): WitnessExportResult {
+  const claimed = parseHist(text).directives.level?.level ?? null;
+  // Only the level asked for (and, for strong ones, CC, which they imply) is evaluated.
+  const levels: Level[] = o.level === 'mixed' ? [] : isWeakLevel(o.level) ? [o.level] : ['CC', o.level];
+  const a = analyzeHistText(text, { levels, strongMillis });
+  return exportWitness(a, { ...o, claimed });
+}
+
+export function exportWitnessOfPlume(bytes: Uint8Array, o: Omit<WitnessExportOptions, 'claimed'>, strongMillis?: number): WitnessExportResult {
+  const levels: Level[] = o.level === 'mixed' ? [] : isWeakLevel(o.level) ? [o.level] : ['CC', o.level];
+  return exportWitness(analyzePlumeBytes(bytes, { levels, strongMillis }), { ...o, claimed: null });
+}

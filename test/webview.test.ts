@@ -1,0 +1,196 @@
+// The graph webview bundle in headless Chromium (stub acquireVsCodeApi): boxes, edges, the witness, clicks, escaping, screenshots.
+
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { generateHistory } from '../server/src/engine/generate.ts';
+import { toHistString } from '../server/src/engine/history-writers.ts';
+import { coEdgesFor, verdictOf } from '../server/src/engine/export/layout.ts';
+import type { AnalysisResult } from '../server/src/protocol/shapes.ts';
+import { analysisOf, analysisOfExample, openGraph, type GraphPage, type Theme } from './helpers/graph-page.ts';
+import { launchChromium } from './vscode/browser.ts';
+import { CHROMIUM } from './vscode/paths.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const SHOTS = join(ROOT, 'test-results', 'webview');
+const DOC_IMAGES = join(ROOT, 'docs', 'images');
+const skip = !existsSync(CHROMIUM) && process.env.CI !== 'true' ? `needs Chromium at ${CHROMIUM} (test/vscode/install-tools.sh)` : false;
+
+async function show(b: Browser, a: AnalysisResult, theme: Theme = 'light', state?: unknown): Promise<GraphPage> {
+  const g = await openGraph(b, theme, undefined, state);
+  await g.send({ type: 'analysis', analysis: a });
+  await g.page.locator('g.box').first().waitFor();
+  return g;
+}
+
+async function count(g: GraphPage, selector: string): Promise<number> {
+  // Inside the drawing (the legend has sample edges too).
+  return g.page.locator(`svg.graph ${selector}`).count();
+}
+
+describe('graph webview in Chromium', { skip, timeout: 120_000 }, () => {
+  let browser: Browser;
+  before(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  test('fractured read: one box per lane, wr and co edges, the RA cycle highlighted and listed', async () => {
+    const a = analysisOfExample('fractured-read.hist');
+    const g = await show(browser, a);
+    const { page } = g;
+    assert.equal(await page.locator('select.level-select').inputValue(), 'RA', 'the violated level is shown first');
+    assert.equal(await count(g, 'g.box[data-lane="0"]'), 1);
+    assert.equal(await count(g, 'g.box[data-lane="1"]'), 1);
+    assert.equal(await count(g, 'g.box.bottom'), 1);
+    assert.equal(await count(g, 'g.edge.wr'), a.wr.length);
+    assert.equal(a.wr.length, 2, 'T2 reads x from T1 and y from ⊥');
+    // The RA co edges, plus the witness's ⊥ → T1 so edge drawn for the cycle.
+    assert.equal(await count(g, 'g.edge.co'), coEdgesFor(a, 'RA').length);
+    const witness = await page.locator('svg.graph g.edge.witness').evaluateAll((es) => es.map((e) => `${e.getAttribute('data-kind')}:${e.getAttribute('data-from')}->${e.getAttribute('data-to')}`).sort());
+    assert.deepEqual(witness, ['co:1->0', 'so:0->1']);
+    assert.equal(await count(g, 'g.box.witness'), 2, 'T1 and ⊥ are on the cycle');
+    const items = await page.locator('ol.witness-list li').allInnerTexts();
+    assert.equal(items.length, 2);
+    assert.match(items[0], /^T1 → init \[co y\] T1 must commit before the initial state/);
+    await page.screenshot({ path: join(SHOTS, 'fractured-read-light.png') });
+    await page.close();
+  });
+
+  test('a click on a box or an edge posts a reveal of its source range', async () => {
+    const a = analysisOfExample('fractured-read.hist');
+    const g = await show(browser, a);
+    const t2 = a.transactions.find((t) => t.name === 'T2')!;
+    await g.page.locator('g.box[data-name="T2"] rect').click();
+    const ra = verdictOf(a, 'RA')!.witness!;
+    await g.page.locator('svg.graph g.edge.witness[data-kind="co"]').dispatchEvent('click');
+    const posted = (await g.posted()).filter((m) => m.type === 'reveal');
+    assert.deepEqual(posted[0], { type: 'reveal', uri: a.uri, range: t2.extent });
+    assert.deepEqual(posted[1], { type: 'reveal', uri: a.uri, range: ra.cycle[0].range });
+    assert.equal(await count(g, 'g.box.selected'), 0, 'the edge click moved the selection');
+    assert.equal(await count(g, 'g.edge.selected'), 1);
+    // The editor's cursor inside T2 highlights it.
+    await g.send({ type: 'cursor', uri: a.uri, position: t2.extent!.start });
+    await g.page.locator('g.box.cursor[data-name="T2"]').waitFor();
+    // Malformed messages are ignored.
+    await g.send({ type: 'analysis', analysis: { uri: 1 } });
+    await g.send({ type: 'reveal' });
+    assert.equal(await count(g, 'g.box'), 3);
+    await g.page.close();
+  });
+
+  test('level selector and edge toggles; state (zoom, selection, level) survives a reload', async () => {
+    const a = analysisOfExample('write-skew.hist');
+    const g = await show(browser, a);
+    await g.page.locator('select.level-select').selectOption('SER');
+    assert.equal(await count(g, 'ol.witness-list li') > 0 || (await g.page.locator('p.message').innerText()).length > 0, true);
+    await g.page.locator('.toggle-wr input').uncheck();
+    assert.equal(await count(g, 'g.edge.wr:not(.witness)'), 0);
+    await g.page.locator('g.box[data-name="T1"] rect').click();
+    await g.page.mouse.move(600, 400);
+    await g.page.mouse.wheel(0, -300);
+    await g.page.waitForTimeout(200);
+    const saved = await g.page.evaluate(() => (window as unknown as { __state: { level: string; kinds: { wr: boolean }; selected: unknown; transform: { k: number } } }).__state);
+    assert.equal(saved.level, 'SER');
+    assert.equal(saved.kinds.wr, false);
+    assert.deepEqual(saved.selected, { kind: 'txn', name: 'T1' });
+    await g.page.close();
+    // A restarted panel gets its state back (the serializer hands it to the new webview).
+    const again = await show(browser, a, 'light', saved);
+    assert.equal(await again.page.locator('select.level-select').inputValue(), 'SER');
+    assert.equal(await again.page.locator('.toggle-wr input').isChecked(), false);
+    assert.equal(await count(again, 'g.box.selected[data-name="T1"]'), 1);
+    const transform = await again.page.locator('g.viewport').getAttribute('transform');
+    assert.match(transform ?? '', new RegExp(`scale\\(${saved.transform.k.toFixed(3).slice(0, 4)}`));
+    await again.page.close();
+  });
+
+  test('a hostile quoted value and key render as text, never as markup', async () => {
+    const text = `history "<script>alert(2)</script>"
+session s1
+  T1: w("<i>k</i>", "<img src=x onerror=alert(1)>") w(y, 1)
+session s2
+  T2: r(y, init) r("<i>k</i>", "<img src=x onerror=alert(1)>")
+`;
+    const a = analysisOf(text);
+    const g = await show(browser, a);
+    const { page } = g;
+    assert.equal(await page.locator('img, b, i, script:not([nonce])').count(), 0, 'no element was injected');
+    const ops = await page.locator('g.box[data-name="T1"] text.op').allTextContents();
+    assert.ok(ops.some((o) => o.includes('"<img src=x')), ops.join(' | '));
+    assert.ok((await page.locator('g.edge.wr text').allTextContents()).some((t) => t.includes('<i>k</i>')));
+    assert.equal(await page.locator('.toolbar .title').innerText(), '<script>alert(2)</script>');
+    await page.waitForTimeout(100);
+    assert.deepEqual(g.dialogs, []);
+    await page.screenshot({ path: join(SHOTS, 'hostile-values.png') });
+    await page.close();
+  });
+
+  test('the exported SVG of the current drawing is well-formed XML', async () => {
+    const a = analysisOf(`session s1\n  T1: w(x, "a<&>\\"b") w(y, 1)\nsession s2\n  T2: r(y, init) r(x, "a<&>\\"b")\n`);
+    const g = await show(browser, a, 'dark');
+    await g.page.locator('select.export-format').selectOption('svg');
+    await g.page.locator('button.export').click();
+    const exported = (await g.posted()).find((m) => m.type === 'export');
+    assert.ok(exported && exported.type === 'export' && exported.svg);
+    const errors = await g.page.evaluate((s) => {
+      const doc = new DOMParser().parseFromString(s, 'image/svg+xml');
+      return doc.getElementsByTagName('parsererror').length + (doc.documentElement.nodeName === 'svg' ? 0 : 100);
+    }, exported.svg);
+    assert.equal(errors, 0);
+    assert.match(exported.svg, /a&lt;&amp;&gt;\\&quot;b/);
+    await g.page.close();
+  });
+
+  test('light and dark screenshots', async () => {
+    // Long fork at SER: a four-edge cycle through two anti-dependencies.
+    const a = analysisOfExample('long-fork.hist');
+    const state = { uri: a.uri, level: 'SER', kinds: { so: true, wr: true, co: true }, transform: null, selected: null, depth: 1 };
+    for (const theme of ['light', 'dark'] as const) {
+      const g = await show(browser, a, theme, state);
+      assert.equal(await count(g, 'g.edge.witness'), 4);
+      await g.page.waitForTimeout(150);
+      await g.page.screenshot({ path: join(SHOTS, `long-fork-${theme}.png`) });
+      if (process.env.ISOCHECK_UPDATE_DOC_IMAGES === '1') {
+        mkdirSync(DOC_IMAGES, { recursive: true });
+        await g.page.screenshot({ path: join(DOC_IMAGES, `graph-${theme}.png`) });
+      }
+      await g.page.close();
+    }
+  });
+
+  test('2,000 transactions draw interactively; beyond, the witness neighbourhood with "showing N of M" and Widen', async (t) => {
+    const text = (n: number): string => toHistString(generateHistory({
+      sessions: 16, transactions: n, opsPerTxn: 3, keys: 200, distribution: 'uniform', zipfS: 0.8, readRatio: 0.5, store: 'permissive', seed: 7, abortRatio: 0.02,
+    }));
+    const big = analysisOf(text(2000));
+    let start = Date.now();
+    const g = await show(browser, big);
+    const ms = Date.now() - start;
+    assert.equal(await count(g, 'g.box'), 2001);
+    assert.equal(await g.page.locator('button.widen').isHidden(), true);
+    start = Date.now();
+    await g.page.locator('.toggle-co input').uncheck();
+    const toggleMs = Date.now() - start;
+    t.diagnostic(`2,000 transactions: first drawing ${ms} ms, a toggle ${toggleMs} ms`);
+    assert.ok(toggleMs < 5000, `${toggleMs} ms`);
+    await g.page.close();
+
+    const huge = analysisOf(text(3000));
+    const h = await show(browser, huge);
+    const scale = await h.page.locator('.scale').innerText();
+    assert.match(scale, /^showing \d+ of 3000 transactions/);
+    const shown = await count(h, 'g.box');
+    assert.ok(shown < 3001 && shown > 1);
+    await h.page.locator('button.widen').click();
+    await h.page.waitForTimeout(100);
+    assert.ok(await count(h, 'g.box') > shown, 'widening shows more');
+    await h.page.screenshot({ path: join(SHOTS, 'neighbourhood.png') });
+    await h.page.close();
+  });
+});

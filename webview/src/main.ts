@@ -1,0 +1,401 @@
+// The graph webview: draws a history's so / wr / co edges and the witness cycle with d3, talks to the host by typed messages.
+/// <reference lib="dom" />
+
+import './graph.css';
+import { select } from 'd3-selection';
+import { zoom, zoomIdentity, type D3ZoomEvent } from 'd3-zoom';
+import {
+  BOX_W, HEADER_H, MARGIN, OP_H, layoutGraph, verdictOf, visibleSet, witnessSentences, type LaidEdge, type Layout, type NodeBox,
+} from '../../server/src/engine/export/layout.ts';
+import { renderSvg, type Palette } from '../../server/src/engine/export/svg-writer.ts';
+import type { AnalysisResult, JsonPosition, JsonRange, VerdictJson } from '../../server/src/protocol/shapes.ts';
+import {
+  asGraphViewState, assertNever, EXPORT_FORMATS, isHostToViewMessage, type ExportFormat, type GraphLevel, type GraphViewState, type HostToViewMessage,
+} from '../../server/src/protocol/webview.ts';
+import { hostApi } from './vscode-api.ts';
+
+const api = hostApi();
+let state: GraphViewState = asGraphViewState(api.getState()) ?? {
+  uri: '', level: null, kinds: { so: true, wr: true, co: true }, transform: null, selected: null, depth: 1,
+};
+let analysis: AnalysisResult | null = null;
+let layout: Layout | null = null;
+let cursorTxn = -1;
+let zoomApplied = false;
+
+const MARK = { ok: '✓', violated: '✗', unknown: '?' } as const;
+const OP_CHARS = 26;
+const LARGE_EDGES = 1500;
+const LARGE_NODES = 600;
+const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+// ---- the page skeleton (built with DOM APIs: every text goes through textContent) -------------------
+
+const app = document.getElementById('app') ?? document.body.appendChild(Object.assign(document.createElement('div'), { id: 'app' }));
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, parent: HTMLElement, cls?: string, text?: string): HTMLElementTagNameMap[K] => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  parent.appendChild(e);
+  return e;
+};
+
+const toolbar = el('div', app, 'toolbar');
+const titleEl = el('span', toolbar, 'title', 'IsoCheck graph');
+const levelLabel = el('label', toolbar, undefined, 'Level');
+const levelSelect = el('select', levelLabel, 'level-select');
+levelSelect.setAttribute('aria-label', 'level');
+const verdictEl = el('span', toolbar, 'verdict');
+const toggles = {} as Record<'so' | 'wr' | 'co', HTMLInputElement>;
+for (const kind of ['so', 'wr', 'co'] as const) {
+  const label = el('label', toolbar, `toggle toggle-${kind}`);
+  const box = el('input', label);
+  box.type = 'checkbox';
+  box.dataset.kind = kind;
+  label.append(kind);
+  toggles[kind] = box;
+}
+const fitButton = el('button', toolbar, 'fit', 'Fit');
+const exportSelect = el('select', toolbar, 'export-format');
+exportSelect.setAttribute('aria-label', 'export format');
+for (const f of EXPORT_FORMATS) {
+  const o = el('option', exportSelect, undefined, f === 'hist' ? 'minimised .hist' : f.toUpperCase());
+  o.value = f;
+}
+const exportButton = el('button', toolbar, 'export', 'Export witness');
+const scaleEl = el('span', toolbar, 'scale');
+const widenButton = el('button', toolbar, 'widen', 'Widen');
+widenButton.hidden = true;
+
+const main = el('div', app, 'main');
+const svgNs = 'http://www.w3.org/2000/svg';
+const svgEl = document.createElementNS(svgNs, 'svg');
+svgEl.classList.add('graph');
+main.appendChild(svgEl);
+const svg = select<SVGSVGElement, unknown>(svgEl);
+const defs = svg.append('defs');
+const viewport = svg.append('g').attr('class', 'viewport');
+const lanesG = viewport.append('g').attr('class', 'lanes');
+const edgesG = viewport.append('g').attr('class', 'edges');
+const nodesG = viewport.append('g').attr('class', 'nodes');
+for (const c of ['so', 'wr', 'RC', 'RA', 'CC', 'ww', 'rw', 'witness', 'selected']) {
+  defs.append('marker').attr('id', `arrow-${c}`).attr('viewBox', '0 0 10 10').attr('refX', 9).attr('refY', 5)
+    .attr('markerUnits', 'userSpaceOnUse').attr('markerWidth', 9).attr('markerHeight', 9).attr('orient', 'auto-start-reverse')
+    .append('path').attr('class', c).attr('d', 'M0,0 L10,5 L0,10 z');
+}
+
+const side = el('aside', main);
+el('h3', side, undefined, 'Witness');
+const messageEl = el('p', side, 'message');
+const witnessList = el('ol', side, 'witness-list');
+el('h3', side, undefined, 'Legend');
+const legend = el('div', side, 'legend');
+for (const [cls, text] of [['so', 'so: session order'], ['wr', 'wr: read from (key)'], ['co RC', 'co forced by RC'], ['co RA', 'co forced by RA'],
+  ['co CC', 'co forced by CC'], ['rw', 'rw / ww: anti-dependency, write order'], ['witness', 'the witness cycle']] as const) {
+  const row = el('div', legend);
+  const s = document.createElementNS(svgNs, 'svg');
+  const g = document.createElementNS(svgNs, 'g');
+  g.setAttribute('class', `edge ${cls}`);
+  const p = document.createElementNS(svgNs, 'path');
+  p.setAttribute('class', 'line');
+  p.setAttribute('d', 'M2,5 L32,5');
+  g.appendChild(p);
+  s.appendChild(g);
+  row.appendChild(s);
+  row.append(text);
+}
+const boxRow = el('div', legend);
+boxRow.textContent = 'dashed grey box: aborted transaction';
+
+// ---- zoom and pan ----------------------------------------------------------------------------------
+
+const zoomer = zoom<SVGSVGElement, unknown>().scaleExtent([0.02, 4]).on('zoom', (e: D3ZoomEvent<SVGSVGElement, unknown>) => {
+  viewport.attr('transform', e.transform.toString());
+  svg.classed('far', e.transform.k < 0.6);
+  state.transform = { x: e.transform.x, y: e.transform.y, k: e.transform.k };
+  save();
+});
+svg.call(zoomer).on('dblclick.zoom', null);
+
+function fit(): void {
+  if (!layout) return;
+  const w = svgEl.clientWidth || 800;
+  const h = svgEl.clientHeight || 600;
+  const k = Math.min(1.25, Math.max(0.02, Math.min(w / layout.width, h / layout.height) * 0.96));
+  zoomer.transform(svg, zoomIdentity.translate((w - layout.width * k) / 2, Math.max(0, (h - layout.height * k) / 2)).scale(k));
+}
+
+function save(): void {
+  api.setState(state);
+}
+
+// ---- controls --------------------------------------------------------------------------------------
+
+levelSelect.addEventListener('change', () => {
+  state.level = levelSelect.value as GraphLevel;
+  state.depth = 1;
+  save();
+  render();
+});
+for (const kind of ['so', 'wr', 'co'] as const) {
+  toggles[kind].addEventListener('change', () => {
+    state.kinds = { ...state.kinds, [kind]: toggles[kind].checked };
+    save();
+    render();
+  });
+}
+fitButton.addEventListener('click', fit);
+widenButton.addEventListener('click', () => {
+  state.depth += 1;
+  save();
+  render();
+});
+exportButton.addEventListener('click', () => {
+  if (!analysis || !layout) return;
+  const format = exportSelect.value as ExportFormat;
+  const level = currentLevel();
+  if (format === 'svg') {
+    const sentences = layout.witness ? witnessSentences(analysis, layout.witness) : [];
+    api.postMessage({ type: 'export', uri: analysis.uri, level, format, svg: renderSvg(layout, themePalette(), sentences) });
+  } else {
+    api.postMessage({ type: 'export', uri: analysis.uri, level, format });
+  }
+});
+
+/** The theme's colours as resolved now, for a self-contained SVG. */
+function themePalette(): Palette {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name: string): string => css.getPropertyValue(name).trim() || '#888888';
+  return {
+    background: v('--ic-bg'), foreground: v('--ic-fg'), muted: v('--ic-muted'), box: v('--ic-box'), border: v('--ic-border'),
+    aborted: v('--ic-muted'), so: v('--ic-so'), wr: v('--ic-wr'), RC: v('--ic-rc'), RA: v('--ic-ra'), CC: v('--ic-cc'),
+    ww: v('--ic-ww'), rw: v('--ic-rw'), witness: v('--ic-witness'), font: v('--ic-font'),
+  };
+}
+
+// ---- messages from the host ------------------------------------------------------------------------
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const m = event.data;
+  if (!isHostToViewMessage(m)) {
+    console.warn('isocheck graph: ignored a malformed message');
+    return;
+  }
+  handle(m);
+});
+
+function handle(m: HostToViewMessage): void {
+  switch (m.type) {
+    case 'analysis':
+      if (state.uri !== m.analysis.uri) {
+        // Another document: its own view, not the last one's selection.
+        state = { ...state, uri: m.analysis.uri, level: null, selected: null, depth: 1 };
+      }
+      analysis = m.analysis;
+      save();
+      render();
+      return;
+    case 'cleared':
+      analysis = null;
+      layout = null;
+      showEmpty(m.reason);
+      return;
+    case 'cursor':
+      if (!analysis || m.uri !== analysis.uri) return;
+      cursorTxn = txnAt(analysis, m.position);
+      applyHighlights();
+      return;
+    default:
+      assertNever(m);
+  }
+}
+
+function showEmpty(reason: string): void {
+  lanesG.selectAll('*').remove();
+  edgesG.selectAll('*').remove();
+  nodesG.selectAll('*').remove();
+  witnessList.replaceChildren();
+  messageEl.textContent = reason;
+}
+
+const before = (a: JsonPosition, b: JsonPosition): boolean => a.line < b.line || (a.line === b.line && a.character <= b.character);
+
+function txnAt(a: AnalysisResult, p: JsonPosition): number {
+  for (const t of a.transactions) if (t.extent && before(t.extent.start, p) && before(p, t.extent.end)) return t.id;
+  return -1;
+}
+
+// ---- drawing ---------------------------------------------------------------------------------------
+
+function currentLevel(): GraphLevel {
+  const a = analysis!;
+  const available: GraphLevel[] = [...a.levels.map((v) => v.level), ...(a.mixed ? ['mixed' as const] : [])];
+  if (state.level && available.includes(state.level)) return state.level;
+  // First visit: the weakest violated level, else the mixed verdict when violated, else the strongest evaluated.
+  const violated = a.levels.find((v) => v.state === 'violated')?.level ?? (a.mixed?.state === 'violated' ? 'mixed' : null);
+  return violated ?? available[available.length - 1] ?? 'RC';
+}
+
+function verdictText(v: VerdictJson): string {
+  return `${v.level} ${MARK[v.state]}`;
+}
+
+function render(): void {
+  const a = analysis;
+  if (!a) return;
+  const level = currentLevel();
+  titleEl.textContent = a.title ?? decodeURIComponent(a.uri.split('/').pop() ?? a.uri);
+  levelSelect.replaceChildren();
+  for (const v of [...a.levels, ...(a.mixed ? [a.mixed] : [])]) {
+    const o = el('option', levelSelect as unknown as HTMLElement, undefined, verdictText(v));
+    o.value = v.level;
+  }
+  levelSelect.value = level;
+  for (const kind of ['so', 'wr', 'co'] as const) toggles[kind].checked = state.kinds[kind];
+  const verdict = verdictOf(a, level);
+  verdictEl.textContent = verdict ? (verdict.state === 'violated' ? `${level} violated` : verdict.state === 'ok' ? `${level} holds` : `${level} not decided`) : '';
+  verdictEl.className = `verdict ${verdict?.state ?? ''}`;
+
+  const visible = visibleSet(a, level, state.depth);
+  const total = a.transactions.length - 1;
+  scaleEl.textContent = visible ? `showing ${visible.size - 1} of ${total} transactions (the witness neighbourhood)` : `${total} transactions`;
+  widenButton.hidden = visible === null;
+  const limited = a.wrTotal > a.wr.length || a.forced.some((f) => f.total > f.edges.length);
+  if (limited) scaleEl.textContent += ' · some edges left out';
+
+  layout = layoutGraph(a, { level, kinds: state.kinds, visible });
+  // Large drawings: no animation and labels only when zoomed in, so panning stays smooth.
+  svg.classed('large', layout.edges.length > LARGE_EDGES || layout.nodes.length > LARGE_NODES);
+  drawLanes(layout);
+  drawEdges(layout);
+  drawNodes(layout);
+  drawWitness(a, layout);
+  applyHighlights();
+  if (!zoomApplied) {
+    zoomApplied = true;
+    if (state.transform) zoomer.transform(svg, zoomIdentity.translate(state.transform.x, state.transform.y).scale(state.transform.k));
+    else fit();
+  }
+}
+
+function drawLanes(l: Layout): void {
+  const lanes = lanesG.selectAll<SVGGElement, Layout['lanes'][number]>('g.lane').data(l.lanes.filter((x) => x.id >= 0 || l.nodes.some((n) => n.bottom)), (d) => String(d.id))
+    .join((enter) => {
+      const g = enter.append('g').attr('class', 'lane');
+      g.append('line').attr('class', 'lane-line');
+      g.append('text').attr('class', 'lane-title').attr('text-anchor', 'middle');
+      return g;
+    });
+  lanes.attr('data-lane', (d) => d.id);
+  lanes.select('line').attr('x1', (d) => d.x + BOX_W / 2).attr('x2', (d) => d.x + BOX_W / 2).attr('y1', MARGIN + 18).attr('y2', l.height - MARGIN);
+  lanes.select('text').attr('x', (d) => d.x + BOX_W / 2).attr('y', MARGIN + 12).text((d) => (d.id < 0 ? '⊥' : `session ${clip(d.name, 24)}`));
+  lanes.on('click', (_e, d) => { if (d.range && analysis) reveal(d.range); });
+}
+
+function markerOf(e: LaidEdge): string {
+  return e.witness >= 0 ? 'witness' : e.kind === 'co' ? e.rule ?? 'CC' : e.kind;
+}
+
+function drawEdges(l: Layout): void {
+  const edges = edgesG.selectAll<SVGGElement, LaidEdge>('g.edge').data(l.edges, (d) => d.id)
+    .join((enter) => {
+      const g = enter.append('g');
+      g.append('path').attr('class', 'line');
+      g.append('path').attr('class', 'hit');
+      g.append('text').attr('text-anchor', 'middle');
+      g.append('title');
+      return g;
+    });
+  edges.attr('class', (d) => `edge ${d.kind}${d.rule ? ` ${d.rule}` : ''}${d.witness >= 0 ? ' witness' : ''}`)
+    .attr('data-id', (d) => d.id).attr('data-kind', (d) => d.kind).attr('data-witness', (d) => d.witness)
+    .attr('data-from', (d) => d.from).attr('data-to', (d) => d.to);
+  edges.select('path.line').attr('d', (d) => d.path).attr('marker-end', (d) => `url(#arrow-${markerOf(d)})`);
+  edges.select('path.hit').attr('d', (d) => d.path);
+  edges.select('text').attr('x', (d) => d.labelX).attr('y', (d) => d.labelY - 3).text((d) => clip(d.label, 20));
+  edges.select('title').text((d) => d.because);
+  // The witness on top of everything else.
+  edges.filter((d) => d.witness >= 0).raise();
+  edges.on('click', (event: MouseEvent, d) => {
+    event.stopPropagation();
+    state.selected = { kind: 'edge', id: d.id };
+    save();
+    applyHighlights();
+    if (d.range) reveal(d.range);
+  });
+}
+
+function drawNodes(l: Layout): void {
+  const boxes = nodesG.selectAll<SVGGElement, NodeBox>('g.box').data(l.nodes, (d) => String(d.id))
+    .join((enter) => {
+      const g = enter.append('g');
+      g.append('rect').attr('rx', 4);
+      g.append('text').attr('class', 'head');
+      g.append('title');
+      return g;
+    });
+  boxes.attr('class', (d) => `box${d.aborted ? ' aborted' : ''}${d.witness ? ' witness' : ''}${d.bottom ? ' bottom' : ''}`)
+    .attr('data-id', (d) => d.id).attr('data-name', (d) => d.name).attr('data-lane', (d) => d.lane)
+    .attr('transform', (d) => `translate(${d.x},${d.y})`);
+  boxes.select('rect').attr('width', (d) => d.w).attr('height', (d) => d.h);
+  boxes.select('text.head').attr('x', 6).attr('y', 14)
+    .text((d) => (d.bottom ? '⊥ initial state' : clip(`${d.name}${d.tag ? ` [${d.tag}]` : ''}${d.aborted ? ' aborted' : ''}`, 28)));
+  boxes.select('title').text((d) => (d.bottom ? 'the initial state' : [`${d.name}${d.aborted ? ' (aborted)' : ''}`, ...d.ops].join('\n')));
+  boxes.selectAll<SVGTextElement, string>('text.op').data((d) => d.ops).join('text').attr('class', 'op')
+    .attr('x', 6).attr('y', (_d, i) => HEADER_H + 10 + i * OP_H).text((d) => clip(d, OP_CHARS));
+  boxes.on('click', (event: MouseEvent, d) => {
+    event.stopPropagation();
+    state.selected = { kind: 'txn', name: d.name };
+    save();
+    applyHighlights();
+    const range = d.extent ?? d.range;
+    if (range) reveal(range);
+  });
+}
+
+function drawWitness(a: AnalysisResult, l: Layout): void {
+  witnessList.replaceChildren();
+  const v = l.verdict;
+  if (!v) {
+    messageEl.textContent = `${l.level} was not evaluated.`;
+    return;
+  }
+  if (v.state !== 'violated' || !v.witness) {
+    messageEl.textContent = v.state === 'ok' ? `${l.level} holds: no cycle.` : `${l.level} is not decided${v.note ? `: ${v.note}` : ''}.`;
+    return;
+  }
+  const w = v.witness;
+  messageEl.textContent = w.cycle.length > 0 ? `${w.anomaly}: a cycle of ${w.cycle.length} edges that no commit order can have.` : w.message;
+  witnessSentences(a, w).forEach((sentence, i) => {
+    const li = el('li', witnessList, undefined, sentence);
+    li.dataset.index = String(i);
+    li.addEventListener('click', () => {
+      const edge = l.edges.find((e) => e.witness === i);
+      if (edge) state.selected = { kind: 'edge', id: edge.id };
+      save();
+      applyHighlights();
+      reveal(w.cycle[i].range);
+    });
+  });
+}
+
+function applyHighlights(): void {
+  const sel = state.selected;
+  nodesG.selectAll<SVGGElement, NodeBox>('g.box')
+    .classed('selected', (d) => sel?.kind === 'txn' && sel.name === d.name)
+    .classed('cursor', (d) => d.id === cursorTxn);
+  edgesG.selectAll<SVGGElement, LaidEdge>('g.edge')
+    .classed('selected', (d) => sel?.kind === 'edge' && sel.id === d.id)
+    .select('path.line').attr('marker-end', (d) => `url(#arrow-${sel?.kind === 'edge' && sel.id === d.id ? 'selected' : markerOf(d)})`);
+  for (const li of Array.from(witnessList.children)) {
+    const i = Number((li as HTMLElement).dataset.index);
+    li.classList.toggle('selected', sel?.kind === 'edge' && layout?.edges.find((e) => e.id === sel.id)?.witness === i);
+  }
+}
+
+function reveal(range: JsonRange): void {
+  if (!analysis) return;
+  api.postMessage({ type: 'reveal', uri: analysis.uri, range });
+}
+
+messageEl.textContent = 'Waiting for the analysis…';
+api.postMessage({ type: 'ready' });
