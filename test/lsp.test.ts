@@ -317,6 +317,31 @@ describe('settings', () => {
   });
 });
 
+describe('two passes for large documents', () => {
+  test('RC, RA and CC are published first, then the strong levels replace them', async () => {
+    const c = await LspClient.start({ settings: {} });
+    try {
+      const uri = 'file:///big-write-skew.hist';
+      // A write skew (SER violated, CC holds) among enough other transactions to pass 4 KB.
+      const padding = Array.from({ length: 120 }, (_, i) => `session p${i}\n  P${i}: w(k${i}, ${i + 10}) r(k${i}, ${i + 10})\n`).join('');
+      const text = `level SER\nsession s1\n  T1: r(x, init) r(y, init) w(x, 1)\nsession s2\n  T2: r(x, init) r(y, init) w(y, 2)\n${padding}`;
+      assert.ok(text.length > 4096);
+      await c.open(uri, text);
+      const full = await c.diagnosticsFor(uri, (p) => p.diagnostics.some((d) => d.code === 'SER'));
+      assert.ok(full.diagnostics.filter((d) => d.code === 'SER').every((d) => d.severity === 1), 'the claimed SER is an error');
+      const passes = c.publications.filter((p) => p.uri === uri && p.version === 1);
+      assert.equal(passes.length, 2, 'a quick pass, then the full one');
+      // The status follows the diagnostics: give it a moment to arrive.
+      for (let i = 0; i < 100 && !c.statuses.some((x) => x.uri === uri && x.state === 'done'); i++) await new Promise((r) => setTimeout(r, 20));
+      const done = c.statuses.filter((x) => x.uri === uri && x.state === 'done');
+      assert.equal(done.length, 1, 'the status is done only after the full pass');
+      assert.equal(done[0].mixed, 'violated');
+    } finally {
+      await c.stop();
+    }
+  });
+});
+
 describe('cancellation', () => {
   test('edits in quick succession: the stale analyses of a big document are cancelled, only the newest is published', async () => {
     const c = await LspClient.start({ settings: { levels: ['RC', 'RA', 'CC'] }, initializationOptions: { bigDocumentChars: 20_000 } });

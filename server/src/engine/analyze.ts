@@ -49,6 +49,11 @@ export interface AnalyzeOptions {
   strongMillis?: number;
   /** Milliseconds spent shrinking each strong-level violation to a minimal sub-history (default 1000). */
   witnessMillis?: number;
+  /**
+   * Leave the strong-level searches for later: strong levels and a mixed verdict with strong tags
+   * are undecided ('pending') unless CC already decides them. For a quick first answer in editors.
+   */
+  deferStrong?: boolean;
 }
 
 interface Source {
@@ -71,6 +76,8 @@ export function analyzePlumeBytes(bytes: Uint8Array, options: AnalyzeOptions = {
 }
 
 const ZERO: Span = { start: 0, end: 0 };
+/** The note of a strong verdict left for a later, full analysis (AnalyzeOptions.deferStrong). */
+export const PENDING = 'pending: the strong levels are being checked';
 /** Time spent shrinking a strong-level violation to a minimal sub-history, per verdict. */
 const WITNESS_MILLIS = 1000;
 
@@ -182,6 +189,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     if (cc.consistent === false) return { level, consistent: false, witness: cc.witness, note: `implied: ${level} is stronger than CC, which is violated` };
     let v = strong.get(level);
     if (v) return v;
+    if (options.deferStrong) return { level, consistent: null, witness: null, note: PENDING };
     const own = (): Verdict => verdictFrom(level, search(level), () => () => level);
     if (level === 'SER') {
       v = own();
@@ -236,7 +244,9 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
       const fallbackLevel = LEVELS[fallback];
       mixed = violated
         ? { level: 'mixed', consistent: false, witness, note: null }
-        : strongTags.length > 0
+        : strongTags.length > 0 && options.deferStrong
+          ? { level: 'mixed', consistent: null, witness: null, note: PENDING }
+          : strongTags.length > 0
           ? verdictFrom('mixed', checkStrong(ctx, levelsOf(h, fallbackLevel, null), strongBudget), (sub) => levelsOf(sub, fallbackLevel, null))
           : { level: 'mixed', consistent: true, witness: null, note: null };
     }
@@ -273,7 +283,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   }
 
   // Strong levels that were asked for but cannot be decided yet: one note per file.
-  const undecided = [...levels.filter((v) => asked.has(v.level as Level)), ...(mixed ? [mixed] : [])].filter((v) => v.consistent === null);
+  const undecided = [...levels.filter((v) => asked.has(v.level as Level)), ...(mixed ? [mixed] : [])].filter((v) => v.consistent === null && v.note !== PENDING);
   if (undecided.length > 0) {
     const names = [...new Set(undecided.map((v) => (v.level === 'mixed' ? strongOf(h, d) : [v.level])).flat())];
     const at = firstMention(h, d, names) ?? ZERO;

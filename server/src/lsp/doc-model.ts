@@ -28,7 +28,8 @@ export class DocModel {
   private sourceOrder: Int32Array | null | undefined;
 
   /** version: the document version analysed; settingsKey: the settings it was analysed with. */
-  constructor(readonly uri: string, readonly version: number, readonly settingsKey: string, readonly snapshot: AnalysisSnapshot) {
+  /** partial: a first pass whose strong levels are still pending. */
+  constructor(readonly uri: string, readonly version: number, readonly settingsKey: string, readonly snapshot: AnalysisSnapshot, readonly partial = false) {
     const c = snapshot.history;
     const { txnNames, sessionNames, keyNames, valueTexts } = c;
     this.ranges = { txnStart: c.txnStart, txnEnd: c.txnEnd, opStart: c.opStart, opEnd: c.opEnd, sessionStart: c.sessionStart, sessionEnd: c.sessionEnd };

@@ -14,6 +14,7 @@ import { exportWitnessOfText } from '../engine/export/witness-of-text.ts';
 import type { IsoCheckSettings, StatusParams } from '../protocol/shapes.ts';
 import { AnalysisRunner } from './analysis-runner.ts';
 import { DocModel } from './doc-model.ts';
+import type { RunResult } from './worker-protocol.ts';
 import { analysisJson } from './features/analysis-json.ts';
 import { codeLenses } from './features/code-lens.ts';
 import { completions } from './features/completion.ts';
@@ -39,6 +40,9 @@ const DEFAULTS: ServerOptions = { debounceMs: 150, maxDiagnostics: 1000, analysi
 const TRANSPORT_FLAGS = ['--stdio', '--node-ipc', '--socket', '--pipe'];
 
 /** Starts the server on the transport named in argv (`--stdio`, `--node-ipc`, `--socket=N`, `--pipe=P`); stdio by default. */
+/** Documents from this size on get a quick RC/RA/CC pass before the strong-level searches. */
+const TWO_PASS_CHARS = 4096;
+
 export function startServer(argv: readonly string[]): void {
   // vscode-languageserver reads the transport from process.argv; `isocheck lsp` with none means stdio.
   if (!argv.some((a) => TRANSPORT_FLAGS.some((f) => a === f || a.startsWith(`${f}=`)))) process.argv.push('--stdio');
@@ -124,7 +128,11 @@ export function serve(connection: Connection): void {
     runner?.cancel(r.id);
   }
 
-  /** Analyses the document's current version unless it already is (per version and settings). */
+  /**
+   * Analyses the document's current version unless it already is (per version and settings).
+   * Large documents that ask for strong levels get two passes: RC, RA and CC (fast, exact) are
+   * published first, then the full analysis with the strong-level searches replaces them.
+   */
   async function check(uri: string): Promise<void> {
     try {
       const settings = await settingsFor(uri);
@@ -133,44 +141,54 @@ export function serve(connection: Connection): void {
       const key = analysisKey(settings);
       const version = doc.version;
       const cached = models.get(uri);
-      if (cached && cached.version === version && cached.settingsKey === key) return;
+      if (cached && !cached.partial && cached.version === version && cached.settingsKey === key) return;
       const inflight = running.get(uri);
       if (inflight && inflight.version === version && inflight.key === key) return;
       cancelRunning(uri);
-      const job = runner.start(doc.getText(), {
-        uri, levels: settings.levels.length > 0 ? settings.levels : undefined, maxWitnesses: settings.maxWitnessesPerLevel,
-        docsBase, maxDiagnostics: options.maxDiagnostics,
-      });
-      running.set(uri, { id: job.id, version, key });
+      const text = doc.getText();
+      const levels = settings.levels.length > 0 ? settings.levels : undefined;
+      const strongAsked = levels === undefined || levels.some((l) => l !== 'RC' && l !== 'RA' && l !== 'CC');
+      const passes = text.length >= TWO_PASS_CHARS && strongAsked ? [true, false] : [false];
       sendStatus({ uri, version, state: 'checking', levels: [], mixed: null, strongest: null, text: 'checking…', errors: 0, warnings: 0, millis: 0 });
-      const result = await job.result;
-      if (running.get(uri)?.id !== job.id) return; // superseded by a newer edit or closed
-      running.delete(uri);
-      switch (result.kind) {
-        case 'done': {
-          const m = new DocModel(uri, version, key, result.snapshot);
-          models.set(uri, m);
-          await connection.sendDiagnostics({ uri, version, diagnostics: result.snapshot.diagnostics });
-          sendStatus(doneStatus(m));
-          void connection.sendNotification(AnalysisChangedNotification.type, { uri, version });
-          if (lensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
-          break;
-        }
-        case 'cancelled':
-          break;
-        case 'failed': {
-          log(`isocheck: analysis of ${uri} (version ${version}) failed: ${result.message}`);
-          const message = result.message.split('\n')[0];
-          await connection.sendDiagnostics({ uri, version, diagnostics: [{
-            range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
-            message: `IsoCheck could not analyse this document: ${message} (details in the IsoCheck output)`,
-          }] });
-          sendStatus({ uri, version, state: 'failed', levels: [], mixed: null, strongest: null, text: 'analysis failed', errors: 0, warnings: 0, millis: 0, message });
-          break;
-        }
+      for (const deferStrong of passes) {
+        const job = runner.start(text, {
+          uri, levels, maxWitnesses: settings.maxWitnessesPerLevel, docsBase, maxDiagnostics: options.maxDiagnostics, deferStrong,
+        });
+        running.set(uri, { id: job.id, version, key });
+        const result = await job.result;
+        if (running.get(uri)?.id !== job.id) return; // superseded by a newer edit or closed
+        running.delete(uri);
+        if (!(await publish(uri, version, key, result, deferStrong))) return;
       }
     } catch (e) {
       logError(`checking ${uri}`, e);
+    }
+  }
+
+  /** Publishes one pass's result; false when there is nothing more to do (cancelled or failed). */
+  async function publish(uri: string, version: number, key: string, result: RunResult, partial: boolean): Promise<boolean> {
+    switch (result.kind) {
+      case 'done': {
+        const m = new DocModel(uri, version, key, result.snapshot, partial);
+        models.set(uri, m);
+        await connection.sendDiagnostics({ uri, version, diagnostics: result.snapshot.diagnostics });
+        if (!partial) sendStatus(doneStatus(m));
+        void connection.sendNotification(AnalysisChangedNotification.type, { uri, version });
+        if (lensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+        return true;
+      }
+      case 'cancelled':
+        return false;
+      case 'failed': {
+        log(`isocheck: analysis of ${uri} (version ${version}) failed: ${result.message}`);
+        const message = result.message.split('\n')[0];
+        await connection.sendDiagnostics({ uri, version, diagnostics: [{
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
+          message: `IsoCheck could not analyse this document: ${message} (details in the IsoCheck output)`,
+        }] });
+        sendStatus({ uri, version, state: 'failed', levels: [], mixed: null, strongest: null, text: 'analysis failed', errors: 0, warnings: 0, millis: 0, message });
+        return false;
+      }
     }
   }
 

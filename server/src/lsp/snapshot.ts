@@ -15,6 +15,8 @@ export interface SnapshotOptions {
   /** URI of docs/anomalies.md for codeDescription links, or null. */
   docsBase: string | null;
   maxDiagnostics: number;
+  /** A quick first pass: strong levels left pending (see AnalyzeOptions.deferStrong). */
+  deferStrong?: boolean;
 }
 
 /** The history model's columns and name tables (engine History without its functions). */
@@ -84,7 +86,9 @@ const EDITOR_WITNESS_MILLIS = 100;
 export function buildSnapshot(text: string, o: SnapshotOptions): { snapshot: AnalysisSnapshot; transfer: ArrayBuffer[] } {
   const started = performance.now();
   // Strong levels get a short search budget in the editor: an undecided level beats a stalled squiggle.
-  const a = analyzeHistText(text, { levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: EDITOR_STRONG_MILLIS, witnessMillis: EDITOR_WITNESS_MILLIS });
+  const a = analyzeHistText(text, {
+    levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: EDITOR_STRONG_MILLIS, witnessMillis: EDITOR_WITNESS_MILLIS, deferStrong: o.deferStrong,
+  });
   const h = a.history;
   const lineStarts = lineStartsOf(text);
   const lines = LineIndex.ofLineStarts(lineStarts);
