@@ -3,6 +3,7 @@
 import { BOTTOM, type History } from './history.ts';
 import type { Level } from './levels.ts';
 import type { ReadsFrom } from './reads-from.ts';
+import { adjacencyOf, reachability } from './reachability.ts';
 import { verifyOrder } from './verify-order.ts';
 
 export type OrientationResult =
@@ -95,9 +96,9 @@ export function searchOrientations(h: History, rf: ReadsFrom, levelOf: (t: numbe
         order.push([a, b]);
         if (psi[b] === 1) vis.push([a, b]);
       }
-      const o = closure(n, words, order);
+      const o = reachability(n, adjacencyOf(n, order));
       if (!o) return 'conflict';
-      const v = closure(n, words, vis)!;
+      const v = reachability(n, adjacencyOf(n, vis))!;
       const reach = (m: Uint32Array, a: number, b: number): boolean => (m[a * words + (b >>> 5)] & (1 << (b & 31))) !== 0;
       let changed = false;
       const set = (from: number, to: number): boolean => {
@@ -161,40 +162,12 @@ export function searchOrientations(h: History, rf: ReadsFrom, levelOf: (t: numbe
   }
 }
 
-/** Strict reachability bit rows over the edge list, or null on a cycle. */
-function closure(n: number, words: number, edges: [number, number][]): Uint32Array | null {
-  const adj: number[][] = Array.from({ length: n }, () => []);
-  const indeg = new Int32Array(n);
-  for (const [a, b] of edges) {
-    adj[a].push(b);
-    indeg[b]++;
-  }
-  const order: number[] = [];
-  for (let v = 0; v < n; v++) if (indeg[v] === 0) order.push(v);
-  for (let i = 0; i < order.length; i++) for (const w of adj[order[i]]) if (--indeg[w] === 0) order.push(w);
-  if (order.length < n) return null;
-  const reach = new Uint32Array(n * words);
-  for (let i = n - 1; i >= 0; i--) {
-    const v = order[i];
-    const row = v * words;
-    for (const w of adj[v]) {
-      reach[row + (w >>> 5)] |= 1 << (w & 31);
-      const wr = w * words;
-      for (let k = 0; k < words; k++) reach[row + k] |= reach[wr + k];
-    }
-  }
-  return reach;
-}
-
 function topological(n: number, fixed: [number, number][], pairs: [number, number][], orient: Int8Array, txns: number[]): Int32Array {
   const edges = [...fixed];
   for (let p = 0; p < pairs.length; p++) if (orient[p] !== 0) edges.push(orient[p] === 1 ? pairs[p] : [pairs[p][1], pairs[p][0]]);
-  const adj: number[][] = Array.from({ length: n }, () => []);
+  const adj = adjacencyOf(n, edges);
   const indeg = new Int32Array(n);
-  for (const [a, b] of edges) {
-    adj[a].push(b);
-    indeg[b]++;
-  }
+  for (const [, b] of edges) indeg[b]++;
   const out: number[] = [];
   const queue = txns.filter((t) => indeg[t] === 0);
   for (let i = 0; i < queue.length; i++) {

@@ -1,8 +1,10 @@
 // Polynomial necessary conditions for PC, SI and SER: commit-order edges every valid order must contain.
 
 import { EdgeList } from './edges.ts';
+import { sessionPredecessors } from './happens-before.ts';
 import { BOTTOM, type History } from './history.ts';
 import type { Level } from './levels.ts';
+import { reachability } from './reachability.ts';
 import { writesKey, type ReadsFrom } from './reads-from.ts';
 
 /**
@@ -21,19 +23,11 @@ export function propagateSnapshotOrder(h: History, rf: ReadsFrom, levelOf: (t: n
     if (a !== b && !adj[a].includes(b)) adj[a].push(b);
   };
   const preds: number[][] = Array.from({ length: n }, () => []);
-  const soPrev = new Int32Array(n).fill(-1);
-  for (let s = 0; s < h.sessionCount; s++) {
-    let last = -1;
-    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
-      const t = h.sessionTxns[i];
-      if (h.txnAborted[t] === 1) continue;
-      if (last >= 0) {
-        addEdge(last, t);
-        preds[t].push(last);
-      }
-      soPrev[t] = last;
-      last = t;
-    }
+  const soPrev = sessionPredecessors(h);
+  for (let t = 1; t < n; t++) {
+    if (soPrev[t] < 0) continue;
+    addEdge(soPrev[t], t);
+    preds[t].push(soPrev[t]);
   }
   const reads: number[] = [];
   for (let t = 1; t < n; t++) {
@@ -71,7 +65,7 @@ export function propagateSnapshotOrder(h: History, rf: ReadsFrom, levelOf: (t: n
   };
   const words = (n + 31) >>> 5;
   for (let round = 0; round < maxRounds; round++) {
-    const reach = closure(n, adj, words);
+    const reach = reachability(n, adj);
     if (!reach) return null;
     const r = (a: number, b: number): boolean => (reach[a * words + (b >>> 5)] & (1 << (b & 31))) !== 0;
     let added = 0;
@@ -121,27 +115,6 @@ export function propagateSnapshotOrder(h: History, rf: ReadsFrom, levelOf: (t: n
     if (added === 0) return edges;
   }
   return edges;
-}
-
-/** Strict reachability as bit rows (row a, bit b: a reaches b), or null on a cycle. */
-function closure(n: number, adj: number[][], words: number): Uint32Array | null {
-  const indeg = new Int32Array(n);
-  for (let v = 0; v < n; v++) for (const w of adj[v]) indeg[w]++;
-  const order: number[] = [];
-  for (let v = 0; v < n; v++) if (indeg[v] === 0) order.push(v);
-  for (let i = 0; i < order.length; i++) for (const w of adj[order[i]]) if (--indeg[w] === 0) order.push(w);
-  if (order.length < n) return null;
-  const reach = new Uint32Array(n * words);
-  for (let i = n - 1; i >= 0; i--) {
-    const v = order[i];
-    const row = v * words;
-    for (const w of adj[v]) {
-      reach[row + (w >>> 5)] |= 1 << (w & 31);
-      const wr = w * words;
-      for (let k = 0; k < words; k++) reach[row + k] |= reach[wr + k];
-    }
-  }
-  return reach;
 }
 
 export { writesKey };

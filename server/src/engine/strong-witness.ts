@@ -8,6 +8,7 @@ import { restrictHistory } from './restrict.ts';
 import { checkStrong, enumerateOrders, type StrongBudget } from './strong-check.ts';
 import { EdgeList } from './edges.ts';
 import { verifyOrder } from './verify-order.ts';
+import { sessionPredecessors } from './happens-before.ts';
 import { Explainer, type Witness, type WitnessEdge } from './witness.ts';
 
 /** Sub-histories up to this size get every commit order explained; larger ones only a summary. */
@@ -136,17 +137,8 @@ function serForcedCycle(h: History, rf: ReadsFrom, explain: Explainer): WitnessE
   const add = (from: number, to: number, edge: WitnessEdge): void => {
     edges.push({ from, to, edge });
   };
-  const soPrev = new Int32Array(n).fill(-1);
-  for (let s = 0; s < h.sessionCount; s++) {
-    let last = -1;
-    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
-      const t = h.sessionTxns[i];
-      if (h.txnAborted[t] === 1) continue;
-      if (last >= 0) add(last, t, explain.edge({ from: last, to: t, kind: 0, a: -1, b: -1 }));
-      soPrev[t] = last;
-      last = t;
-    }
-  }
+  const soPrev = sessionPredecessors(h);
+  for (let t = 1; t < n; t++) if (soPrev[t] >= 0) add(soPrev[t], t, explain.edge({ from: soPrev[t], to: t, kind: 0, a: -1, b: -1 }));
   const reads: { op: number; t3: number; t1: number; x: number }[] = [];
   for (let t = 1; t < n; t++) {
     if (h.txnAborted[t] === 1) continue;

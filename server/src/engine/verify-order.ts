@@ -1,5 +1,6 @@
 // Checks one commit order against per-transaction levels exactly (MixIso's least visibility fixpoint).
 
+import { sessionPredecessors } from './happens-before.ts';
 import { BOTTOM, type History } from './history.ts';
 import type { Level } from './levels.ts';
 import { writesKey, type ReadsFrom } from './reads-from.ts';
@@ -40,16 +41,7 @@ function visibility(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, or
   const words = (n + 31) >>> 5;
   const vis = new Uint32Array(n * words); // row i: the visible set of order[i], by position
   const has = (row: number, p: number): boolean => (vis[row * words + (p >>> 5)] & (1 << (p & 31))) !== 0;
-  const soPrev = new Int32Array(h.txnCount).fill(-1);
-  for (let s = 0; s < h.sessionCount; s++) {
-    let last = -1;
-    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
-      const t = h.sessionTxns[i];
-      if (h.txnAborted[t] === 1) continue;
-      soPrev[t] = last;
-      last = t;
-    }
-  }
+  const soPrev = sessionPredecessors(h);
   const queue = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const t = order[i];
