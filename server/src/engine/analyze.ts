@@ -181,7 +181,8 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   });
   /**
    * The lattice saves searches: CC violated ⇒ all violated; SER holds ⇒ SI, PC and PSI hold (SER
-   * is usually the quickest to decide); PC or PSI violated ⇒ SI violated; SI violated ⇒ SER violated.
+   * is usually the quickest to decide); SI holds ⇒ PC and PSI hold; PC or PSI violated ⇒ SI
+   * violated. PSI's own search is the slowest on large histories, so PSI asks SI first.
    */
   const verdictOf = (level: Level): Verdict => {
     if (isWeakLevel(level)) return weakVerdict(level as Rule);
@@ -196,10 +197,14 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     } else if (search('SER').kind === 'consistent') {
       v = implied(level, verdictOf('SER'));
     } else if (level === 'SI') {
-      const weaker = [verdictOf('PC'), verdictOf('PSI')].find((x) => x.consistent === false);
+      const weaker = [verdictOf('PC'), strong.get('PSI')].find((x) => x?.consistent === false);
       v = weaker ? implied(level, weaker) : own();
+    } else if (level === 'PSI') {
+      const si = verdictOf('SI');
+      v = si.consistent === true ? implied(level, si) : own();
     } else {
-      v = own();
+      const si = strong.get('SI');
+      v = si?.consistent === true ? implied(level, si) : own();
     }
     strong.set(level, v);
     return v;
