@@ -40,9 +40,37 @@ export type SearchResult =
  * frontiers are memoised, which makes the search polynomial for a bounded number of sessions.
  */
 export function searchCommitOrder(input: SearchInput): SearchResult {
-  const s = new SearchState(input);
-  return s.run();
+  // Restarts with growing budgets and shuffled tie-breaks: a depth-first search stuck below an
+  // early wrong turn gets out of it. Failed frontiers stay failed whatever the exploration
+  // order, so the memo carries over and no work is lost.
+  const failed = new Set<string>();
+  let spent = 0;
+  let slice = RESTART_STATES;
+  for (let attempt = 0; ; attempt++) {
+    const last = spent + slice * 2 > input.budget;
+    const s = new SearchState(input, failed, attempt);
+    const r = s.run(last ? input.budget - spent : slice);
+    spent += s.states;
+    if (r.kind !== 'unknown' || last || (input.deadline !== undefined && Date.now() > input.deadline)) {
+      return r.kind === 'unknown' ? { kind: 'unknown', states: spent } : r;
+    }
+    slice *= 2;
+  }
 }
+
+/** Adds seeded noise to ranks (within a window) so a restart breaks ties and near-ties differently. */
+function perturb(rank: Int32Array, seed: number): void {
+  let x = (seed * 0x9e3779b1) | 0;
+  for (let i = 0; i < rank.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    rank[i] += (x >>> 0) % (16 * seed + 16);
+  }
+}
+
+/** States of the first attempt; each restart doubles it. */
+const RESTART_STATES = 5_000;
 
 class SearchState {
   private readonly h: History;
@@ -64,7 +92,10 @@ class SearchState {
   private readonly rank: Int32Array;
   private readonly sessionIds: number[];
 
-  constructor(private readonly input: SearchInput) {
+  states = 0;
+
+  /** failed: frontiers known to fail (shared across restarts); attempt: 0 for the plain order, else a shuffle seed. */
+  constructor(private readonly input: SearchInput, private readonly failed: Set<string>, attempt: number) {
     const { h, rf, mode } = input;
     this.h = h;
     this.rf = rf;
@@ -101,6 +132,7 @@ class SearchState {
     const fill = this.predStart.slice(0, h.txnCount);
     for (let i = 0; i < from.length; i++) this.predSucc[fill[from[i]]++] = to[i];
     this.rank = this.topologicalRank();
+    if (attempt > 0) perturb(this.rank, attempt);
     this.sessionIds = Array.from({ length: h.sessionCount }, (_, s) => s);
     // An edge into ⊥ can never be met: such a transaction never commits, and the search fails.
     for (let i = 0; i < input.precedence.length; i++) if (input.precedence.to[i] === BOTTOM) this.unmet[BOTTOM]++;
@@ -139,11 +171,11 @@ class SearchState {
     return rank;
   }
 
-  run(): SearchResult {
+  run(budget: number): SearchResult {
     if (this.unmet[BOTTOM] > 0) return { kind: 'violated' };
     const k = this.sessions.length;
     const total = this.sessions.reduce((n, l) => n + l.length, 0);
-    const failed = new Set<string>();
+    const failed = this.failed;
     // Explicit DFS stack of (event applied, next alternative to try) — no recursion.
     const chosen: number[] = []; // encoded event: session * 4 + EV_*
     const nextAlt: number[] = [0];
@@ -176,7 +208,8 @@ class SearchState {
         break;
       }
       if (applied) {
-        if (states > this.input.budget) return { kind: 'unknown', states };
+        this.states = states;
+        if (states > budget) return { kind: 'unknown', states };
         if ((states & 4095) === 0 && this.input.deadline !== undefined && Date.now() > this.input.deadline) return { kind: 'unknown', states };
         continue;
       }
