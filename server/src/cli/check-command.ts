@@ -7,6 +7,9 @@ import { lastValue, parseArgs } from './args.ts';
 import { formatOf, readInputs } from './inputs.ts';
 import { renderDetails, renderTable } from './text-report.ts';
 
+const LARGE_INPUT_BYTES = 2_000_000;
+const IMPLICIT_STRONG_MILLIS = 2_000;
+
 export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--json] [--format hist|plume] [--witnesses N]';
 
 export interface Io {
@@ -47,7 +50,10 @@ export function runCheck(argv: readonly string[], io: Io): number {
     const progress = io.errIsTty && input.bytes.length > 4_000_000;
     if (progress) io.err(`checking ${input.file} (${(input.bytes.length / 1e6).toFixed(0)} MB)…`);
     const fmt = formatOf(input.file, format);
-    const options = { levels, maxWitnesses };
+    // Not asked for by name, the strong levels of a large input get a short search budget: a
+    // default run over a million operations should not spend minutes on levels nobody requested.
+    const strongMillis = levels === undefined && input.bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
+    const options = { levels, maxWitnesses, strongMillis };
     const analysis = fmt === 'plume' ? analyzePlumeBytes(input.bytes, options) : analyzeHistText(input.bytes.toString('utf8'), options);
     const report = fileReport(input.file, analysis);
     errors ||= report.diagnostics.some((d) => d.severity === 'error');

@@ -27,6 +27,12 @@ export const DEFAULT_STRONG_BUDGET: StrongBudget = { states: 4_000_000, millis: 
 
 /** The propagation keeps a reachability matrix (n² bits): a pruning worth it up to this size. */
 const PROPAGATION_MAX_TXNS = 4000;
+/** The PSI search recomputes reachability matrices (n² bits) after every choice. */
+const ORIENTATION_MAX_TXNS = 4000;
+/** Exact verification of an order keeps the visible sets as n² bits (20,000 transactions: 50 MB). */
+const VERIFY_MAX_TXNS = 20_000;
+/** Memory for the commit-order search's memo of failed frontiers. */
+const MEMO_BYTES = 256 * 1024 * 1024;
 
 const MODES: Record<Level, number> = { RC: MODE_STATIC, RA: MODE_STATIC, CC: MODE_STATIC, PSI: MODE_STATIC, PC: MODE_PC, SI: MODE_SI, SER: MODE_SER };
 
@@ -55,6 +61,9 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
   }
   // PSI without snapshot levels: orienting the write-conflicting pairs is exact.
   if (approximate && !hasSnapshotLevels(h.txnCount, levelOf, h.txnAborted)) {
+    if (committed > ORIENTATION_MAX_TXNS) {
+      return { kind: 'unknown', reason: `PSI beside RC, RA and CC is searched exactly up to ${ORIENTATION_MAX_TXNS} transactions (this history has ${committed})` };
+    }
     const r = searchOrientations(h, rf, levelOf, Date.now() + budget.millis);
     if (r.kind !== 'consistent' || verifyOrder(h, rf, levelOf, r.order) === null) return r;
     return { kind: 'unknown', reason: 'the PSI order found did not verify' };
@@ -71,12 +80,20 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
     if (more === null) return { kind: 'violated' };
     for (let i = 0; i < more.length; i++) precedence.add(more.from.data[i], more.to.data[i], more.kind.data[i]);
   }
+  // The memo of failed frontiers holds one key of about 8 bytes per session: bound its memory.
+  const states = Math.min(budget.states, Math.floor(MEMO_BYTES / (8 * Math.max(1, h.sessionCount))));
   const result = searchCommitOrder({
-    h, rf, mode, budget: budget.states, deadline: Date.now() + budget.millis,
+    h, rf, mode, budget: states, deadline: Date.now() + budget.millis,
     precedence: { from: precedence.from.data, to: precedence.to.data, length: precedence.length },
   });
   if (result.kind === 'violated') return { kind: 'violated' };
-  if (result.kind === 'unknown') return { kind: 'unknown', reason: `the search stopped after ${result.states} states (budget: ${budget.states} states, ${budget.millis} ms)` };
+  if (result.kind === 'unknown') return { kind: 'unknown', reason: `the search stopped after ${result.states} states (budget: ${states} states, ${budget.millis} ms)` };
+  // The search is exact for snapshot levels beside RC and RA; verification (n² bits) double-checks
+  // it where affordable, and is required where CC or PSI readers were only approximated.
+  if (!approximate && committed > VERIFY_MAX_TXNS) return { kind: 'consistent', order: result.order };
+  if (approximate && committed > VERIFY_MAX_TXNS) {
+    return { kind: 'unknown', reason: `CC and PSI beside snapshot levels are verified up to ${VERIFY_MAX_TXNS} transactions (this history has ${committed})` };
+  }
   if (verifyOrder(h, rf, levelOf, result.order) === null) return { kind: 'consistent', order: result.order };
   if (!approximate) return { kind: 'unknown', reason: 'the commit order found did not verify' };
   // PSI, or CC beside snapshot levels: the order found is not the only candidate.
