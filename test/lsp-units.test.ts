@@ -104,3 +104,16 @@ describe('editor queries', () => {
     assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(ordinal), ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st']);
   });
 });
+
+test('inline code in hovers cannot be closed by backticks in a name', async () => {
+  const { code } = await import('../server/src/lsp/features/text.ts');
+  assert.equal(code('x'), '`x`');
+  assert.equal(code('a``![t](https://example.invalid/p.png)``b'), '``` a``![t](https://example.invalid/p.png)``b ```');
+});
+
+test('a position past the end of its line stays on that line', async () => {
+  const { LineIndex } = await import('../server/src/engine/line-index.ts');
+  const lines = LineIndex.ofText('session s1\n  T1: w(x, 1)\n');
+  assert.equal(lines.offset({ line: 0, character: 14 }), 10);
+  assert.equal(lines.offset({ line: 1, character: 2 }), 13);
+});

@@ -50,8 +50,11 @@ export class LineIndex {
     return { start: this.position(start), end: this.position(end) };
   }
 
+  /** The offset of a position; a character past the end of its line stays at the line's end. */
   offset(p: Position): number {
-    const line = Math.min(Math.max(p.line, 0), this.lineStarts.length - 1);
-    return this.lineStarts[line] + p.character;
+    const starts = this.lineStarts;
+    const line = Math.min(Math.max(p.line, 0), starts.length - 1);
+    const at = starts[line] + Math.max(0, p.character);
+    return line + 1 < starts.length ? Math.min(at, starts[line + 1] - 1) : at;
   }
 }

@@ -22,6 +22,7 @@ export class DocModel {
   readonly mixedLevels: Int8Array | null;
   readonly title: string | null;
   private readonly forcedByRule = new Map<Rule, ForcedColumns>();
+  private readonly memo = new Map<string, unknown>();
   private readsByWriteIndex: Csr1 | null = null;
   private readonly forcedByReadIndex = new Map<Rule, Csr1>();
   private explainer: Explainer | null = null;
@@ -98,5 +99,11 @@ export class DocModel {
       this.explainer = new Explainer(h, this.readsFrom, hb);
     }
     return this.explainer;
+  }
+
+  /** A value derived from this version, computed once (e.g. the graph's analysis JSON). */
+  cached<T>(key: string, make: () => T): T {
+    if (!this.memo.has(key)) this.memo.set(key, make());
+    return this.memo.get(key) as T;
   }
 }

@@ -42,6 +42,9 @@ const TRANSPORT_FLAGS = ['--stdio', '--node-ipc', '--socket', '--pipe'];
 /** Starts the server on the transport named in argv (`--stdio`, `--node-ipc`, `--socket=N`, `--pipe=P`); stdio by default. */
 /** Documents from this size on get a quick RC/RA/CC pass before the strong-level searches. */
 const TWO_PASS_CHARS = 4096;
+/** Budgets of a witness export, which runs on the message loop. */
+const EXPORT_STRONG_MILLIS = 500;
+const EXPORT_MINIMIZE_MILLIS = 1000;
 
 export function startServer(argv: readonly string[]): void {
   // vscode-languageserver reads the transport from process.argv; `isocheck lsp` with none means stdio.
@@ -159,6 +162,8 @@ export function serve(connection: Connection): void {
         if (running.get(uri)?.id !== job.id) return; // superseded by a newer edit or closed
         running.delete(uri);
         if (!(await publish(uri, version, key, result, deferStrong))) return;
+        // Between passes: a newer check, an edit or a close makes the next pass pointless.
+        if (running.has(uri) || documents.get(uri)?.version !== version) return;
       }
     } catch (e) {
       logError(`checking ${uri}`, e);
@@ -259,17 +264,22 @@ export function serve(connection: Connection): void {
   }));
 
   const model = (uri: string): DocModel | null => models.get(uri) ?? null;
+  /** For position-based features: the analysis of exactly the text the client shows, else nothing. */
+  const currentModel = (uri: string): DocModel | null => {
+    const m = models.get(uri);
+    return m && m.version === documents.get(uri)?.version ? m : null;
+  };
 
   connection.onHover(guard('hover', null, (p) => {
-    const m = model(p.textDocument.uri);
+    const m = currentModel(p.textDocument.uri);
     return m ? hoverAt(m, p.position) : null;
   }));
   connection.onDefinition(guard('definition', null, (p) => {
-    const m = model(p.textDocument.uri);
+    const m = currentModel(p.textDocument.uri);
     return m ? definitionAt(m, p.position) : null;
   }));
   connection.onReferences(guard('references', [], (p) => {
-    const m = model(p.textDocument.uri);
+    const m = currentModel(p.textDocument.uri);
     return m ? referencesAt(m, p.position, p.context.includeDeclaration) : [];
   }));
   connection.onDocumentSymbol(guard('document symbols', [], (p) => {
@@ -291,14 +301,15 @@ export function serve(connection: Connection): void {
   }));
   connection.onRequest(AnalysisRequest.type, guard('isocheck/analysis', null, (p) => {
     const m = model(p.uri);
-    return m ? analysisJson(m, p.limit) : null;
+    return m ? m.cached(`analysis:${p.limit ?? ''}`, () => analysisJson(m, p.limit)) : null;
   }));
 
   connection.onRequest(WitnessExportRequest.type, guard('isocheck/exportWitness', { ok: false, message: 'the export failed (see the IsoCheck output channel)' }, (p) => {
     const doc = documents.get(p.uri);
     if (!doc) return { ok: false, message: `${p.uri} is not open` };
     const file = decodeURIComponent(p.uri.split('/').pop() ?? p.uri);
-    const r = exportWitnessOfText(doc.getText(), { file, level: p.level, format: p.format, minimizeMillis: 5000 });
+    // On the message loop: the editor's short budgets keep it to about a second.
+    const r = exportWitnessOfText(doc.getText(), { file, level: p.level, format: p.format, minimizeMillis: EXPORT_MINIMIZE_MILLIS }, EXPORT_STRONG_MILLIS);
     return r.ok ? { ok: true, text: r.text, extension: r.extension } : { ok: false, message: r.message };
   }));
 

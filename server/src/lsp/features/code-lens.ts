@@ -7,7 +7,7 @@ import { MARK, stateOf } from './summary.ts';
 
 const TOP: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
-const TIP = { ok: 'holds', violated: 'violated', unknown: 'not checked yet' } as const;
+const TIP = { ok: 'holds', violated: 'violated', unknown: 'is not decided' } as const;
 
 export function codeLenses(m: DocModel): CodeLens[] {
   const verdicts = m.mixed ? [...m.levels, m.mixed] : m.levels;

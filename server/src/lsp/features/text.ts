@@ -7,9 +7,11 @@ export function md(s: string): string {
   return s.replace(/[\\`*_[\]<>]/g, (c) => `\\${c}`);
 }
 
-/** Inline code, safe for names containing backticks. */
+/** Inline code, safe for names containing backticks: the fence is longer than any backtick run inside. */
 export function code(s: string): string {
-  return s.includes('`') ? `\`\` ${s} \`\`` : `\`${s}\``;
+  const longest = Math.max(0, ...(s.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  return longest > 0 ? `${fence} ${s} ${fence}` : `${fence}${s}${fence}`;
 }
 
 export function txnLabel(h: History, t: number): string {
