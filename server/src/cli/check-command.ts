@@ -26,6 +26,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
   if (args.positional.length === 0) return usage(io, 'no input files');
   let levels: Level[] | undefined;
   for (const spec of args.values.get('--level') ?? []) {
+    if (spec.split(',').every((s) => s.length === 0)) return usage(io, '--level needs one or more levels');
     for (const name of spec.split(',').filter((s) => s.length > 0)) {
       const l = parseLevel(name);
       if (!l) return usage(io, `unknown level '${name}' (RC, RA, CC, PC, PSI, SI, SER)`);
@@ -40,8 +41,11 @@ export function runCheck(argv: readonly string[], io: Io): number {
 
   const reports: FileReport[] = [];
   let unreadable = false;
+  let internal = false;
   let errors = false;
-  for (const input of readInputs(args.positional)) {
+  const inputs = readInputs(args.positional);
+  if (inputs.length === 0) return usage(io, `no history files (.hist, .txt, .plume) in ${args.positional.join(', ')}`);
+  for (const input of inputs) {
     if ('error' in input) {
       io.err(`isocheck: cannot read ${input.file}: ${input.error}`);
       unreadable = true;
@@ -54,8 +58,17 @@ export function runCheck(argv: readonly string[], io: Io): number {
     // default run over a million operations should not spend minutes on levels nobody requested.
     const strongMillis = levels === undefined && input.bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
     const options = { levels, maxWitnesses, strongMillis };
-    const analysis = fmt === 'plume' ? analyzePlumeBytes(input.bytes, options) : analyzeHistText(input.bytes.toString('utf8'), options);
-    const report = fileReport(input.file, analysis);
+    let report: FileReport;
+    try {
+      const analysis = fmt === 'plume' ? analyzePlumeBytes(input.bytes, options) : analyzeHistText(input.bytes.toString('utf8'), options);
+      report = fileReport(input.file, analysis);
+    } catch (e) {
+      // The engine reports problems as findings; a throw is a bug or an exhausted resource, and
+      // must not take the other files' reports with it.
+      io.err(`isocheck: internal error while checking ${input.file}: ${(e as Error).message}`);
+      internal = true;
+      continue;
+    }
     errors ||= report.diagnostics.some((d) => d.severity === 'error');
     reports.push(report);
   }
@@ -68,7 +81,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
       if (details) io.out(`\n${r.file}${r.title ? ` — ${r.title}` : ''}\n${details}`);
     }
   }
-  return unreadable ? 2 : errors ? 1 : 0;
+  return unreadable || internal ? 2 : errors ? 1 : 0;
 }
 
 function usage(io: Io, message: string): number {

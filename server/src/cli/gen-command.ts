@@ -68,8 +68,16 @@ export function runGen(argv: readonly string[], io: Io): number {
     }
   }
   const g = generateHistory(options);
+  let closed = false;
   const sink = (chunk: string): void => {
-    writeSync(fd, chunk);
+    if (closed) return;
+    try {
+      writeSync(fd, chunk);
+    } catch (e) {
+      // A reader that stopped early (`isocheck gen | head`) ends the output quietly.
+      if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
+      closed = true;
+    }
   };
   if (format === 'plume') writePlume(g, sink);
   else writeHist(g, sink, `${options.store} store, seed ${options.seed}`);

@@ -7,13 +7,10 @@ import { runWitness, WITNESS_USAGE } from './witness-command.ts';
 const HELP = `isocheck — does a transactional history honour its isolation level?
 
 ${CHECK_USAGE}
-  Checks .hist files (and AWDIT/Plume text files: .txt, .plume, or --format plume) at RC, RA and CC
-  and at every level the file mentions; prints a verdict table and each violation's witness cycle.
-  Exit status: 0 no errors, 1 some file has an error, 2 usage error or unreadable file.
-
-\${WITNESS_USAGE}
-  Exports one level's witness: the cycle as JSON, Graphviz DOT, an SVG drawing, or a minimised .hist
-  (isocheck witness --help).
+  Checks .hist files (and AWDIT/Plume text files: .txt, .plume, or --format plume) at all seven
+  levels (or those given with --level) and the file's mixed levels; prints a verdict table and
+  each violation's witness. Exit status: 0 no errors, 1 some file has an error, 2 usage error,
+  unreadable file or internal error.
 
 ${WITNESS_USAGE}
   Exports one level's witness: the cycle as JSON, Graphviz DOT, an SVG drawing, or a minimised .hist.

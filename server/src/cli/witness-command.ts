@@ -1,6 +1,6 @@
 // `isocheck witness FILE --level L --format json|dot|svg|hist [-o FILE]`: one level's witness, exported.
 
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { exportWitnessOfPlume, exportWitnessOfText } from '../engine/export/witness-of-text.ts';
 import { WITNESS_FORMATS, type WitnessFormat } from '../engine/export/witness-export.ts';
 import type { ViewLevel } from '../engine/export/layout.ts';
@@ -38,7 +38,11 @@ export function runWitness(argv: readonly string[], io: Io): number {
   if (inputFormat !== undefined && inputFormat !== 'hist' && inputFormat !== 'plume') return usage(io, `unknown input format '${inputFormat}' (hist or plume)`);
   const output = lastValue(args, '-o', '--output');
 
-  const [input] = readInputs(args.positional);
+  if (args.positional.length !== 1) return usage(io, 'give exactly one history file');
+  if (isDirectory(args.positional[0])) return usage(io, `${args.positional[0]} is a directory: give one history file`);
+  const inputs = readInputs(args.positional);
+  if (inputs.length !== 1) return usage(io, `${args.positional[0]} is not one history file`);
+  const [input] = inputs;
   if (!input || 'error' in input) {
     io.err(`isocheck: cannot read ${args.positional[0]}: ${input && 'error' in input ? input.error : 'not a history file'}`);
     return 2;
@@ -67,4 +71,12 @@ export function runWitness(argv: readonly string[], io: Io): number {
 function usage(io: Io, message: string): number {
   io.err(`isocheck: ${message}\n${WITNESS_USAGE}`);
   return 2;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false; // unreadable paths are reported by readInputs
+  }
 }

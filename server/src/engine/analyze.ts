@@ -4,7 +4,8 @@ import { finding, READ_CONSISTENCY_CODES, type DiagnosticCode, type Finding, typ
 import type { EdgeList, EdgeView } from './edges.ts';
 import { parseHist, type Directives } from './hist-parser.ts';
 import type { History } from './history.ts';
-import { causalityCycles, checkCycles, CheckContext, forcedEdges, type Rule } from './level-check.ts';
+import { causalityCycles, checkCycles, CheckContext, forcedEdges, MAX_CLOCK_ENTRIES, mixedForcedEdges, type Rule } from './level-check.ts';
+import { EdgeList as EdgeListClass } from './edges.ts';
 import { isWeakLevel, LEVELS, levelId, type Level } from './levels.ts';
 import { LineIndex } from './line-index.ts';
 import { readPlume } from './plume-reader.ts';
@@ -76,6 +77,8 @@ export function analyzePlumeBytes(bytes: Uint8Array, options: AnalyzeOptions = {
 }
 
 const ZERO: Span = { start: 0, end: 0 };
+const TOO_MANY_CLOCKS = `not decided: CC keeps a vector clock per transaction (transactions × sessions entries), and this history needs more than ${MAX_CLOCK_ENTRIES}`;
+
 /** The note of a strong verdict left for a later, full analysis (AnalyzeOptions.deferStrong). */
 export const PENDING = 'pending: the strong levels are being checked';
 /** Time spent shrinking a strong-level violation to a minimal sub-history, per verdict. */
@@ -139,6 +142,11 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
       v = { level: rule, consistent: false, witness: causality(), note: 'so ∪ wr has a cycle' };
     } else {
       const edges = forcedEdges(ctx, rule, null);
+      if (!edges) {
+        v = { level: rule, consistent: null, witness: null, note: TOO_MANY_CLOCKS };
+        weak.set(rule, v);
+        return v;
+      }
       forced.set(rule, edges);
       const r = checkCycles(ctx, edges, maxWitnesses);
       if (!r.acyclic && !ctx.causal) {
@@ -237,17 +245,16 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     } else if (!ctx.causal) {
       mixed = { level: 'mixed', consistent: false, witness: causality(), note: 'so ∪ wr has a cycle' };
     } else {
-      const all = forcedEdges(ctx, 'RC', perRule.RC);
-      for (const rule of ['RA', 'CC'] as const) {
-        const more = forcedEdges(ctx, rule, perRule[rule]);
-        for (let i = 0; i < more.length; i++) all.add(more.from.data[i], more.to.data[i], more.kind.data[i], more.a.data[i], more.b.data[i]);
-      }
+      const all = mixedForcedEdges(ctx, perRule) ?? new EdgeListClass();
       const r = checkCycles(ctx, all, maxWitnesses);
       const levelOf = (t: number): string => LEVELS[h.txnLevel[t] >= 0 ? h.txnLevel[t] : fallback];
       const witness = r.cycles.length > 0 ? toWitness('mixed', r.cycles[0], r.view, levelOf) : rcWitness();
       const violated = !r.acyclic || readWitness !== null;
       const fallbackLevel = LEVELS[fallback];
-      mixed = violated
+      const clocksMissing = perRule.CC.includes(1) && ctx.vectorClocks() === null;
+      mixed = clocksMissing && !violated
+        ? { level: 'mixed', consistent: null, witness: null, note: TOO_MANY_CLOCKS }
+        : violated
         ? { level: 'mixed', consistent: false, witness, note: null }
         : strongTags.length > 0 && options.deferStrong
           ? { level: 'mixed', consistent: null, witness: null, note: PENDING }

@@ -83,6 +83,8 @@ export const READ_COMMITTED_LAG_PER_SESSION = 2;
 const SNAPSHOT_WINDOW = 8;
 /** In the permissive store with aborts, the chance a read returns its key's latest aborted write. */
 const ABORTED_READ_CHANCE = 0.02;
+/** Most sessions or keys a history may have (per-session and per-key tables are preallocated). */
+const MAX_TABLE = 1 << 24;
 /** Op arrays are Int32Array-indexed, and values must stay positive int32. */
 const MAX_OPS = 0x7ffffff0;
 
@@ -111,6 +113,9 @@ export function validateGenOptions(o: GenOptions): string[] {
   intAtLeast('sessions', o.sessions, 1);
   intAtLeast('transactions', o.transactions, 0);
   intAtLeast('keys', o.keys, 1);
+  // Per-session and per-key tables are allocated up front: keep them to a sane size.
+  if (o.sessions > MAX_TABLE) problems.push(`sessions must be at most ${MAX_TABLE} (got ${o.sessions})`);
+  if (o.keys > MAX_TABLE) problems.push(`keys must be at most ${MAX_TABLE} (got ${o.keys})`);
   if (!(Number.isFinite(o.opsPerTxn) && o.opsPerTxn >= 1)) problems.push(`opsPerTxn must be a number >= 1 (got ${o.opsPerTxn})`);
   ratio('readRatio', o.readRatio);
   ratio('abortRatio', o.abortRatio ?? 0);

@@ -105,14 +105,15 @@ export function tokenize(text: string): Tokens {
   return { kind: kind.toArray(), start: start.toArray(), end: end.toArray(), count: kind.length };
 }
 
-/** The content of a string token, escapes resolved. */
+/** The content of a string token: `\"` and `\\` resolved (the only escapes); any other backslash stays. */
 export function unquote(raw: string): string {
   let out = '';
   for (let i = 1; i < raw.length - 1; i++) {
     const c = raw[i];
-    if (c === '\\' && i + 1 < raw.length - 1) {
-      const d = raw[++i];
-      out += d === 'n' ? '\n' : d === 't' ? '\t' : d;
+    const d = raw[i + 1];
+    if (c === '\\' && (d === '"' || d === '\\') && i + 1 < raw.length - 1) {
+      out += d;
+      i++;
     } else out += c;
   }
   return out;

@@ -414,9 +414,12 @@ class Parser {
         for (;;) {
           const key = this.key();
           if (key === FAILED || this.expect(TK_EQUALS, "'=' and the initial value") === FAILED) return;
+          const keyAt = this.pos - 2;
           const value = this.value();
           if (value === FAILED) return;
-          this.initValues.set(key, value);
+          if (this.initValues.has(key)) {
+            this.findings.push(finding('duplicate-name', 'error', `the initial value of ${this.keyNames[key]} is already set`, this.span(keyAt)));
+          } else this.initValues.set(key, value);
           if (this.kind() !== TK_COMMA) return;
           this.pos++;
         }

@@ -55,7 +55,9 @@ export class CheckContext {
     return this.topology().leftOver;
   }
 
-  vectorClocks(): VectorClocks {
+  /** Null when the clocks (transactions × sessions entries) would not fit: CC is then undecided. */
+  vectorClocks(): VectorClocks | null {
+    if (this.h.txnCount * this.h.sessionCount > MAX_CLOCK_ENTRIES) return null;
     this.clocks ??= vectorClocks(this.h, this.rf, this.order, this.soPrev);
     return this.clocks;
   }
@@ -68,14 +70,33 @@ export interface CycleResult {
   view: EdgeView;
 }
 
-/** The forced co edges of one rule, for the transactions selected by `applies` (null: all). */
-export function forcedEdges(ctx: CheckContext, rule: Rule, applies: Uint8Array | null): EdgeList {
+/** Vector clocks kept per transaction, at 4 bytes each: 512 MB at most. */
+export const MAX_CLOCK_ENTRIES = 128 * 1024 * 1024;
+
+/** The forced co edges of one rule, for the transactions selected by `applies` (null: all); null when CC's clocks would not fit. */
+export function forcedEdges(ctx: CheckContext, rule: Rule, applies: Uint8Array | null): EdgeList | null {
   const out = new EdgeList();
   const input = { h: ctx.h, rf: ctx.rf, applies };
   if (rule === 'RC') saturateRC(input, out);
   else if (rule === 'RA') saturateRA(input, out);
-  else saturateCC(input, ctx.vectorClocks(), out);
+  else {
+    const clocks = ctx.vectorClocks();
+    if (!clocks) return null;
+    saturateCC(input, clocks, out);
+  }
   return out;
+}
+
+/** The forced edges of each reader's own rule (RC, RA, or CC for every level from CC up), merged; null as forcedEdges. */
+export function mixedForcedEdges(ctx: CheckContext, applies: Record<Rule, Uint8Array>): EdgeList | null {
+  const all = forcedEdges(ctx, 'RC', applies.RC)!;
+  for (const rule of ['RA', 'CC'] as const) {
+    if (!applies[rule].includes(1)) continue;
+    const more = forcedEdges(ctx, rule, applies[rule]);
+    if (!more) return null;
+    for (let i = 0; i < more.length; i++) all.add(more.from.data[i], more.to.data[i], more.kind.data[i], more.a.data[i], more.b.data[i]);
+  }
+  return all;
 }
 
 /** Acyclicity of so ∪ wr ∪ forced, and up to maxWitnesses witness cycles (one per component). */

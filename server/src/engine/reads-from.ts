@@ -63,6 +63,12 @@ export function computeReadsFrom(h: History): ReadsFrom {
     warned.add(first);
     findings.push(duplicateWrite(h, o, first));
   }
+  // A write of the initial value itself (value 0 in plume files) cannot be told apart from ⊥.
+  for (let o = 0; o < opCount; o++) {
+    if (opKind[o] !== OP_WRITE || opValue[o] !== INIT_VALUE) continue;
+    findings.push(finding('duplicate-write', 'warning',
+      `${names.txnName(h.opTxn[o])} writes ${names.keyName(opKey[o])} = ${names.valueText(INIT_VALUE)}, the initial value: reads of it cannot tell this write from the initial state`, opSpan(h, o)));
+  }
 
   const ownStamp = stamp.fill(-1);
   const ownWrite = new Int32Array(keyCount);
@@ -111,6 +117,11 @@ export function computeReadsFrom(h: History): ReadsFrom {
           continue;
         }
       } else if (v === INIT_VALUE) {
+        const w0 = writerOf.get(x, INIT_VALUE);
+        if (w0 >= 0) {
+          fail('ambiguous-read', o, `${key(x)} = ${names.valueText(INIT_VALUE)} is both the initial value and written by ${names.txnName(h.opTxn[w0])}, so this read's writer is unknown`);
+          continue;
+        }
         fromInit = true;
       } else {
         w = writerOf.get(x, v);

@@ -72,6 +72,7 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
   for (const rule of ['RC', 'RA', 'CC'] as const) {
     if (!applies[rule].includes(1)) continue;
     const e = forcedEdges(ctx, rule, applies[rule]);
+    if (!e) return { kind: 'unknown', reason: 'the history needs more vector-clock entries (transactions × sessions) than CC keeps' };
     for (let i = 0; i < e.length; i++) precedence.add(e.from.data[i], e.to.data[i], e.kind.data[i]);
   }
   // Polynomial necessary conditions first: they decide many violations and guide the search.
@@ -81,7 +82,8 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
     for (let i = 0; i < more.length; i++) precedence.add(more.from.data[i], more.to.data[i], more.kind.data[i]);
   }
   // The memo of failed frontiers holds one key of about 8 bytes per session: bound its memory.
-  const states = Math.min(budget.states, Math.floor(MEMO_BYTES / (8 * Math.max(1, h.sessionCount))));
+  // (but always enough states to commit every transaction a few times over).
+  const states = Math.max(4 * committed, Math.min(budget.states, Math.floor(MEMO_BYTES / (8 * Math.max(1, h.sessionCount)))));
   const result = searchCommitOrder({
     h, rf, mode, budget: states, deadline: Date.now() + budget.millis,
     precedence: { from: precedence.from.data, to: precedence.to.data, length: precedence.length },

@@ -1,7 +1,7 @@
 // Delta debugging for any level: the smallest sub-history (transactions, then operations) that still violates it.
 
 import type { History } from '../history.ts';
-import { checkCycles, CheckContext, forcedEdges, type Rule } from '../level-check.ts';
+import { checkCycles, CheckContext, forcedEdges, mixedForcedEdges, type Rule } from '../level-check.ts';
 import { isWeakLevel, LEVELS, type Level } from '../levels.ts';
 import { computeReadsFrom, type ReadsFrom } from '../reads-from.ts';
 import { restrictHistory } from '../restrict.ts';
@@ -54,14 +54,12 @@ export function violates(h: History, rf: ReadsFrom, target: Target, budget: Stro
     applies[isWeakLevel(l) ? (l as Rule) : 'CC'][t] = 1;
   }
   if (target.level !== 'mixed' && isWeakLevel(target.level)) {
-    return !checkCycles(ctx, forcedEdges(ctx, target.level as Rule, null), 1).acyclic;
+    const edges = forcedEdges(ctx, target.level as Rule, null);
+    return edges !== null && !checkCycles(ctx, edges, 1).acyclic;
   }
   // Every level implies its own row of the weak table (CC for the strong ones): a cycle there is a violation.
-  const all = forcedEdges(ctx, 'RC', applies.RC);
-  for (const rule of ['RA', 'CC'] as const) {
-    const more = forcedEdges(ctx, rule, applies[rule]);
-    for (let i = 0; i < more.length; i++) all.add(more.from.data[i], more.to.data[i], more.kind.data[i], more.a.data[i], more.b.data[i]);
-  }
+  const all = mixedForcedEdges(ctx, applies);
+  if (all === null) return false;
   if (!checkCycles(ctx, all, 1).acyclic) return true;
   if (allWeak) return false;
   return checkStrong(ctx, levelOf, budget).kind === 'violated';

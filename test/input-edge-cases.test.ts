@@ -1,0 +1,58 @@
+// Unusual inputs and command lines: what the checker must say instead of crashing or guessing.
+
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, test } from 'node:test';
+import { analyzeHistText, analyzePlumeBytes } from '../server/src/engine/analyze.ts';
+
+const CLI = join(import.meta.dirname, '..', 'out', 'cli.js');
+const dir = mkdtempSync(join(tmpdir(), 'isocheck-edges-'));
+const run = (...args: string[]): { status: number | null; stdout: string; stderr: string } => {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+
+before(() => {
+  execFileSync('npm', ['run', 'build'], { cwd: join(import.meta.dirname, '..'), stdio: 'ignore' });
+});
+
+test('a plume write of 0 (the initial value) makes reads of 0 ambiguous, with a warning at the write', () => {
+  const a = analyzePlumeBytes(new TextEncoder().encode('w(0,0,0,1)\nw(1,5,0,1)\nr(1,0,1,2)\nr(0,0,1,2)\n'));
+  assert.deepEqual(a.findings.map((f) => `${f.code} ${f.severity}`), ['duplicate-write warning', 'ambiguous-read error']);
+  assert.equal(a.levels.find((v) => v.level === 'RC')?.consistent, false);
+});
+
+test('many sessions beyond the vector-clock budget: CC undecided with a note, no crash', () => {
+  const lines = Array.from({ length: 100_000 }, (_, i) => `w(${i % 50},${i + 1},${i},${i})`).join('\n');
+  const a = analyzePlumeBytes(new TextEncoder().encode(lines));
+  const cc = a.levels.find((v) => v.level === 'CC');
+  assert.equal(cc?.consistent, null);
+  assert.match(cc?.note ?? '', /vector clock/);
+  assert.equal(a.levels.find((v) => v.level === 'RA')?.consistent, true);
+});
+
+test('an initial value set twice is an error at the second; strings keep unknown escapes', () => {
+  const a = analyzeHistText('init x = 1, x = 2\nsession s1\n  T1: r(x, 1) w(y, "a\\nb")\n');
+  assert.deepEqual(a.findings.map((f) => f.code), ['duplicate-name']);
+  assert.equal(a.history.names.valueText(a.history.opValue[1]), JSON.stringify('a\\nb'));
+});
+
+test('gen into a pipe closed early ends quietly', () => {
+  const r = spawnSync('bash', ['-c', `"${process.execPath}" "${CLI}" gen --txns 20000 | head -c 10 > /dev/null; echo "\${PIPESTATUS[0]}"`], { encoding: 'utf8' });
+  assert.equal(r.stdout.trim(), '0');
+});
+
+test('usage errors: empty --level, a directory for witness, no histories in a directory, huge gen tables', () => {
+  writeFileSync(join(dir, 'a.hist'), 'session s1\n  T1: w(x, 1)\n');
+  assert.equal(run('check', join(dir, 'a.hist'), '--level', ',').status, 2);
+  assert.equal(run('witness', dir, '--level', 'RA').status, 2);
+  const empty = mkdtempSync(join(tmpdir(), 'isocheck-empty-'));
+  const r = run('check', empty);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /no history files/);
+  assert.equal(run('gen', '--keys', '1e12', '--txns', '3').status, 2);
+  assert.equal(run('gen', '--sessions', '1e9', '--txns', '2').status, 2);
+});
