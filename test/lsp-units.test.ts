@@ -117,3 +117,16 @@ test('a position past the end of its line stays on that line', async () => {
   assert.equal(lines.offset({ line: 0, character: 14 }), 10);
   assert.equal(lines.offset({ line: 1, character: 2 }), 13);
 });
+
+test('the strongest levels that hold follow the lattice: PC and PSI are incomparable', async () => {
+  const { strongestHolding, strongestHoldingAll } = await import('../server/src/lsp/features/summary.ts');
+  const states = (ok: string[]): { level: 'RC' | 'RA' | 'CC' | 'PC' | 'PSI' | 'SI' | 'SER'; state: 'ok' | 'violated' }[] =>
+    (['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER'] as const).map((level) => ({ level, state: ok.includes(level) ? 'ok' : 'violated' }));
+  assert.deepEqual(strongestHoldingAll(states(['RC', 'RA', 'CC', 'PC', 'PSI'])), ['PC', 'PSI']);
+  assert.equal(strongestHolding(states(['RC', 'RA', 'CC', 'PC', 'PSI'])), 'PC');
+  assert.deepEqual(strongestHoldingAll(states(['RC', 'RA', 'CC', 'PC', 'PSI', 'SI'])), ['SI']);
+  assert.deepEqual(strongestHoldingAll(states([])), []);
+  const { strongestText } = await import('../client/src/summary.ts');
+  assert.equal(strongestText({ strongest: 'PC', strongestAll: ['PC', 'PSI'] }), 'strongest: PC, PSI');
+  assert.equal(strongestText({ strongest: null }), 'no level holds');
+});

@@ -18,8 +18,9 @@ export function statusText(s: StatusParams): string {
   return `${spin}${levelsText(s.levels)}${mixed} · ${strongestText(s)}`;
 }
 
-export function strongestText(s: Pick<StatusParams, 'strongest'>): string {
-  return s.strongest === null ? 'no level holds' : `strongest: ${s.strongest}`;
+export function strongestText(s: Pick<StatusParams, 'strongest' | 'strongestAll'>): string {
+  if (s.strongest === null) return 'no level holds';
+  return `strongest: ${(s.strongestAll && s.strongestAll.length > 0 ? s.strongestAll : [s.strongest]).join(', ')}`;
 }
 
 /** A plain sentence for messages and tooltips: verdicts, strongest level, counts and time. */

@@ -44,8 +44,10 @@ export interface StatusParams {
   levels: LevelState[];
   /** The per-transaction verdict when the file claims a level or tags transactions, else null. */
   mixed: VerdictState | null;
-  /** The strongest evaluated level that holds, or null when none does. */
+  /** The strongest evaluated level that holds, or null when none does (PC when PC and PSI both are). */
   strongest: LevelName | null;
+  /** Every strongest level that holds: PC and PSI are incomparable, so both when both hold and SI does not. */
+  strongestAll?: LevelName[];
   /** Ready-made text for a status bar, e.g. "RC ✓ RA ✗ CC ✗". */
   text: string;
   errors: number;

@@ -15,11 +15,21 @@ export function levelStates(m: DocModel): LevelState[] {
   return m.levels.filter((v): v is Verdict & { level: Level } => v.level !== 'mixed').map((v) => ({ level: v.level, state: stateOf(v) }));
 }
 
-/** The strongest evaluated level that holds (levels are listed weakest first), or null. */
+/** Strictly stronger levels of each level (the lattice RC ⊑ RA ⊑ CC ⊑ PC ⊑ SI ⊑ SER, CC ⊑ PSI ⊑ SI). */
+const ABOVE: Record<LevelName, LevelName[]> = {
+  RC: ['RA', 'CC', 'PC', 'PSI', 'SI', 'SER'], RA: ['CC', 'PC', 'PSI', 'SI', 'SER'], CC: ['PC', 'PSI', 'SI', 'SER'],
+  PC: ['SI', 'SER'], PSI: ['SI', 'SER'], SI: ['SER'], SER: [],
+};
+
+/** The strongest evaluated levels that hold: those with no stronger evaluated level holding. */
+export function strongestHoldingAll(states: readonly LevelState[]): LevelName[] {
+  const holding = new Set(states.filter((s) => s.state === 'ok').map((s) => s.level));
+  return [...holding].filter((l) => !ABOVE[l].some((u) => holding.has(u)));
+}
+
+/** One strongest level that holds, or null (PC when PC and PSI both are). */
 export function strongestHolding(states: readonly LevelState[]): LevelName | null {
-  let best: LevelName | null = null;
-  for (const s of states) if (s.state === 'ok') best = s.level;
-  return best;
+  return strongestHoldingAll(states)[0] ?? null;
 }
 
 export function summaryText(states: readonly LevelState[], mixed: VerdictState | null): string {
@@ -32,7 +42,7 @@ export function doneStatus(m: DocModel): StatusParams {
   const levels = levelStates(m);
   const mixed = m.mixed ? stateOf(m.mixed) : null;
   return {
-    uri: m.uri, version: m.version, state: 'done', levels, mixed, strongest: strongestHolding(levels),
+    uri: m.uri, version: m.version, state: 'done', levels, mixed, strongest: strongestHolding(levels), strongestAll: strongestHoldingAll(levels),
     text: summaryText(levels, mixed), errors: m.snapshot.errors, warnings: m.snapshot.warnings, millis: Math.round(m.snapshot.millis),
   };
 }
