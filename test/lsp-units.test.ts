@@ -130,3 +130,16 @@ test('the strongest levels that hold follow the lattice: PC and PSI are incompar
   assert.equal(strongestText({ strongest: 'PC', strongestAll: ['PC', 'PSI'] }), 'strongest: PC, PSI');
   assert.equal(strongestText({ strongest: null }), 'no level holds');
 });
+
+test('the webview rejects analyses whose fields it reads are missing or out of range', async () => {
+  const { isAnalysisResult } = await import('../server/src/protocol/webview.ts');
+  const base = {
+    uri: 'file:///a.hist', version: 1, title: null, levels: [], mixed: null, strongest: null, wrTotal: 0, wr: [], forced: [],
+    sessions: [{ id: 0, name: 's1', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 2 } }, transactions: [0] }],
+    transactions: [{ id: 0, name: 'T1', session: 0, position: 0, level: null, aborted: false, range: null, extent: null, operations: 1, ops: ['w(x, 1)'] }],
+  };
+  assert.equal(isAnalysisResult(base), true);
+  assert.equal(isAnalysisResult({ ...base, transactions: [{ ...base.transactions[0], session: 5 }] }), false);
+  assert.equal(isAnalysisResult({ ...base, transactions: [{ ...base.transactions[0], position: 'x' }] }), false);
+  assert.equal(isAnalysisResult({ ...base, forced: [{ level: 'RC', edges: [] }] }), false);
+});

@@ -29,7 +29,8 @@ export class GraphPanels implements vscode.Disposable {
       vscode.window.registerWebviewPanelSerializer(GRAPH_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state) => {
           const s = asGraphViewState(state);
-          if (!s) {
+          // A state saved before any analysis names no document; one panel per document is kept.
+          if (!s || s.uri === '' || this.panels.has(s.uri)) {
             panel.dispose();
             return;
           }
@@ -66,8 +67,12 @@ export class GraphPanels implements vscode.Disposable {
 
   private adopt(uri: vscode.Uri, panel: vscode.WebviewPanel): GraphPanel {
     panel.webview.options = this.options();
-    const p = new GraphPanel(uri, panel, this.ctx, this.extensionUri, () => this.panels.delete(uri.toString()));
-    this.panels.set(uri.toString(), p);
+    const key = uri.toString();
+    // On dispose, forget this panel only: a newer panel of the same document may have replaced it.
+    const p: GraphPanel = new GraphPanel(uri, panel, this.ctx, this.extensionUri, () => {
+      if (this.panels.get(key) === p) this.panels.delete(key);
+    });
+    this.panels.set(key, p);
     return p;
   }
 
@@ -109,7 +114,12 @@ export class GraphPanel {
           ctx.output.appendLine(`graph: ignored a malformed message from the webview: ${JSON.stringify(m).slice(0, 200)}`);
           return;
         }
-        void this.handle(m);
+        // Requests can fail (the server restarting, a file that cannot be written): say so.
+        this.handle(m).catch((e: unknown) => {
+          const message = e instanceof Error ? e.message : String(e);
+          ctx.output.appendLine(`graph: ${m.type} failed: ${message}`);
+          void vscode.window.showWarningMessage(`IsoCheck graph: ${m.type} failed: ${message}`);
+        });
       }),
       panel.onDidDispose(() => {
         onDispose();

@@ -62,9 +62,10 @@ const isLevel = (x: unknown): x is GraphLevel => isStr(x) && (GRAPH_LEVELS as re
 
 function isVerdict(x: unknown): boolean {
   if (!isObj(x) || !isLevel(x.level) || !['ok', 'violated', 'unknown'].includes(x.state as string)) return false;
+  if (!(x.note === undefined || x.note === null || isStr(x.note))) return false;
   if (x.witness === null) return true;
   const w = x.witness;
-  return isObj(w) && isStr(w.anomaly) && isStr(w.message) && Array.isArray(w.cycle)
+  return isObj(w) && isStr(w.anomaly) && isStr(w.message) && (w.range === undefined || isRange(w.range)) && Array.isArray(w.cycle)
     && w.cycle.every((e) => isObj(e) && isNum(e.from) && isNum(e.to) && ['so', 'wr', 'co', 'ww', 'rw'].includes(e.kind as string) && isStr(e.because) && isRange(e.range) && (e.key === null || isStr(e.key)));
 }
 
@@ -74,13 +75,16 @@ export function isAnalysisResult(x: unknown): x is AnalysisResult {
   if (!Array.isArray(x.levels) || !x.levels.every(isVerdict) || !(x.mixed === null || isVerdict(x.mixed))) return false;
   if (!Array.isArray(x.transactions) || !Array.isArray(x.sessions) || !Array.isArray(x.wr) || !Array.isArray(x.forced)) return false;
   const n = x.transactions.length;
+  const sessions = x.sessions.length;
   const txn = (t: unknown): boolean => isNum(t) && t >= 0 && t < n && Number.isInteger(t);
-  const okTxns = x.transactions.every((t, i) => isObj(t) && t.id === i && isStr(t.name) && isNum(t.session) && typeof t.aborted === 'boolean'
+  const okTxns = x.transactions.every((t, i) => isObj(t) && t.id === i && isStr(t.name) && isNum(t.session)
+    && Number.isInteger(t.session) && t.session >= -1 && t.session < sessions && isNum(t.position) && isNum(t.operations)
+    && typeof t.aborted === 'boolean'
     && Array.isArray(t.ops) && t.ops.every(isStr) && (t.range === null || isRange(t.range)) && (t.extent === null || isRange(t.extent))
     && (t.level === null || isLevel(t.level)));
   const okSessions = x.sessions.every((s, i) => isObj(s) && s.id === i && isStr(s.name) && Array.isArray(s.transactions) && s.transactions.every(txn));
-  const okWr = x.wr.every((e) => isObj(e) && txn(e.from) && txn(e.to) && isStr(e.key) && isRange(e.read));
-  const okForced = x.forced.every((f) => isObj(f) && ['RC', 'RA', 'CC'].includes(f.level as string) && Array.isArray(f.edges)
+  const okWr = x.wr.every((e) => isObj(e) && txn(e.from) && txn(e.to) && isStr(e.key) && isRange(e.read) && (e.write === null || isRange(e.write)));
+  const okForced = x.forced.every((f) => isObj(f) && ['RC', 'RA', 'CC'].includes(f.level as string) && isNum(f.total) && Array.isArray(f.edges)
     && f.edges.every((e) => isObj(e) && txn(e.from) && txn(e.to) && txn(e.reader) && isStr(e.key) && isStr(e.because) && isRange(e.read)));
   return okTxns && okSessions && okWr && okForced;
 }
