@@ -143,3 +143,11 @@ test('the webview rejects analyses whose fields it reads are missing or out of r
   assert.equal(isAnalysisResult({ ...base, transactions: [{ ...base.transactions[0], position: 'x' }] }), false);
   assert.equal(isAnalysisResult({ ...base, forced: [{ level: 'RC', edges: [] }] }), false);
 });
+
+test('lines end at \\n, \\r\\n and a lone \\r, as LSP counts them', async () => {
+  const { LineIndex } = await import('../server/src/engine/line-index.ts');
+  const lines = LineIndex.ofText('ab\rcd\r\nef\ngh');
+  assert.deepEqual([0, 3, 7, 10].map((o) => lines.position(o)), [
+    { line: 0, character: 0 }, { line: 1, character: 0 }, { line: 2, character: 0 }, { line: 3, character: 0 },
+  ]);
+});

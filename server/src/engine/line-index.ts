@@ -17,11 +17,7 @@ export class LineIndex {
   private constructor(private readonly scan: () => Int32Array) {}
 
   static ofText(text: string): LineIndex {
-    return new LineIndex(() => {
-      const starts = [0];
-      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-      return Int32Array.from(starts);
-    });
+    return new LineIndex(() => textLineStarts(text));
   }
 
   /** From line starts a reader collected while it read (plume files: byte offsets). */
@@ -57,4 +53,23 @@ export class LineIndex {
     const at = starts[line] + Math.max(0, p.character);
     return line + 1 < starts.length ? Math.min(at, starts[line + 1] - 1) : at;
   }
+}
+
+/** Where lines start in a text; `\n`, `\r\n` and a lone `\r` each end a line, as in LSP. */
+export function textLineStarts(text: string): Int32Array {
+  const starts = [0];
+  // Fast path: no carriage returns at all (the usual case) needs only the native search.
+  if (text.indexOf('\r') < 0) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    return Int32Array.from(starts);
+  }
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) starts.push(i + 1);
+    else if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    }
+  }
+  return Int32Array.from(starts);
 }

@@ -4,7 +4,7 @@ import { analyzeHistText, type Verdict } from '../engine/analyze.ts';
 import type { Finding } from '../engine/diagnostics.ts';
 import type { Rule } from '../engine/level-check.ts';
 import type { Level } from '../engine/levels.ts';
-import { LineIndex } from '../engine/line-index.ts';
+import { LineIndex, textLineStarts } from '../engine/line-index.ts';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { capFindings, DIAGNOSTIC_SOURCE, SEVERITY, toDiagnostic } from './convert.ts';
 
@@ -153,10 +153,5 @@ function droppedNote(dropped: number, max: number): Diagnostic {
 
 /** Offsets where lines start, as LineIndex.ofText computes them. */
 export function lineStartsOf(text: string): Int32Array {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
-  const starts = new Int32Array(n);
-  let j = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts[j++] = i + 1;
-  return starts;
+  return textLineStarts(text);
 }
