@@ -56,3 +56,11 @@ test('usage errors: empty --level, a directory for witness, no histories in a di
   assert.equal(run('gen', '--keys', '1e12', '--txns', '3').status, 2);
   assert.equal(run('gen', '--sessions', '1e9', '--txns', '2').status, 2);
 });
+
+test('a stop request abandons the strong-level searches: their verdicts are undecided, the weak ones stand', () => {
+  const text = 'session s1\n  T1: r(x, init) r(y, init) w(x, 1)\nsession s2\n  T2: r(x, init) r(y, init) w(y, 2)\n';
+  const stopped = analyzeHistText(text, { stop: () => true });
+  assert.deepEqual(stopped.levels.map((v) => v.consistent), [true, true, true, null, null, null, null]);
+  const full = analyzeHistText(text);
+  assert.equal(full.levels.find((v) => v.level === 'SER')?.consistent, false);
+});

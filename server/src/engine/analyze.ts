@@ -55,6 +55,8 @@ export interface AnalyzeOptions {
    * are undecided ('pending') unless CC already decides them. For a quick first answer in editors.
    */
   deferStrong?: boolean;
+  /** Polled by the long searches: true abandons them (their verdicts become undecided), e.g. on cancellation. */
+  stop?: () => boolean;
 }
 
 interface Source {
@@ -162,7 +164,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   };
   const extraWitnesses = new Map<Rule, Witness[]>();
   // Strong levels (and mixed ones with a strong tag): CC first, a necessary condition, then the search.
-  const strongBudget = { ...DEFAULT_STRONG_BUDGET, millis: options.strongMillis ?? DEFAULT_STRONG_BUDGET.millis };
+  const strongBudget = { ...DEFAULT_STRONG_BUDGET, millis: options.strongMillis ?? DEFAULT_STRONG_BUDGET.millis, stop: options.stop };
   const verdictFrom = (name: Level | 'mixed', r: StrongResult, levelFor: (sub: History) => (t: number) => Level): Verdict => {
     if (r.kind === 'consistent') return { level: name, consistent: true, witness: null, note: null, order: r.order };
     if (r.kind === 'unknown') return { level: name, consistent: null, witness: null, note: `${name === 'mixed' ? 'the mixed verdict' : name} could not be decided: ${r.reason}` };

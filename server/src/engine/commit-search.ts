@@ -20,6 +20,8 @@ export interface SearchInput {
   budget: number;
   /** Date.now() after which the answer is 'unknown' (checked every few thousand states). */
   deadline?: number;
+  /** Asked as often as the deadline: true stops the search ('unknown'), e.g. when the analysis was cancelled. */
+  stop?: () => boolean;
 }
 
 const EV_COMMIT = 0;
@@ -51,7 +53,7 @@ export function searchCommitOrder(input: SearchInput): SearchResult {
     const s = new SearchState(input, failed, attempt);
     const r = s.run(last ? input.budget - spent : slice);
     spent += s.states;
-    if (r.kind !== 'unknown' || last || (input.deadline !== undefined && Date.now() > input.deadline)) {
+    if (r.kind !== 'unknown' || last || (input.deadline !== undefined && Date.now() > input.deadline) || input.stop?.() === true) {
       return r.kind === 'unknown' ? { kind: 'unknown', states: spent } : r;
     }
     slice *= 2;
@@ -210,7 +212,7 @@ class SearchState {
       if (applied) {
         this.states = states;
         if (states > budget) return { kind: 'unknown', states };
-        if ((states & 4095) === 0 && this.input.deadline !== undefined && Date.now() > this.input.deadline) return { kind: 'unknown', states };
+        if ((states & 4095) === 0 && ((this.input.deadline !== undefined && Date.now() > this.input.deadline) || this.input.stop?.() === true)) return { kind: 'unknown', states };
         continue;
       }
       // Dead end: remember it and step back.

@@ -19,6 +19,8 @@ export interface StrongBudget {
   states: number;
   /** Milliseconds of search before giving up. */
   millis: number;
+  /** True stops every search at once (the analysis was cancelled): the verdict is then 'unknown'. */
+  stop?: () => boolean;
   /** Committed transactions up to which every commit order may be enumerated when the search alone cannot decide. */
   enumerateUpTo: number;
 }
@@ -45,6 +47,7 @@ const MODES: Record<Level, number> = { RC: MODE_STATIC, RA: MODE_STATIC, CC: MOD
  */
 export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, budget: StrongBudget = DEFAULT_STRONG_BUDGET): StrongResult {
   const { h, rf } = ctx;
+  if (budget.stop?.() === true) return { kind: 'unknown', reason: 'the analysis was stopped' };
   const mode = new Uint8Array(h.txnCount);
   const applies = { RC: new Uint8Array(h.txnCount), RA: new Uint8Array(h.txnCount), CC: new Uint8Array(h.txnCount) };
   let approximate = false;
@@ -64,7 +67,7 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
     if (committed > ORIENTATION_MAX_TXNS) {
       return { kind: 'unknown', reason: `PSI beside RC, RA and CC is searched exactly up to ${ORIENTATION_MAX_TXNS} transactions (this history has ${committed})` };
     }
-    const r = searchOrientations(h, rf, levelOf, Date.now() + budget.millis);
+    const r = searchOrientations(h, rf, levelOf, Date.now() + budget.millis, budget.stop);
     if (r.kind !== 'consistent' || verifyOrder(h, rf, levelOf, r.order) === null) return r;
     return { kind: 'unknown', reason: 'the PSI order found did not verify' };
   }
@@ -85,7 +88,7 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
   // (but always enough states to commit every transaction a few times over).
   const states = Math.max(4 * committed, Math.min(budget.states, Math.floor(MEMO_BYTES / (8 * Math.max(1, h.sessionCount)))));
   const result = searchCommitOrder({
-    h, rf, mode, budget: states, deadline: Date.now() + budget.millis,
+    h, rf, mode, budget: states, deadline: Date.now() + budget.millis, stop: budget.stop,
     precedence: { from: precedence.from.data, to: precedence.to.data, length: precedence.length },
   });
   if (result.kind === 'violated') return { kind: 'violated' };

@@ -49,10 +49,11 @@ export function minimizeViolation(h: History, rf: ReadsFrom, levelFor: (sub: His
     return out;
   };
   let chunk = Math.max(1, Math.floor((cur.h.txnCount - 1) / 2));
-  while (chunk >= 1 && Date.now() < o.deadline) {
+  const live = (): boolean => Date.now() < o.deadline && o.budget.stop?.() !== true;
+  while (chunk >= 1 && live()) {
     let removed = false;
     const txns = alive();
-    for (let start = 0; start < txns.length && Date.now() < o.deadline; start += chunk) {
+    for (let start = 0; start < txns.length && live(); start += chunk) {
       const keep = new Uint8Array(cur.h.txnCount).fill(1);
       for (let i = start; i < Math.min(txns.length, start + chunk); i++) keep[txns[i]] = 0;
       const sub = restrictHistory(cur.h, cur.rf, keep);
@@ -66,7 +67,7 @@ export function minimizeViolation(h: History, rf: ReadsFrom, levelFor: (sub: His
     if (!removed) chunk = chunk === 1 ? 0 : Math.max(1, Math.floor(chunk / 2));
   }
   // Then operations, one at a time.
-  for (let op = cur.h.opCount - 1; op >= 0 && Date.now() < o.deadline; op--) {
+  for (let op = cur.h.opCount - 1; op >= 0 && live(); op--) {
     if (op >= cur.h.opCount) continue;
     const drop = new Uint8Array(cur.h.opCount);
     drop[op] = 1;

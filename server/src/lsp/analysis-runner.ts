@@ -21,11 +21,16 @@ interface Job {
   options: SnapshotOptions;
   resolve: (r: RunResult) => void;
   cancelled: boolean;
+  /** Shared with the worker: set to 1 to stop the job's long searches (cooperative cancellation). */
+  cancel: Int32Array;
 }
 
 /** One worker and its FIFO queue. */
 class Lane {
   private worker: Worker | null = null;
+  /** A started, idle worker: a cancelled job's worker is replaced without waiting for a new one to boot. */
+  private spare: Worker | null = null;
+  private disposed = false;
   private readonly queue: Job[] = [];
   private running: Job | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -46,16 +51,21 @@ class Lane {
     const r = this.running;
     if (!r || r.id !== id) return false;
     r.cancelled = true;
-    // A big analysis can take a second: stop it now. A small one finishes sooner than a worker restarts.
+    // The worker's searches poll this flag and give up; a big analysis is also stopped outright
+    // (its parsing and weak checks can take a second), a small one finishes within milliseconds.
+    Atomics.store(r.cancel, 0, 1);
     if (this.terminateOnCancel && this.worker) this.finish({ kind: 'cancelled' }, true);
     return true;
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const j of this.queue.splice(0)) j.resolve({ kind: 'cancelled' });
     if (this.running) this.finish({ kind: 'cancelled' }, true);
     void this.worker?.terminate();
+    void this.spare?.terminate();
     this.worker = null;
+    this.spare = null;
   }
 
   private pump(): void {
@@ -73,7 +83,7 @@ class Lane {
       this.o.log(`isocheck: analysis timed out after ${this.o.timeoutMs} ms (${this.name} lane); restarting the worker`);
       this.finish({ kind: 'failed', message: `the analysis took longer than ${this.o.timeoutMs} ms` }, true);
     }, this.o.timeoutMs);
-    const message: ToWorker = { kind: 'analyze', id: job.id, text: job.text, options: job.options };
+    const message: ToWorker = { kind: 'analyze', id: job.id, text: job.text, options: job.options, cancel: job.cancel.buffer as SharedArrayBuffer };
     worker.postMessage(message);
   }
 
@@ -97,6 +107,18 @@ class Lane {
 
   private ensureWorker(): Worker | null {
     if (this.worker) return this.worker;
+    this.worker = this.spare ?? this.spawn();
+    this.spare = null;
+    // Boot the next spare once this turn's work is done.
+    if (this.worker) {
+      setImmediate(() => {
+        if (!this.disposed && !this.spare) this.spare = this.spawn();
+      });
+    }
+    return this.worker;
+  }
+
+  private spawn(): Worker | null {
     const script = this.o.workerScript;
     if (!script || !existsSync(script)) return null;
     // Own stdout/stderr: a stray print in the worker must never reach a stdio LSP stream.
@@ -116,22 +138,24 @@ class Lane {
     });
     w.on('error', (e) => {
       this.o.log(`isocheck: analysis worker failed: ${e.stack ?? e.message}`);
-      if (this.worker === w) this.worker = null;
+      if (this.spare === w) this.spare = null;
+      if (this.worker !== w) return;
+      this.worker = null;
       this.finish({ kind: 'failed', message: `the analysis worker failed: ${e.message}` });
     });
     w.on('exit', (code) => {
+      if (this.spare === w) this.spare = null;
       if (this.worker !== w) return;
       this.worker = null;
       this.finish({ kind: 'failed', message: `the analysis worker exited (${code})` });
     });
-    this.worker = w;
     return w;
   }
 }
 
 function inProcess(job: Job): RunResult {
   try {
-    return { kind: 'done', snapshot: buildSnapshot(job.text, job.options).snapshot };
+    return { kind: 'done', snapshot: buildSnapshot(job.text, job.options, () => Atomics.load(job.cancel, 0) === 1).snapshot };
   } catch (e) {
     return { kind: 'failed', message: e instanceof Error ? `${e.message}\n${e.stack ?? ''}` : String(e) };
   }
@@ -155,7 +179,7 @@ export class AnalysisRunner {
     const lane = text.length >= this.o.bigText ? this.big : this.small;
     this.laneOf.set(id, lane);
     const result = new Promise<RunResult>((resolve) => {
-      lane.submit({ id, text, options, cancelled: false, resolve: (r) => {
+      lane.submit({ id, text, options, cancelled: false, cancel: new Int32Array(new SharedArrayBuffer(4)), resolve: (r) => {
         this.laneOf.delete(id);
         resolve(r);
       } });

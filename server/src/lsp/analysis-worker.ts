@@ -12,7 +12,8 @@ if (port) {
     switch (m.kind) {
       case 'analyze':
         try {
-          const built = buildSnapshot(m.text, m.options);
+          const flag = new Int32Array(m.cancel);
+          const built = buildSnapshot(m.text, m.options, () => Atomics.load(flag, 0) === 1);
           reply = { kind: 'done', id: m.id, snapshot: built.snapshot };
           transfer = built.transfer;
         } catch (e) {

@@ -29,8 +29,11 @@ export class DocModel {
   private sourceOrder: Int32Array | null | undefined;
 
   /** version: the document version analysed; settingsKey: the settings it was analysed with. */
-  /** partial: a first pass whose strong levels are still pending. */
-  constructor(readonly uri: string, readonly version: number, readonly settingsKey: string, readonly snapshot: AnalysisSnapshot, readonly partial = false) {
+  private prefixFor = { version: -1, length: 0 };
+
+  /** partial: a first pass whose strong levels are still pending; text: what was analysed. */
+  constructor(readonly uri: string, readonly version: number, readonly settingsKey: string, readonly snapshot: AnalysisSnapshot,
+    readonly partial = false, private readonly text: string | null = null) {
     const c = snapshot.history;
     const { txnNames, sessionNames, keyNames, valueTexts } = c;
     this.ranges = { txnStart: c.txnStart, txnEnd: c.txnEnd, opStart: c.opStart, opEnd: c.opEnd, sessionStart: c.sessionStart, sessionEnd: c.sessionEnd };
@@ -105,5 +108,18 @@ export class DocModel {
   cached<T>(key: string, make: () => T): T {
     if (!this.memo.has(key)) this.memo.set(key, make());
     return this.memo.get(key) as T;
+  }
+
+  /** How many leading characters a newer version of the document shares with the analysed text (cached per version). */
+  unchangedPrefix(version: number, current: string): number {
+    if (this.prefixFor.version === version) return this.prefixFor.length;
+    const old = this.text ?? '';
+    const n = Math.min(old.length, current.length);
+    let i = 0;
+    while (i < n && old.charCodeAt(i) === current.charCodeAt(i)) i++;
+    // Back to the start of the line: a token cut by the edit must not be served from the old text.
+    while (i > 0 && current.charCodeAt(i - 1) !== 10) i--;
+    this.prefixFor = { version, length: i };
+    return i;
   }
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   CodeLensRefreshRequest, createConnection, DiagnosticSeverity, DidChangeConfigurationNotification, ProposedFeatures, TextDocuments, TextDocumentSyncKind,
-  type Connection, type InitializeParams, type InitializeResult,
+  type Connection, type InitializeParams, type InitializeResult, type Position,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CONFIGURATION_SECTION } from '../protocol/commands.ts';
@@ -161,7 +161,7 @@ export function serve(connection: Connection): void {
         const result = await job.result;
         if (running.get(uri)?.id !== job.id) return; // superseded by a newer edit or closed
         running.delete(uri);
-        if (!(await publish(uri, version, key, result, deferStrong))) return;
+        if (!(await publish(uri, version, key, text, result, deferStrong))) return;
         // Between passes: a newer check, an edit or a close makes the next pass pointless.
         if (running.has(uri) || documents.get(uri)?.version !== version) return;
       }
@@ -171,10 +171,10 @@ export function serve(connection: Connection): void {
   }
 
   /** Publishes one pass's result; false when there is nothing more to do (cancelled or failed). */
-  async function publish(uri: string, version: number, key: string, result: RunResult, partial: boolean): Promise<boolean> {
+  async function publish(uri: string, version: number, key: string, text: string, result: RunResult, partial: boolean): Promise<boolean> {
     switch (result.kind) {
       case 'done': {
-        const m = new DocModel(uri, version, key, result.snapshot, partial);
+        const m = new DocModel(uri, version, key, result.snapshot, partial, text);
         models.set(uri, m);
         await connection.sendDiagnostics({ uri, version, diagnostics: result.snapshot.diagnostics });
         if (!partial) sendStatus(doneStatus(m));
@@ -265,17 +265,25 @@ export function serve(connection: Connection): void {
 
   const model = (uri: string): DocModel | null => models.get(uri) ?? null;
   /** For position-based features: the analysis of exactly the text the client shows, else nothing. */
-  const currentModel = (uri: string): DocModel | null => {
+  /**
+   * For position-based features: the analysis of the text the client shows. While a newer version
+   * is being analysed, the older analysis still answers for positions before the first change.
+   */
+  const currentModel = (uri: string, position?: Position): DocModel | null => {
     const m = models.get(uri);
-    return m && m.version === documents.get(uri)?.version ? m : null;
+    const doc = documents.get(uri);
+    if (!m || !doc) return null;
+    if (m.version === doc.version) return m;
+    if (!position) return null;
+    return doc.offsetAt(position) < m.unchangedPrefix(doc.version, doc.getText()) ? m : null;
   };
 
   connection.onHover(guard('hover', null, (p) => {
-    const m = currentModel(p.textDocument.uri);
+    const m = currentModel(p.textDocument.uri, p.position);
     return m ? hoverAt(m, p.position) : null;
   }));
   connection.onDefinition(guard('definition', null, (p) => {
-    const m = currentModel(p.textDocument.uri);
+    const m = currentModel(p.textDocument.uri, p.position);
     return m ? definitionAt(m, p.position) : null;
   }));
   connection.onReferences(guard('references', [], (p) => {

@@ -83,11 +83,12 @@ export interface AnalysisSnapshot {
 const EDITOR_STRONG_MILLIS = 500;
 const EDITOR_WITNESS_MILLIS = 100;
 
-export function buildSnapshot(text: string, o: SnapshotOptions): { snapshot: AnalysisSnapshot; transfer: ArrayBuffer[] } {
+/** stop: polled by the strong-level searches; true (a cancelled job) abandons them. */
+export function buildSnapshot(text: string, o: SnapshotOptions, stop?: () => boolean): { snapshot: AnalysisSnapshot; transfer: ArrayBuffer[] } {
   const started = performance.now();
   // Strong levels get a short search budget in the editor: an undecided level beats a stalled squiggle.
   const a = analyzeHistText(text, {
-    levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: EDITOR_STRONG_MILLIS, witnessMillis: EDITOR_WITNESS_MILLIS, deferStrong: o.deferStrong,
+    levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: EDITOR_STRONG_MILLIS, witnessMillis: EDITOR_WITNESS_MILLIS, deferStrong: o.deferStrong, stop,
   });
   const h = a.history;
   const lineStarts = lineStartsOf(text);

@@ -3,7 +3,8 @@
 import type { AnalysisSnapshot, SnapshotOptions } from './snapshot.ts';
 
 /** main thread → worker. */
-export type ToWorker = { kind: 'analyze'; id: number; text: string; options: SnapshotOptions };
+/** cancel: an Int32Array(1) on shared memory; the runner sets it to 1 to stop the job's long searches. */
+export type ToWorker = { kind: 'analyze'; id: number; text: string; options: SnapshotOptions; cancel: SharedArrayBuffer };
 
 /** worker → main thread. */
 export type FromWorker =
