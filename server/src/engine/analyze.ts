@@ -1,11 +1,10 @@
 // The whole analysis of one history: read consistency, homogeneous and mixed verdicts, findings.
 
 import { finding, READ_CONSISTENCY_CODES, type DiagnosticCode, type Finding, type RelatedSpan, type Severity, type Span } from './diagnostics.ts';
-import type { EdgeList, EdgeView } from './edges.ts';
+import { EdgeList, type EdgeView } from './edges.ts';
 import { parseHist, type Directives } from './hist-parser.ts';
 import type { History } from './history.ts';
 import { causalityCycles, checkCycles, CheckContext, forcedEdges, MAX_CLOCK_ENTRIES, mixedForcedEdges, type Rule } from './level-check.ts';
-import { EdgeList as EdgeListClass } from './edges.ts';
 import { isWeakLevel, LEVELS, levelId, type Level } from './levels.ts';
 import { LineIndex } from './line-index.ts';
 import { readPlume } from './plume-reader.ts';
@@ -247,7 +246,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     } else if (!ctx.causal) {
       mixed = { level: 'mixed', consistent: false, witness: causality(), note: 'so ∪ wr has a cycle' };
     } else {
-      const all = mixedForcedEdges(ctx, perRule) ?? new EdgeListClass();
+      const all = mixedForcedEdges(ctx, perRule) ?? new EdgeList();
       const r = checkCycles(ctx, all, maxWitnesses);
       const levelOf = (t: number): string => LEVELS[h.txnLevel[t] >= 0 ? h.txnLevel[t] : fallback];
       const witness = r.cycles.length > 0 ? toWitness('mixed', r.cycles[0], r.view, levelOf) : rcWitness();
