@@ -7,8 +7,8 @@
 // (a burst of typing is debounced; see server/src/lsp/scheduler.ts).
 
 import { HoverRequest, type Position } from 'vscode-languageserver-protocol/node';
-import { generateHistory, optionsForEvents } from '../server/src/engine/generate.ts';
-import { toHistString } from '../server/src/engine/history-writers.ts';
+import { generateHistory, optionsForEvents } from '../server/src/engine/gen/generate.ts';
+import { toHistString } from '../server/src/engine/gen/history-writers.ts';
 import { ensureBuilt, fileUri, LspClient } from '../test/helpers/lsp-client.ts';
 
 function arg(name: string, fallback: number): number {

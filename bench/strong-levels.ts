@@ -5,13 +5,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeHistText } from '../server/src/engine/analyze.ts';
-import { generateHistory, type GenOptions, type GeneratedHistory, type StoreKind } from '../server/src/engine/generate.ts';
-import { toHistString } from '../server/src/engine/history-writers.ts';
-import { parseHist } from '../server/src/engine/hist-parser.ts';
-import { CheckContext } from '../server/src/engine/level-check.ts';
-import type { Level } from '../server/src/engine/levels.ts';
-import { computeReadsFrom } from '../server/src/engine/reads-from.ts';
-import { checkStrong } from '../server/src/engine/strong-check.ts';
+import { generateHistory, type GenOptions, type GeneratedHistory, type StoreKind } from '../server/src/engine/gen/generate.ts';
+import { toHistString } from '../server/src/engine/gen/history-writers.ts';
+import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
+import { CheckContext } from '../server/src/engine/weak/level-check.ts';
+import type { Level } from '../server/src/engine/levels/levels.ts';
+import { computeReadsFrom } from '../server/src/engine/model/reads-from.ts';
+import { checkStrong } from '../server/src/engine/strong/strong-check.ts';
 
 const examples = join(import.meta.dirname, '..', 'examples');
 

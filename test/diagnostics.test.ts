@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeHistText, type Analysis, type Verdict } from '../server/src/engine/analyze.ts';
-import type { Finding, Span } from '../server/src/engine/diagnostics.ts';
-import { LEVELS, type Level } from '../server/src/engine/levels.ts';
+import type { Finding, Span } from '../server/src/engine/model/diagnostics.ts';
+import { LEVELS, type Level } from '../server/src/engine/levels/levels.ts';
 import { expected, fmtFindings, fmtSpan, marked, sorted, type Marked } from './helpers/marked.ts';
 
 const EXAMPLES = join(import.meta.dirname, '..', 'examples');

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeHistText } from '../server/src/engine/analyze.ts';
-import { generateHistory } from '../server/src/engine/generate.ts';
-import { toHistString } from '../server/src/engine/history-writers.ts';
+import { generateHistory } from '../server/src/engine/gen/generate.ts';
+import { toHistString } from '../server/src/engine/gen/history-writers.ts';
 import { runDifferential, randomOptions } from './helpers/differential.ts';
 
 test('optimised checkers agree with the naive axioms on 2,000 random histories', () => {

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeHistText } from '../server/src/engine/analyze.ts';
-import { parseHist } from '../server/src/engine/hist-parser.ts';
-import { LEVELS, parseLevel } from '../server/src/engine/levels.ts';
+import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
+import { LEVELS, parseLevel } from '../server/src/engine/levels/levels.ts';
 import { fmtFinding } from './helpers/marked.ts';
 
 const EXAMPLES = join(import.meta.dirname, '..', 'examples');

@@ -10,8 +10,8 @@ import {
   type GenOptions,
   type GeneratedHistory,
   type StoreKind,
-} from '../server/src/engine/generate.ts';
-import { toHistString, toPlumeString, writePlume } from '../server/src/engine/history-writers.ts';
+} from '../server/src/engine/gen/generate.ts';
+import { toHistString, toPlumeString, writePlume } from '../server/src/engine/gen/history-writers.ts';
 
 function small(store: StoreKind, seed: number, extra: Partial<GenOptions> = {}): GeneratedHistory {
   return generateHistory(optionsForEvents(600, { sessions: 6, keys: 12, store, seed, ...extra }));

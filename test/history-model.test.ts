@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzePlumeBytes } from '../server/src/engine/analyze.ts';
-import { readPlume } from '../server/src/engine/plume-reader.ts';
+import { readPlume } from '../server/src/engine/readers/plume-reader.ts';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 

@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeHistText } from '../server/src/engine/analyze.ts';
-import { finding, type Finding } from '../server/src/engine/diagnostics.ts';
+import { finding, type Finding } from '../server/src/engine/model/diagnostics.ts';
 import { opAt, sessionExtent, txnExtent, txnHeaderAt } from '../server/src/engine/queries.ts';
 import { capFindings } from '../server/src/lsp/convert.ts';
 import { contextOf } from '../server/src/lsp/features/completion.ts';
@@ -112,7 +112,7 @@ test('inline code in hovers cannot be closed by backticks in a name', async () =
 });
 
 test('a position past the end of its line stays on that line', async () => {
-  const { LineIndex } = await import('../server/src/engine/line-index.ts');
+  const { LineIndex } = await import('../server/src/engine/syntax/line-index.ts');
   const lines = LineIndex.ofText('session s1\n  T1: w(x, 1)\n');
   assert.equal(lines.offset({ line: 0, character: 14 }), 10);
   assert.equal(lines.offset({ line: 1, character: 2 }), 13);
@@ -145,7 +145,7 @@ test('the webview rejects analyses whose fields it reads are missing or out of r
 });
 
 test('lines end at \\n, \\r\\n and a lone \\r, as LSP counts them', async () => {
-  const { LineIndex } = await import('../server/src/engine/line-index.ts');
+  const { LineIndex } = await import('../server/src/engine/syntax/line-index.ts');
   const lines = LineIndex.ofText('ab\rcd\r\nef\ngh');
   assert.deepEqual([0, 3, 7, 10].map((o) => lines.position(o)), [
     { line: 0, character: 0 }, { line: 1, character: 0 }, { line: 2, character: 0 }, { line: 3, character: 0 },

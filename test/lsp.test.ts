@@ -10,8 +10,8 @@ import {
   type CompletionList, type Diagnostic, type DocumentSymbol, type MarkupContent, type Position, type Range,
 } from 'vscode-languageserver-protocol/node';
 import { analyzeHistText } from '../server/src/engine/analyze.ts';
-import { generateHistory, optionsForEvents } from '../server/src/engine/generate.ts';
-import { toHistString } from '../server/src/engine/history-writers.ts';
+import { generateHistory, optionsForEvents } from '../server/src/engine/gen/generate.ts';
+import { toHistString } from '../server/src/engine/gen/history-writers.ts';
 import { fileReport } from '../server/src/engine/report.ts';
 import { AnalysisRequest } from '../server/src/protocol/messages.ts';
 import { CLI, ensureBuilt, fileUri, LspClient, ROOT } from './helpers/lsp-client.ts';

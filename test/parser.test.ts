@@ -3,10 +3,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeHistText, type Analysis, type Verdict } from '../server/src/engine/analyze.ts';
-import type { Finding, Span } from '../server/src/engine/diagnostics.ts';
-import { parseHist } from '../server/src/engine/hist-parser.ts';
-import { INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, type History } from '../server/src/engine/history.ts';
-import { LEVELS } from '../server/src/engine/levels.ts';
+import type { Finding, Span } from '../server/src/engine/model/diagnostics.ts';
+import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
+import { INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, type History } from '../server/src/engine/model/history.ts';
+import { LEVELS } from '../server/src/engine/levels/levels.ts';
 import { expected, fmtFinding, fmtFindings, fmtSpan, marked, sorted } from './helpers/marked.ts';
 
 // ---- helpers: the parsed history as readable lines ----

@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { analyzeHistText } from '../server/src/engine/analyze.ts';
-import { EdgeList, EK_CO } from '../server/src/engine/edges.ts';
-import { BOTTOM } from '../server/src/engine/history.ts';
-import { checkCycles, CheckContext } from '../server/src/engine/level-check.ts';
-import { parseHist } from '../server/src/engine/hist-parser.ts';
-import { computeReadsFrom } from '../server/src/engine/reads-from.ts';
-import { ReadBuffer } from '../server/src/engine/saturation-context.ts';
+import { EdgeList, EK_CO } from '../server/src/engine/model/edges.ts';
+import { BOTTOM } from '../server/src/engine/model/history.ts';
+import { checkCycles, CheckContext } from '../server/src/engine/weak/level-check.ts';
+import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
+import { computeReadsFrom } from '../server/src/engine/model/reads-from.ts';
+import { ReadBuffer } from '../server/src/engine/weak/saturation-context.ts';
 import { naiveConsistent } from './helpers/naive-checkers.ts';
 
 const text = readFileSync(new URL('../examples/rc-two-slot-counterexample.hist', import.meta.url), 'utf8');

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeHistText } from '../server/src/engine/analyze.ts';
-import { generateHistory } from '../server/src/engine/generate.ts';
-import { toHistString } from '../server/src/engine/history-writers.ts';
-import { LEVELS } from '../server/src/engine/levels.ts';
+import { generateHistory } from '../server/src/engine/gen/generate.ts';
+import { toHistString } from '../server/src/engine/gen/history-writers.ts';
+import { LEVELS } from '../server/src/engine/levels/levels.ts';
 import { bruteForceHomogeneous, bruteForceMixed } from './helpers/brute-force.ts';
 import { randomOptions, runStrongDifferential } from './helpers/differential.ts';
 

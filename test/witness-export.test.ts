@@ -10,10 +10,10 @@ import { analyzeHistText, type Analysis } from '../server/src/engine/analyze.ts'
 import { exportWitness } from '../server/src/engine/export/witness-export.ts';
 import { histKey, histValue } from '../server/src/engine/export/hist-writer.ts';
 import type { ViewLevel } from '../server/src/engine/export/layout.ts';
-import { generateHistory } from '../server/src/engine/generate.ts';
-import { parseHist } from '../server/src/engine/hist-parser.ts';
-import { toHistString } from '../server/src/engine/history-writers.ts';
-import { LEVELS } from '../server/src/engine/levels.ts';
+import { generateHistory } from '../server/src/engine/gen/generate.ts';
+import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
+import { toHistString } from '../server/src/engine/gen/history-writers.ts';
+import { LEVELS } from '../server/src/engine/levels/levels.ts';
 import { xmlErrors } from './helpers/xml-check.ts';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -1,8 +1,8 @@
 // Brute-force isolation checking for small histories: every commit order, the axioms checked literally.
 
-import { BOTTOM, OP_WRITE, type History } from '../../server/src/engine/history.ts';
-import { LEVELS, type Level } from '../../server/src/engine/levels.ts';
-import type { ReadsFrom } from '../../server/src/engine/reads-from.ts';
+import { BOTTOM, OP_WRITE, type History } from '../../server/src/engine/model/history.ts';
+import { LEVELS, type Level } from '../../server/src/engine/levels/levels.ts';
+import type { ReadsFrom } from '../../server/src/engine/model/reads-from.ts';
 
 interface Prepared {
   txns: number[]; // committed transactions

@@ -1,9 +1,9 @@
 // Differential runs: random permissive histories checked by the optimised engine and the naive axioms.
 
 import { analyzeHistText, analyzePlumeBytes, type Analysis } from '../../server/src/engine/analyze.ts';
-import { generateHistory, Rng, type GenOptions, type StoreKind } from '../../server/src/engine/generate.ts';
-import { toHistString, toPlumeString } from '../../server/src/engine/history-writers.ts';
-import { LEVELS, type Level } from '../../server/src/engine/levels.ts';
+import { generateHistory, Rng, type GenOptions, type StoreKind } from '../../server/src/engine/gen/generate.ts';
+import { toHistString, toPlumeString } from '../../server/src/engine/gen/history-writers.ts';
+import { LEVELS, type Level } from '../../server/src/engine/levels/levels.ts';
 import { bruteForceHomogeneous, bruteForceMixed } from './brute-force.ts';
 import { naiveConsistent, type NaiveRule } from './naive-checkers.ts';
 

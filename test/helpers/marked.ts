@@ -9,8 +9,8 @@
 // a list `[1, 2]`), so that the closing marker cannot be confused with the text. Markers may
 // nest; ranges are numbered in the order their opening markers appear.
 
-import type { Finding, Span } from '../../server/src/engine/diagnostics.ts';
-import { LineIndex } from '../../server/src/engine/line-index.ts';
+import type { Finding, Span } from '../../server/src/engine/model/diagnostics.ts';
+import { LineIndex } from '../../server/src/engine/syntax/line-index.ts';
 
 export interface Marked {
   /** The text with every marker removed. */

@@ -1,7 +1,7 @@
 // Literal transcriptions of the RC, RA and CC axioms (quadratic loops, plain cycle check) for differential tests.
 
-import { BOTTOM, OP_WRITE, type History } from '../../server/src/engine/history.ts';
-import type { ReadsFrom } from '../../server/src/engine/reads-from.ts';
+import { BOTTOM, OP_WRITE, type History } from '../../server/src/engine/model/history.ts';
+import type { ReadsFrom } from '../../server/src/engine/model/reads-from.ts';
 
 export type NaiveRule = 'RC' | 'RA' | 'CC';
 

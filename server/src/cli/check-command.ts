@@ -1,7 +1,7 @@
 // `isocheck check FILE… [--level L,L…] [--json] [--format hist|plume]`: verdicts, witnesses, exit status.
 
 import { analyzeHistText, analyzePlumeBytes } from '../engine/analyze.ts';
-import { parseLevel, type Level } from '../engine/levels.ts';
+import { parseLevel, type Level } from '../engine/levels/levels.ts';
 import { fileReport, type FileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
 import { formatOf, readInputs } from './inputs.ts';

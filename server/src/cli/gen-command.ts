@@ -1,8 +1,8 @@
 // `isocheck gen`: random histories from a simulated store, as .hist or plume text, for tests and benchmarks.
 
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { DEFAULT_GEN_OPTIONS, generateHistory, optionsForEvents, STORE_KINDS, validateGenOptions, type GenOptions, type StoreKind } from '../engine/generate.ts';
-import { writeHist, writePlume } from '../engine/history-writers.ts';
+import { DEFAULT_GEN_OPTIONS, generateHistory, optionsForEvents, STORE_KINDS, validateGenOptions, type GenOptions, type StoreKind } from '../engine/gen/generate.ts';
+import { writeHist, writePlume } from '../engine/gen/history-writers.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
 

@@ -4,7 +4,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import { exportWitnessOfPlume, exportWitnessOfText } from '../engine/export/witness-of-text.ts';
 import { WITNESS_FORMATS, type WitnessFormat } from '../engine/export/witness-export.ts';
 import type { ViewLevel } from '../engine/export/layout.ts';
-import { parseLevel } from '../engine/levels.ts';
+import { parseLevel } from '../engine/levels/levels.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
 import { formatOf, readInputs } from './inputs.ts';

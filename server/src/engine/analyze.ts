@@ -1,17 +1,17 @@
 // The whole analysis of one history: read consistency, homogeneous and mixed verdicts, findings.
 
-import { finding, READ_CONSISTENCY_CODES, type DiagnosticCode, type Finding, type RelatedSpan, type Severity, type Span } from './diagnostics.ts';
-import { EdgeList, type EdgeView } from './edges.ts';
-import { parseHist, type Directives } from './hist-parser.ts';
-import type { History } from './history.ts';
-import { causalityCycles, checkCycles, CheckContext, forcedEdges, MAX_CLOCK_ENTRIES, mixedForcedEdges, type Rule } from './level-check.ts';
-import { isWeakLevel, LEVELS, levelId, type Level } from './levels.ts';
-import { LineIndex } from './line-index.ts';
-import { readPlume } from './plume-reader.ts';
-import { computeReadsFrom, opSpan, txnSpan, type ReadsFrom } from './reads-from.ts';
-import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongResult } from './strong-check.ts';
-import { explainStrong, levelsOf, minimizeViolation } from './strong-witness.ts';
-import { Explainer, type Witness } from './witness.ts';
+import { finding, READ_CONSISTENCY_CODES, type DiagnosticCode, type Finding, type RelatedSpan, type Severity, type Span } from './model/diagnostics.ts';
+import { EdgeList, type EdgeView } from './model/edges.ts';
+import { parseHist, type Directives } from './syntax/hist-parser.ts';
+import type { History } from './model/history.ts';
+import { causalityCycles, checkCycles, CheckContext, forcedEdges, MAX_CLOCK_ENTRIES, mixedForcedEdges, type Rule } from './weak/level-check.ts';
+import { isWeakLevel, LEVELS, levelId, type Level } from './levels/levels.ts';
+import { LineIndex } from './syntax/line-index.ts';
+import { readPlume } from './readers/plume-reader.ts';
+import { computeReadsFrom, opSpan, txnSpan, type ReadsFrom } from './model/reads-from.ts';
+import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongResult } from './strong/strong-check.ts';
+import { explainStrong, levelsOf, minimizeViolation } from './witness/strong-witness.ts';
+import { Explainer, type Witness } from './witness/witness.ts';
 
 export interface Verdict {
   /** A level name, or 'mixed' for the per-transaction verdict. */

@@ -1,7 +1,7 @@
 // Editor queries over an analysed history: what stands at an offset, who read a write, which co edges a read forced.
 
-import type { Span } from './diagnostics.ts';
-import { BOTTOM, type History } from './history.ts';
+import type { Span } from './model/diagnostics.ts';
+import { BOTTOM, type History } from './model/history.ts';
 
 /** A relation from one id to many, laid out by source: targets of s are items[start[s] .. start[s+1]). */
 export interface Csr1 {

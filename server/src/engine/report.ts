@@ -1,9 +1,9 @@
 // The JSON report of one file, exactly as the CLI contract in history-dsl.md shapes it.
 
 import type { Analysis, Verdict } from './analyze.ts';
-import type { Finding } from './diagnostics.ts';
-import type { Range } from './line-index.ts';
-import type { Witness } from './witness.ts';
+import type { Finding } from './model/diagnostics.ts';
+import type { Range } from './syntax/line-index.ts';
+import type { Witness } from './witness/witness.ts';
 
 export interface EdgeJson {
   from: string;

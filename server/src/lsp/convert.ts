@@ -2,8 +2,8 @@
 
 // Type-only imports: this module runs in the analysis worker, which should not load the LSP libraries.
 import type { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity } from 'vscode-languageserver-protocol';
-import type { Finding, Severity } from '../engine/diagnostics.ts';
-import type { LineIndex } from '../engine/line-index.ts';
+import type { Finding, Severity } from '../engine/model/diagnostics.ts';
+import type { LineIndex } from '../engine/syntax/line-index.ts';
 
 export const DIAGNOSTIC_SOURCE = 'isocheck';
 

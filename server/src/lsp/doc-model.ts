@@ -1,14 +1,14 @@
 // One analysed document version on the message loop: the engine's History rebuilt from a snapshot, plus lazy indexes.
 
 import type { Verdict } from '../engine/analyze.ts';
-import { baseCsr } from '../engine/graph.ts';
-import { sessionPredecessors } from '../engine/happens-before.ts';
-import { INIT_VALUE, NO_VALUE, type History, type HistoryRanges } from '../engine/history.ts';
-import type { Rule } from '../engine/level-check.ts';
-import { LineIndex } from '../engine/line-index.ts';
+import { baseCsr } from '../engine/util/graph.ts';
+import { sessionPredecessors } from '../engine/model/happens-before.ts';
+import { INIT_VALUE, NO_VALUE, type History, type HistoryRanges } from '../engine/model/history.ts';
+import type { Rule } from '../engine/weak/level-check.ts';
+import { LineIndex } from '../engine/syntax/line-index.ts';
 import { groupBy, opsBySourceOrder, opsInSourceOrder, type Csr1 } from '../engine/queries.ts';
-import type { ReadsFrom } from '../engine/reads-from.ts';
-import { Explainer } from '../engine/witness.ts';
+import type { ReadsFrom } from '../engine/model/reads-from.ts';
+import { Explainer } from '../engine/witness/witness.ts';
 import type { AnalysisSnapshot, ForcedColumns } from './snapshot.ts';
 
 export class DocModel {

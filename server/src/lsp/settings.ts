@@ -1,6 +1,6 @@
 // The `isocheck` settings: defaults, and lenient parsing of whatever a client sends.
 
-import { LEVELS, parseLevel, type Level } from '../engine/levels.ts';
+import { LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
 import type { IsoCheckSettings } from '../protocol/shapes.ts';
 
 export const DEFAULT_SETTINGS: Readonly<IsoCheckSettings> = { levels: [], checkOn: 'change', maxWitnessesPerLevel: 1 };

@@ -1,10 +1,10 @@
 // Runs the engine on a document and packs what the editor features need into transferable columns.
 
 import { analyzeHistText, type Verdict } from '../engine/analyze.ts';
-import type { Finding } from '../engine/diagnostics.ts';
-import type { Rule } from '../engine/level-check.ts';
-import type { Level } from '../engine/levels.ts';
-import { LineIndex, textLineStarts } from '../engine/line-index.ts';
+import type { Finding } from '../engine/model/diagnostics.ts';
+import type { Rule } from '../engine/weak/level-check.ts';
+import type { Level } from '../engine/levels/levels.ts';
+import { LineIndex, textLineStarts } from '../engine/syntax/line-index.ts';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { capFindings, DIAGNOSTIC_SOURCE, SEVERITY, toDiagnostic } from './convert.ts';
 

@@ -1,17 +1,17 @@
 // A history's analysis as the plain JSON the graph draws (protocol shapes.ts): shared by the server and the CLI.
 
 import type { Analysis, Verdict } from '../analyze.ts';
-import type { Span } from '../diagnostics.ts';
-import { EK_CO } from '../edges.ts';
-import { baseCsr } from '../graph.ts';
-import { sessionPredecessors } from '../happens-before.ts';
-import { BOTTOM, INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, type History } from '../history.ts';
-import type { Rule } from '../level-check.ts';
-import { LEVELS } from '../levels.ts';
-import type { LineIndex } from '../line-index.ts';
+import type { Span } from '../model/diagnostics.ts';
+import { EK_CO } from '../model/edges.ts';
+import { baseCsr } from '../util/graph.ts';
+import { sessionPredecessors } from '../model/happens-before.ts';
+import { BOTTOM, INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, type History } from '../model/history.ts';
+import type { Rule } from '../weak/level-check.ts';
+import { LEVELS } from '../levels/levels.ts';
+import type { LineIndex } from '../syntax/line-index.ts';
 import { txnExtent } from '../queries.ts';
-import type { ReadsFrom } from '../reads-from.ts';
-import { Explainer, type Witness } from '../witness.ts';
+import type { ReadsFrom } from '../model/reads-from.ts';
+import { Explainer, type Witness } from '../witness/witness.ts';
 import {
   OPS_SHOWN, type AnalysisResult, type ForcedJson, type JsonRange, type LevelName, type SessionJson, type TransactionJson,
   type VerdictJson, type VerdictState, type WitnessJson, type WrEdgeJson,

@@ -1,7 +1,7 @@
 // Writes a History (e.g. a minimised witness) as tidy `.hist` text that parses back to the same history.
 
-import { INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, type History } from '../history.ts';
-import { LEVELS } from '../levels.ts';
+import { INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, type History } from '../model/history.ts';
+import { LEVELS } from '../levels/levels.ts';
 import type { Target } from './minimize.ts';
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_.-]*$/;

@@ -1,11 +1,11 @@
 // Delta debugging for any level: the smallest sub-history (transactions, then operations) that still violates it.
 
-import type { History } from '../history.ts';
-import { checkCycles, CheckContext, forcedEdges, mixedForcedEdges, type Rule } from '../level-check.ts';
-import { isWeakLevel, LEVELS, type Level } from '../levels.ts';
-import { computeReadsFrom, type ReadsFrom } from '../reads-from.ts';
-import { restrictHistory } from '../restrict.ts';
-import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongBudget } from '../strong-check.ts';
+import type { History } from '../model/history.ts';
+import { checkCycles, CheckContext, forcedEdges, mixedForcedEdges, type Rule } from '../weak/level-check.ts';
+import { isWeakLevel, LEVELS, type Level } from '../levels/levels.ts';
+import { computeReadsFrom, type ReadsFrom } from '../model/reads-from.ts';
+import { restrictHistory } from '../model/restrict.ts';
+import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongBudget } from '../strong/strong-check.ts';
 
 /** A homogeneous level, or 'mixed' (each transaction at its tag, untagged ones at `fallback`). */
 export type Target = { level: Level } | { level: 'mixed'; fallback: Level };

@@ -1,7 +1,7 @@
 // `isocheck witness` and the editor's export: one level's witness as JSON, DOT, SVG or a minimised `.hist`.
 
 import type { Analysis } from '../analyze.ts';
-import type { Level } from '../levels.ts';
+import type { Level } from '../levels/levels.ts';
 import { fileReport, type WitnessJson as ReportWitnessJson } from '../report.ts';
 import { analysisData, sourceOfAnalysis } from './analysis-data.ts';
 import { writeWitnessDot } from './dot-writer.ts';

@@ -1,8 +1,8 @@
 // Exports a witness straight from a document's text (the CLI and the language server share this).
 
 import { analyzeHistText, analyzePlumeBytes } from '../analyze.ts';
-import { parseHist } from '../hist-parser.ts';
-import { isWeakLevel, type Level } from '../levels.ts';
+import { parseHist } from '../syntax/hist-parser.ts';
+import { isWeakLevel, type Level } from '../levels/levels.ts';
 import { exportWitness, type WitnessExportOptions, type WitnessExportResult } from './witness-export.ts';
 
 export function exportWitnessOfText(text: string, o: Omit<WitnessExportOptions, 'claimed'>, strongMillis?: number): WitnessExportResult {

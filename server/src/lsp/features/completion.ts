@@ -1,7 +1,7 @@
 // Completion: keywords, levels, and the keys, transaction ids and sessions the file already has.
 
 import { CompletionItemKind, type CompletionItem, type CompletionList } from 'vscode-languageserver-protocol';
-import { LEVELS } from '../../engine/levels.ts';
+import { LEVELS } from '../../engine/levels/levels.ts';
 import type { DocModel } from '../doc-model.ts';
 
 const DIRECTIVES = ['history', 'level', 'check', 'expect', 'init', 'session'];

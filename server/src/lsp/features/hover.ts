@@ -1,10 +1,10 @@
 // Hover: on a read, its source and the commit-order edges it forced per level; on a write, its readers; on a header, the transaction.
 
 import type { Hover, Position } from 'vscode-languageserver-protocol';
-import { EK_CO } from '../../engine/edges.ts';
-import { BOTTOM, OP_LIST_READ, OP_READ, OP_WRITE } from '../../engine/history.ts';
-import { LEVELS, type Level } from '../../engine/levels.ts';
-import { visibleSet } from '../../engine/verify-order.ts';
+import { EK_CO } from '../../engine/model/edges.ts';
+import { BOTTOM, OP_LIST_READ, OP_READ, OP_WRITE } from '../../engine/model/history.ts';
+import { LEVELS, type Level } from '../../engine/levels/levels.ts';
+import { visibleSet } from '../../engine/strong/verify-order.ts';
 import { opAt, readsOfWrite, txnHeaderAt } from '../../engine/queries.ts';
 import type { DocModel } from '../doc-model.ts';
 import { code, md, opText, ordinal, txnLabel } from './text.ts';

@@ -1,7 +1,7 @@
 // Go to definition (a read → the write it observed) and references (a write → every read of it).
 
 import type { Location, Position } from 'vscode-languageserver-protocol';
-import { OP_READ, OP_WRITE } from '../../engine/history.ts';
+import { OP_READ, OP_WRITE } from '../../engine/model/history.ts';
 import { opAt, readsOfWrite, txnHeaderAt } from '../../engine/queries.ts';
 import type { DocModel } from '../doc-model.ts';
 

@@ -1,7 +1,7 @@
 // Verdicts as ✓/✗/? states, the strongest level that holds, and the status-bar line.
 
 import type { Verdict } from '../../engine/analyze.ts';
-import type { Level } from '../../engine/levels.ts';
+import type { Level } from '../../engine/levels/levels.ts';
 import type { LevelName, LevelState, StatusParams, VerdictState } from '../../protocol/shapes.ts';
 import type { DocModel } from '../doc-model.ts';
 

@@ -1,7 +1,7 @@
 // Document symbols (sessions → transactions) and folding ranges by session.
 
 import { SymbolKind, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver-protocol';
-import { LEVELS } from '../../engine/levels.ts';
+import { LEVELS } from '../../engine/levels/levels.ts';
 import { sessionExtent, txnExtent } from '../../engine/queries.ts';
 import type { DocModel } from '../doc-model.ts';
 

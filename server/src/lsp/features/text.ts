@@ -1,6 +1,6 @@
 // Small text helpers for hovers and labels: markdown escaping and operations rendered from the model.
 
-import { BOTTOM, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, type History } from '../../engine/history.ts';
+import { BOTTOM, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, type History } from '../../engine/model/history.ts';
 
 /** Escapes the Markdown that can occur inside a sentence, so that names like `a_b_c` or `*x*` show as written. */
 export function md(s: string): string {

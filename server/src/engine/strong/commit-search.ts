@@ -1,7 +1,7 @@
 // Exact search for a commit order with read points (PC, SI, SER and mixes of them), over session frontiers.
 
-import { BOTTOM, type History } from './history.ts';
-import type { ReadsFrom } from './reads-from.ts';
+import { BOTTOM, type History } from '../model/history.ts';
+import type { ReadsFrom } from '../model/reads-from.ts';
 
 /** How a transaction's reads see the store: a snapshot at a read point, or fixed precedence only. */
 export const MODE_SER = 0; // reads see everything committed before it: read point = commit point

@@ -1,11 +1,11 @@
 // Decides RC, RA and CC (homogeneous or by per-transaction rule) and extracts a witness cycle.
 
-import { EdgeList, EdgeView, EK_CO, EK_INIT, EK_WR } from './edges.ts';
-import { baseCsr, buildListCsr, inDegrees, mergeCsr, stronglyConnected, topologicalOrder, unionIsAcyclic, type Csr } from './graph.ts';
+import { EdgeList, EdgeView, EK_CO, EK_INIT, EK_WR } from '../model/edges.ts';
+import { baseCsr, buildListCsr, inDegrees, mergeCsr, stronglyConnected, topologicalOrder, unionIsAcyclic, type Csr } from '../util/graph.ts';
 import { findCycle, DEFAULT_SEARCH } from './cycle-search.ts';
-import { sessionPredecessors, vectorClocks, type VectorClocks } from './happens-before.ts';
-import { BOTTOM, type History } from './history.ts';
-import type { ReadsFrom } from './reads-from.ts';
+import { sessionPredecessors, vectorClocks, type VectorClocks } from '../model/happens-before.ts';
+import { BOTTOM, type History } from '../model/history.ts';
+import type { ReadsFrom } from '../model/reads-from.ts';
 import { saturateCC } from './saturate-cc.ts';
 import { saturateRA } from './saturate-ra.ts';
 import { saturateRC } from './saturate-rc.ts';

@@ -1,9 +1,9 @@
 // Exact search for PSI (and mixes of RC, RA, CC and PSI): orient each write-conflicting pair, propagate.
 
-import { BOTTOM, type History } from './history.ts';
-import type { Level } from './levels.ts';
-import type { ReadsFrom } from './reads-from.ts';
-import { adjacencyOf, reachability } from './reachability.ts';
+import { BOTTOM, type History } from '../model/history.ts';
+import type { Level } from '../levels/levels.ts';
+import type { ReadsFrom } from '../model/reads-from.ts';
+import { adjacencyOf, reachability } from '../util/reachability.ts';
 import { verifyOrder } from './verify-order.ts';
 
 export type OrientationResult =

@@ -1,6 +1,6 @@
 // Tokenizer for the .hist language: token kinds and offsets in typed arrays, text sliced on demand.
 
-import { Int32Vec, Uint8Vec } from './int-vec.ts';
+import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
 
 export const TK_EOF = 0;
 export const TK_IDENT = 1;

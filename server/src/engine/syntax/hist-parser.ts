@@ -1,12 +1,12 @@
 // Hand-written recovering parser for .hist files: a History, the directives, and syntax findings.
 
-import { finding, type Finding, type Span } from './diagnostics.ts';
-import { HistoryBuilder, INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, type History } from './history.ts';
+import { finding, type Finding, type Span } from '../model/diagnostics.ts';
+import { HistoryBuilder, INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, type History } from '../model/history.ts';
 import {
   TK_ARROW, TK_BAD, TK_BOTTOM, TK_COLON, TK_COMMA, TK_EOF, TK_EQUALS, TK_IDENT, TK_LBRACKET, TK_LPAREN, TK_NUMBER,
   TK_RBRACKET, TK_RPAREN, TK_STRING, TOKEN_NAMES, tokenize, unquote, type Tokens,
 } from './hist-lexer.ts';
-import { LEVELS, levelId, parseLevel, type Level } from './levels.ts';
+import { LEVELS, levelId, parseLevel, type Level } from '../levels/levels.ts';
 
 export interface LevelDirective { level: Level; span: Span }
 export interface ExpectDirective { level: Level; ok: boolean; span: Span }

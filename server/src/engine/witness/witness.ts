@@ -1,10 +1,10 @@
 // Witness cycles as data, and the plain sentence that justifies each of their edges.
 
-import type { Span } from './diagnostics.ts';
-import { EK_CO, EK_INIT, EK_SO, EK_WR, PREMISE_HB, PREMISE_SO, type EdgeRef } from './edges.ts';
-import type { Csr } from './graph.ts';
-import { BOTTOM, type History } from './history.ts';
-import { opSpan, txnSpan, type ReadsFrom } from './reads-from.ts';
+import type { Span } from '../model/diagnostics.ts';
+import { EK_CO, EK_INIT, EK_SO, EK_WR, PREMISE_HB, PREMISE_SO, type EdgeRef } from '../model/edges.ts';
+import type { Csr } from '../util/graph.ts';
+import { BOTTOM, type History } from '../model/history.ts';
+import { opSpan, txnSpan, type ReadsFrom } from '../model/reads-from.ts';
 
 export type WitnessEdgeKind = 'so' | 'wr' | 'co' | 'ww' | 'rw';
 

@@ -1,10 +1,10 @@
 // Reader for the AWDIT/Plume text format, `r(key,value,session,txn)` per line, straight from bytes.
 
-import { finding, type Finding } from './diagnostics.ts';
-import { HistoryBuilder, INIT_VALUE, OP_READ, OP_WRITE, type History } from './history.ts';
-import { Int32Vec } from './int-vec.ts';
-import { LineIndex } from './line-index.ts';
-import { IntInterner, PairMap } from './pair-map.ts';
+import { finding, type Finding } from '../model/diagnostics.ts';
+import { HistoryBuilder, INIT_VALUE, OP_READ, OP_WRITE, type History } from '../model/history.ts';
+import { Int32Vec } from '../util/int-vec.ts';
+import { LineIndex } from '../syntax/line-index.ts';
+import { IntInterner, PairMap } from '../util/pair-map.ts';
 
 export interface PlumeFile {
   history: History;

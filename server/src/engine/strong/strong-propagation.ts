@@ -1,11 +1,11 @@
 // Polynomial necessary conditions for PC, SI and SER: commit-order edges every valid order must contain.
 
-import { EdgeList } from './edges.ts';
-import { sessionPredecessors } from './happens-before.ts';
-import { BOTTOM, type History } from './history.ts';
-import type { Level } from './levels.ts';
-import { reachability } from './reachability.ts';
-import { writesKey, type ReadsFrom } from './reads-from.ts';
+import { EdgeList } from '../model/edges.ts';
+import { sessionPredecessors } from '../model/happens-before.ts';
+import { BOTTOM, type History } from '../model/history.ts';
+import type { Level } from '../levels/levels.ts';
+import { reachability } from '../util/reachability.ts';
+import { writesKey, type ReadsFrom } from '../model/reads-from.ts';
 
 /**
  * For a read of x in t3 from t1 and another committed writer t2 of x, a snapshot reader t3 (PC,

@@ -1,7 +1,7 @@
 // Finds the write of (key, value) for every read: the recovery of wr from unique values.
 
 import { OP_WRITE, type History } from './history.ts';
-import { PairMap } from './pair-map.ts';
+import { PairMap } from '../util/pair-map.ts';
 
 /** Index to the first write of each (key, value), plus the pairs written more than once. */
 export class WriterIndex {

@@ -1,10 +1,10 @@
 // Decides PC, PSI, SI, SER and mixed levels: necessary conditions, a commit-order search, exact verification.
 
 import { searchCommitOrder, MODE_PC, MODE_SER, MODE_SI, MODE_STATIC } from './commit-search.ts';
-import { EdgeList } from './edges.ts';
-import { BOTTOM } from './history.ts';
-import { forcedEdges, type CheckContext } from './level-check.ts';
-import type { Level } from './levels.ts';
+import { EdgeList } from '../model/edges.ts';
+import { BOTTOM } from '../model/history.ts';
+import { forcedEdges, type CheckContext } from '../weak/level-check.ts';
+import type { Level } from '../levels/levels.ts';
 import { searchOrientations } from './orientation-search.ts';
 import { propagateSnapshotOrder } from './strong-propagation.ts';
 import { verifyOrder } from './verify-order.ts';

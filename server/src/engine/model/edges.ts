@@ -1,6 +1,6 @@
 // Edge lists of the dependency graph (so, wr, ⊥ and inferred co edges) with their justifications.
 
-import { Int32Vec, Uint8Vec } from './int-vec.ts';
+import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
 
 export const EK_SO = 0;
 export const EK_WR = 1;

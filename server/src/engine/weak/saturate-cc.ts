@@ -1,9 +1,9 @@
 // Causal Consistency saturation (AWDIT): vector clocks and monotone per-(session, key) writer cursors.
 
-import { EK_CO, PREMISE_HB, type EdgeList } from './edges.ts';
-import type { VectorClocks } from './happens-before.ts';
-import { BOTTOM, type History } from './history.ts';
-import type { ReadsFrom } from './reads-from.ts';
+import { EK_CO, PREMISE_HB, type EdgeList } from '../model/edges.ts';
+import type { VectorClocks } from '../model/happens-before.ts';
+import { BOTTOM, type History } from '../model/history.ts';
+import type { ReadsFrom } from '../model/reads-from.ts';
 import { maxTxnSize, ReadBuffer, subject, type SaturationInput } from './saturation-context.ts';
 
 /**

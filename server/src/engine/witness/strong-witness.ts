@@ -1,14 +1,14 @@
 // Explains a strong-level violation: a minimal violating sub-history, then a forced cycle or per-order failures.
 
-import { computeReadsFrom, opSpan, type ReadsFrom } from './reads-from.ts';
-import { BOTTOM, type History } from './history.ts';
-import { CheckContext } from './level-check.ts';
-import { LEVELS, type Level } from './levels.ts';
-import { restrictHistory } from './restrict.ts';
-import { checkStrong, enumerateOrders, type StrongBudget } from './strong-check.ts';
-import { EdgeList } from './edges.ts';
-import { verifyOrder } from './verify-order.ts';
-import { sessionPredecessors } from './happens-before.ts';
+import { computeReadsFrom, opSpan, type ReadsFrom } from '../model/reads-from.ts';
+import { BOTTOM, type History } from '../model/history.ts';
+import { CheckContext } from '../weak/level-check.ts';
+import { LEVELS, type Level } from '../levels/levels.ts';
+import { restrictHistory } from '../model/restrict.ts';
+import { checkStrong, enumerateOrders, type StrongBudget } from '../strong/strong-check.ts';
+import { EdgeList } from '../model/edges.ts';
+import { verifyOrder } from '../strong/verify-order.ts';
+import { sessionPredecessors } from '../model/happens-before.ts';
 import { Explainer, type Witness, type WitnessEdge } from './witness.ts';
 
 /** Sub-histories up to this size get every commit order explained; larger ones only a summary. */

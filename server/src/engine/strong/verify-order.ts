@@ -1,9 +1,9 @@
 // Checks one commit order against per-transaction levels exactly (MixIso's least visibility fixpoint).
 
-import { sessionPredecessors } from './happens-before.ts';
-import { BOTTOM, type History } from './history.ts';
-import type { Level } from './levels.ts';
-import { writesKey, type ReadsFrom } from './reads-from.ts';
+import { sessionPredecessors } from '../model/happens-before.ts';
+import { BOTTOM, type History } from '../model/history.ts';
+import type { Level } from '../levels/levels.ts';
+import { writesKey, type ReadsFrom } from '../model/reads-from.ts';
 
 /** Why an order fails: a read that does not see the latest visible write, or visibility against the order. */
 export interface OrderFailure {

@@ -1,6 +1,6 @@
 // The history model: transactions, sessions and operations as integer ids over typed arrays.
 
-import { Int32Vec, Uint8Vec } from './int-vec.ts';
+import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
 
 export const OP_READ = 0;
 export const OP_WRITE = 1;

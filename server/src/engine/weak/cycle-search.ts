@@ -1,8 +1,8 @@
 // Finds a witness cycle in one SCC: fewest so ∪ wr edges first, then fewest edges (Dijkstra, no recursion).
 
-import { EK_CO, type EdgeView } from './edges.ts';
-import type { Csr } from './graph.ts';
-import { Int32Vec } from './int-vec.ts';
+import { EK_CO, type EdgeView } from '../model/edges.ts';
+import type { Csr } from '../util/graph.ts';
+import { Int32Vec } from '../util/int-vec.ts';
 
 export interface CycleSearch {
   /** Edge kinds that may close a cycle; every cycle of the component must contain one. */

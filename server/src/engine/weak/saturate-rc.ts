@@ -1,8 +1,8 @@
 // Read Committed saturation (AWDIT): a forward pass for first reads per source, a two-slot reverse pass.
 
-import { EK_CO, type EdgeList } from './edges.ts';
-import { BOTTOM } from './history.ts';
-import { writesKey } from './reads-from.ts';
+import { EK_CO, type EdgeList } from '../model/edges.ts';
+import { BOTTOM } from '../model/history.ts';
+import { writesKey } from '../model/reads-from.ts';
 import { maxTxnSize, ReadBuffer, subject, writeKeyCount, type SaturationInput } from './saturation-context.ts';
 
 /**

@@ -1,8 +1,8 @@
 // What the RC/RA/CC saturations share: the history, its reads-from, scratch buffers and the output edges.
 
-import { EdgeList } from './edges.ts';
-import { BOTTOM, type History } from './history.ts';
-import type { ReadsFrom } from './reads-from.ts';
+import { EdgeList } from '../model/edges.ts';
+import { BOTTOM, type History } from '../model/history.ts';
+import type { ReadsFrom } from '../model/reads-from.ts';
 
 export interface SaturationInput {
   h: History;

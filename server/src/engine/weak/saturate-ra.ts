@@ -1,8 +1,8 @@
 // Read Atomic saturation: the last same-session writer per key, and each wr predecessor's writes.
 
-import { EK_CO, PREMISE_SO, type EdgeList } from './edges.ts';
-import { BOTTOM } from './history.ts';
-import { writesKey } from './reads-from.ts';
+import { EK_CO, PREMISE_SO, type EdgeList } from '../model/edges.ts';
+import { BOTTOM } from '../model/history.ts';
+import { writesKey } from '../model/reads-from.ts';
 import { maxTxnSize, ReadBuffer, subject, writeKeyCount, type SaturationInput } from './saturation-context.ts';
 
 /**
