@@ -30,7 +30,7 @@ test('the extension icon and the .hist file icon are PNG files of at least 128×
 });
 
 test('the packaged README carries every README image inline (the details page cannot load relative paths)', () => {
-  const r = spawnSync(process.execPath, [join(ROOT, 'client/build/inline-readme-images.mjs')], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'client/build/inline-readme-images.ts')], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]);

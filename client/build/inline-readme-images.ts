@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 let inlined = 0;
-const out = readme.replace(/!\[([^\]]*)\]\(((?:\.\/)?docs\/images\/[^)\s]+\.png)\)/g, (_all, alt, path) => {
+const out = readme.replace(/!\[([^\]]*)\]\(((?:\.\/)?docs\/images\/[^)\s]+\.png)\)/g, (_all, alt: string, path: string) => {
   inlined++;
   return `![${alt}](data:image/png;base64,${readFileSync(join(root, path)).toString('base64')})`;
 });
