@@ -1,0 +1,680 @@
+// Necessary commit-order edges for PC, SI and SER at scale: read and commit events on session chains, incremental vector clocks.
+
+import type { History } from '../model/history.ts';
+import type { ReadsFrom } from '../model/reads-from.ts';
+import { Int32Vec } from '../util/int-vec.ts';
+import { MODE_PC, MODE_SER, MODE_SI, MODE_STATIC } from './commit-search.ts';
+
+export interface EventGraphInput {
+  h: History;
+  rf: ReadsFrom;
+  /** Per transaction: MODE_*. */
+  mode: Uint8Array;
+  /** Commit-before edges between transactions (weak readers' forced edges). */
+  precedence: { from: Int32Array; to: Int32Array; length: number };
+  /** Largest clock table (nodes × sessions entries) allowed; two such tables are kept. */
+  maxEntries: number;
+  /**
+   * Per transaction, 1 for a PSI reader (MODE_STATIC in `mode`): its reads of keys it also writes
+   * obey the SER rule. A writer t2 of x that commits before t3 conflicts with t3 (both write x), so
+   * NoConflict makes it visible and Ext wants it older than t1 (no lost update).
+   */
+  psi?: Uint8Array;
+}
+
+const INF = 0x7fffffff;
+const BOT = 0; // ⊥ (model/history.ts BOTTOM), a local constant for the hot loops
+/** Re-examination work items: the reads of a transaction, the reads from it, an SI transaction's writes. */
+const EX_READER = 0;
+const EX_SOURCE = 1;
+const EX_SI = 2;
+
+/**
+ * The event model the commit-order search decides exactly: node 2t is t's read point r(t) (its
+ * snapshot), 2t + 1 its commit c(t); an SER transaction reads at c(t) itself. A session's events
+ * form a chain r, c, r, c, … (earlier commits precede later snapshots), and a read of x in t3 from
+ * t1 needs c(t1) < R(t3), where R is r(t3), or c(t3) at SER. For every other committed writer t2 of
+ * x: c(t2) < c(t1) or R(t3) < c(t2) (t2 is older than t1, or not in the snapshot). SI adds, for
+ * each pair of transactions writing a common key, c(t2) < r(t3) or c(t3) < c(t2) (NoConflict).
+ * Each disjunction whose one side is refuted by reachability forces the other — unit propagation
+ * over a polygraph, as Cobra and PolySI prune — so the edges found hold in every valid order and
+ * a cycle proves a violation.
+ *
+ * Reachability is exact and cheap because every node lies on one of k session chains: a node's
+ * clock holds, per session, the last chain position reaching it (bwd) and the first one reached
+ * from it (fwd). A query is one array read, and one edge per session suffices for each rule (the
+ * rest follows along the chain). Clocks are built once, then kept up to date edge by edge: a new
+ * edge a → b raises the bwd clocks of b's descendants and lowers the fwd clocks of a's ancestors,
+ * only as far as they change, and only the reads whose clocks changed are looked at again.
+ *
+ * Guesses (guess()) are propagated the same way on a trail that undo() rolls back, like a SAT
+ * solver's decisions; edges derived while a guess stands are not sound (soundEdges() leaves them out).
+ */
+export class EventGraph {
+  readonly k: number;
+  readonly nodes: number;
+  /** Committed transactions' nodes. */
+  readonly live: number;
+  private readonly h: History;
+  private readonly rf: ReadsFrom;
+  private readonly mode: Uint8Array;
+  private readonly psi: Uint8Array | null;
+  private readonly nodeIdx: Int32Array; // chain position (-1: ⊥ or aborted)
+  private readonly nodeSess: Int32Array;
+  private readonly sessNodes: Int32Array; // nodes per session chain
+  // Base edges (chains, wr, precedence) as CSR in both directions.
+  private readonly outStart: Int32Array;
+  private readonly outTo: Int32Array;
+  private readonly inStart: Int32Array;
+  private readonly inFrom: Int32Array;
+  // Added edges as linked lists (newest first), so the trail can pop them.
+  private readonly outHead: Int32Array;
+  private readonly inHead: Int32Array;
+  private readonly addFrom = new Int32Vec(1024);
+  private readonly addTo = new Int32Vec(1024);
+  private readonly addOutNext = new Int32Vec(1024);
+  private readonly addInNext = new Int32Vec(1024);
+  /** Added edges that hold in every valid order (those found before the first guess). */
+  private sound = 0;
+  private guessing = false;
+  private readonly trailAt = new Int32Vec(1024); // clock entry index (bwd: +, fwd: -(i + 1))
+  private readonly trailOld = new Int32Vec(1024);
+  private readonly writers: Int32Array; // per key, grouped by session, in chain order
+  private readonly writerPos: Int32Array; // chain position of each writer's commit node
+  private readonly segStart: Int32Array; // per key: its segments (one per session with writers)
+  private readonly segFrom: Int32Array;
+  private readonly segEnd: Int32Array;
+  private readonly segSess: Int32Array;
+  private readonly readerStart: Int32Array; // snapshot reads by source transaction
+  private readonly readerOps: Int32Array;
+  private readonly bwd: Int32Array;
+  private readonly fwd: Int32Array;
+  // Work: re-examination items (kind * n + t), deduplicated by a flag per item.
+  private readonly queued: Uint8Array;
+  private readonly work = new Int32Vec(1024);
+  private workHead = 0;
+  /** Work items looked at (for the bench). */
+  examined = 0;
+  private readonly nodeQueue = new Int32Vec(1024);
+  /** Clock entries merged so far: a machine-independent measure of the work done. */
+  steps = 0;
+  /** Edges added by the rules (sound and not). */
+  get edgeCount(): number {
+    return this.addFrom.length;
+  }
+
+  private constructor(input: EventGraphInput, k: number) {
+    const { h, rf, mode } = input;
+    this.h = h;
+    this.rf = rf;
+    this.mode = mode;
+    this.psi = input.psi ?? null;
+    this.k = k;
+    const n = h.txnCount;
+    const nodes = 2 * n;
+    this.nodes = nodes;
+    this.nodeIdx = new Int32Array(nodes).fill(-1);
+    this.nodeSess = new Int32Array(nodes).fill(-1);
+    this.sessNodes = new Int32Array(k);
+    const from = new Int32Vec(4 * n);
+    const to = new Int32Vec(4 * n);
+    const edge = (a: number, b: number): void => {
+      from.push(a);
+      to.push(b);
+    };
+    let live = 0;
+    for (let s = 0; s < h.sessionCount; s++) {
+      let i = 0;
+      let prev = -1;
+      for (let j = h.sessionTxnStart[s]; j < h.sessionTxnStart[s + 1]; j++) {
+        const t = h.sessionTxns[j];
+        if (h.txnAborted[t] === 1) continue;
+        this.nodeIdx[2 * t] = 2 * i;
+        this.nodeIdx[2 * t + 1] = 2 * i + 1;
+        this.nodeSess[2 * t] = s;
+        this.nodeSess[2 * t + 1] = s;
+        edge(2 * t, 2 * t + 1);
+        if (prev >= 0) edge(2 * prev + 1, 2 * t);
+        prev = t;
+        i++;
+      }
+      this.sessNodes[s] = 2 * i;
+      live += 2 * i;
+    }
+    this.live = live;
+    for (let t = 1; t < n; t++) {
+      if (h.txnAborted[t] === 1) continue;
+      for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (rf.wrSource[o] > BOT) edge(2 * rf.wrSource[o] + 1, 2 * t);
+    }
+    for (let i = 0; i < input.precedence.length; i++) {
+      const a = input.precedence.from[i];
+      if (a !== BOT) edge(2 * a + 1, 2 * input.precedence.to[i] + 1);
+    }
+    [this.outStart, this.outTo] = csr(nodes, from, to);
+    [this.inStart, this.inFrom] = csr(nodes, to, from);
+    this.outHead = new Int32Array(nodes).fill(-1);
+    this.inHead = new Int32Array(nodes).fill(-1);
+
+    // Committed writers of each key, grouped by session and in chain order within a session.
+    const writerStart = new Int32Array(h.keyCount + 1);
+    for (let t = 1; t < n; t++) {
+      if (h.txnAborted[t] === 1) continue;
+      for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) writerStart[rf.writeKeys[j] + 1]++;
+    }
+    for (let x = 0; x < h.keyCount; x++) writerStart[x + 1] += writerStart[x];
+    this.writers = new Int32Array(writerStart[h.keyCount]);
+    this.writerPos = new Int32Array(writerStart[h.keyCount]);
+    const fill = writerStart.slice(0, h.keyCount);
+    for (let s = 0; s < h.sessionCount; s++) {
+      for (let j = h.sessionTxnStart[s]; j < h.sessionTxnStart[s + 1]; j++) {
+        const t = h.sessionTxns[j];
+        if (h.txnAborted[t] === 1) continue;
+        for (let q = rf.writeKeyStart[t]; q < rf.writeKeyStart[t + 1]; q++) {
+          const at = fill[rf.writeKeys[q]]++;
+          this.writers[at] = t;
+          this.writerPos[at] = this.nodeIdx[2 * t + 1];
+        }
+      }
+    }
+    this.segStart = new Int32Array(h.keyCount + 1);
+    const segFrom = new Int32Vec(1024);
+    const segSess = new Int32Vec(1024);
+    for (let x = 0; x < h.keyCount; x++) {
+      this.segStart[x] = segFrom.length;
+      for (let i = writerStart[x]; i < writerStart[x + 1]; i++) {
+        if (i === writerStart[x] || h.txnSession[this.writers[i]] !== h.txnSession[this.writers[i - 1]]) {
+          segFrom.push(i);
+          segSess.push(h.txnSession[this.writers[i]]);
+        }
+      }
+    }
+    this.segStart[h.keyCount] = segFrom.length;
+    this.segFrom = segFrom.toArray();
+    this.segSess = segSess.toArray();
+    this.segEnd = new Int32Array(segFrom.length);
+    for (let x = 0; x < h.keyCount; x++) {
+      for (let g = this.segStart[x]; g < this.segStart[x + 1]; g++) this.segEnd[g] = g + 1 < this.segStart[x + 1] ? this.segFrom[g + 1] : writerStart[x + 1];
+    }
+    // Snapshot reads (and PSI reads of written keys) by source.
+    this.readerStart = new Int32Array(n + 1);
+    for (let t = 1; t < n; t++) {
+      if (h.txnAborted[t] === 1) continue;
+      for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (rf.wrSource[o] > BOT && this.ruled(o)) this.readerStart[rf.wrSource[o] + 1]++;
+    }
+    for (let t = 0; t < n; t++) this.readerStart[t + 1] += this.readerStart[t];
+    this.readerOps = new Int32Array(this.readerStart[n]);
+    const rfill = this.readerStart.slice(0, n);
+    for (let t = 1; t < n; t++) {
+      if (h.txnAborted[t] === 1) continue;
+      for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (rf.wrSource[o] > BOT && this.ruled(o)) this.readerOps[rfill[rf.wrSource[o]]++] = o;
+    }
+    this.bwd = new Int32Array(nodes * k);
+    this.fwd = new Int32Array(nodes * k);
+    this.queued = new Uint8Array(3 * n);
+  }
+
+  /** Whether external read o takes part in the read rule: a snapshot reader's, or a PSI reader's of a key it writes. */
+  private ruled(o: number): boolean {
+    const t = this.h.opTxn[o];
+    if (this.mode[t] !== MODE_STATIC) return true;
+    return this.psi !== null && this.psi[t] === 1 && writes(this.rf, t, this.h.opKey[o]);
+  }
+
+  /** The node at which t3's reads are taken: r(t3) for PC and SI, c(t3) for SER and PSI. */
+  private readPoint(t3: number): number {
+    const m = this.mode[t3];
+    return m === MODE_PC || m === MODE_SI ? 2 * t3 : 2 * t3 + 1;
+  }
+
+  /** 'violated' when an edge of the precedence enters ⊥ or the base edges close a cycle; 'too large' past the memory bound. */
+  static build(input: EventGraphInput): EventGraph | 'violated' | 'too large' {
+    const k = Math.max(1, input.h.sessionCount);
+    if (2 * input.h.txnCount * k > input.maxEntries) return 'too large';
+    for (let i = 0; i < input.precedence.length; i++) if (input.precedence.to[i] === BOT) return 'violated';
+    const g = new EventGraph(input, k);
+    return g.initClocks() ? g : 'violated';
+  }
+
+  /** Clocks of the base edges, in a topological order (false: a cycle). */
+  private initClocks(): boolean {
+    const { nodes, k, nodeIdx, nodeSess, bwd, fwd, outStart, outTo } = this;
+    const indeg = new Int32Array(nodes);
+    for (let p = 0; p < outTo.length; p++) indeg[outTo[p]]++;
+    const order = new Int32Array(this.live);
+    let head = 0;
+    let tail = 0;
+    for (let v = 2; v < nodes; v++) if (nodeIdx[v] >= 0 && indeg[v] === 0) order[tail++] = v;
+    while (head < tail) {
+      const v = order[head++];
+      for (let p = outStart[v]; p < outStart[v + 1]; p++) if (--indeg[outTo[p]] === 0) order[tail++] = outTo[p];
+    }
+    if (tail < this.live) return false;
+    bwd.fill(-1);
+    fwd.fill(INF);
+    for (let i = 0; i < tail; i++) {
+      const v = order[i];
+      const row = v * k;
+      bwd[row + nodeSess[v]] = nodeIdx[v];
+      for (let p = outStart[v]; p < outStart[v + 1]; p++) {
+        const w = outTo[p] * k;
+        for (let j = 0; j < k; j++) if (bwd[w + j] < bwd[row + j]) bwd[w + j] = bwd[row + j];
+      }
+    }
+    for (let i = tail - 1; i >= 0; i--) {
+      const v = order[i];
+      const row = v * k;
+      fwd[row + nodeSess[v]] = nodeIdx[v];
+      for (let p = outStart[v]; p < outStart[v + 1]; p++) {
+        const w = outTo[p] * k;
+        for (let j = 0; j < k; j++) if (fwd[w + j] < fwd[row + j]) fwd[row + j] = fwd[w + j];
+      }
+    }
+    this.steps += 2 * outTo.length * k;
+    return true;
+  }
+
+  /** Derived edges that hold in every valid order. */
+  soundEdges(): { from: Int32Array; to: Int32Array; length: number } {
+    const n = this.guessing ? this.sound : this.addFrom.length;
+    return { from: this.addFrom.data.slice(0, n), to: this.addTo.data.slice(0, n), length: n };
+  }
+
+  /** a = b, or a precedes b in every order known so far. */
+  reach(a: number, b: number): boolean {
+    return this.bwd[b * this.k + this.nodeSess[a]] >= this.nodeIdx[a];
+  }
+
+  /**
+   * Every rule on every read, then on whatever changed, until nothing new follows ('violated':
+   * a cycle), `maxSteps` clock entries have been merged ('stopped', a work bound) or time is up.
+   */
+  propagateAll(maxSteps: number, timeUp: () => boolean): 'violated' | 'done' | 'stopped' | 'timeout' {
+    const n = this.h.txnCount;
+    for (let t = 1; t < n; t++) {
+      if (this.h.txnAborted[t] === 1) continue;
+      const m = this.mode[t];
+      if (m !== MODE_STATIC || this.psi?.[t] === 1) this.enqueue(EX_READER, t);
+      if (m === MODE_SI) this.enqueue(EX_SI, t);
+    }
+    return this.drain(maxSteps, timeUp);
+  }
+
+  /** Adds the guess a → b and propagates it. */
+  guess(a: number, b: number, maxSteps: number, timeUp: () => boolean): 'violated' | 'done' | 'stopped' | 'timeout' {
+    if (this.reach(b, a)) return 'violated';
+    if (!this.reach(a, b)) this.addEdge(a, b);
+    return this.drain(maxSteps, timeUp);
+  }
+
+  /** Rolls back to a mark: clocks and the edges added since. */
+  undo(trailMark: number, edgeMark: number): void {
+    const at = this.trailAt.data;
+    const old = this.trailOld.data;
+    for (let i = this.trailAt.length - 1; i >= trailMark; i--) {
+      if (at[i] >= 0) this.bwd[at[i]] = old[i];
+      else this.fwd[-at[i] - 1] = old[i];
+    }
+    this.trailAt.length = trailMark;
+    this.trailOld.length = trailMark;
+    for (let e = this.addFrom.length - 1; e >= edgeMark; e--) {
+      this.outHead[this.addFrom.data[e]] = this.addOutNext.data[e];
+      this.inHead[this.addTo.data[e]] = this.addInNext.data[e];
+    }
+    this.addFrom.length = edgeMark;
+    this.addTo.length = edgeMark;
+    this.addOutNext.length = edgeMark;
+    this.addInNext.length = edgeMark;
+    // Work left over from a contradiction is void.
+    for (let i = this.workHead; i < this.work.length; i++) this.queued[this.work.data[i]] = 0;
+    this.work.length = 0;
+    this.workHead = 0;
+  }
+
+  /** Opens a decision; undo(…checkpoint) returns to this point. Edges derived from here on are not sound. */
+  checkpoint(): [number, number] {
+    if (!this.guessing) {
+      this.guessing = true;
+      this.sound = this.addFrom.length;
+    }
+    return [this.trailAt.length, this.addFrom.length];
+  }
+
+  private enqueue(kind: number, t: number): void {
+    const item = kind * this.h.txnCount + t;
+    if (this.queued[item] === 1) return;
+    this.queued[item] = 1;
+    this.work.push(item);
+  }
+
+  private drain(maxSteps: number, timeUp: () => boolean): 'violated' | 'done' | 'stopped' | 'timeout' {
+    const n = this.h.txnCount;
+    let polled = 0;
+    // First in, first out: an item waiting in the queue absorbs every change made meanwhile.
+    while (this.workHead < this.work.length) {
+      if (this.steps > maxSteps) return 'stopped';
+      if ((++polled & 1023) === 0 && timeUp()) return 'timeout';
+      const item = this.work.data[this.workHead++];
+      if (this.workHead === this.work.length) {
+        this.workHead = 0;
+        this.work.length = 0;
+      }
+      this.queued[item] = 0;
+      this.examined++;
+      const kind = (item / n) | 0;
+      const t = item - kind * n;
+      let ok = true;
+      if (kind === EX_READER) {
+        for (let o = this.h.txnOpStart[t]; o < this.h.txnOpStart[t + 1] && ok; o++) if (this.rf.wrSource[o] >= 0 && this.ruled(o)) ok = this.readRule(o);
+      } else if (kind === EX_SOURCE) {
+        for (let i = this.readerStart[t]; i < this.readerStart[t + 1] && ok; i++) ok = this.readRule(this.readerOps[i]);
+      } else ok = this.siRule(t);
+      if (!ok) return 'violated';
+    }
+    return 'done';
+  }
+
+  /** a must precede b: false on a contradiction (b already precedes a). */
+  private require(a: number, b: number): boolean {
+    if (this.reach(b, a)) return false;
+    if (!this.reach(a, b)) this.addEdge(a, b);
+    return true;
+  }
+
+  /** The rules of one read of x in t3 from t1, for every session with writers of x. */
+  private readRule(o: number): boolean {
+    const { h, rf, k, bwd, fwd, writers, writerPos, segStart, segFrom, segEnd, segSess } = this;
+    const t3 = h.opTxn[o];
+    const t1 = rf.wrSource[o];
+    const x = h.opKey[o];
+    const R = this.readPoint(t3);
+    const c1 = 2 * t1 + 1;
+    for (let g = segStart[x]; g < segStart[x + 1]; g++) {
+      const lo = segFrom[g];
+      const hi = segEnd[g];
+      const s = segSess[g];
+      // ww: the last writer of x in s that commits before R must precede t1.
+      const seen = bwd[R * k + s];
+      let a = lo;
+      let b = hi;
+      while (a < b) {
+        const m = (a + b) >>> 1;
+        if (writerPos[m] <= seen) a = m + 1;
+        else b = m;
+      }
+      a--;
+      if (a >= lo && writers[a] === t3) a--;
+      if (a >= lo && writers[a] !== t1) {
+        if (t1 === BOT || !this.require(2 * writers[a] + 1, c1)) return false;
+      }
+      // rw: the first writer of x in s after t1 commits after R.
+      if (t1 === BOT) b = lo;
+      else {
+        const after = fwd[c1 * k + s];
+        a = lo;
+        b = hi;
+        while (a < b) {
+          const m = (a + b) >>> 1;
+          if (writerPos[m] < after) a = m + 1;
+          else b = m;
+        }
+      }
+      if (b < hi && writers[b] === t1) b++;
+      if (b < hi && writers[b] === t3) b++;
+      if (b < hi && !this.require(R, 2 * writers[b] + 1)) return false;
+    }
+    return true;
+  }
+
+  /** NoConflict of SI transaction t3, for every key it writes and every session with writers of it. */
+  private siRule(t3: number): boolean {
+    const { rf, k, bwd, fwd, writers, writerPos, segStart, segFrom, segEnd, segSess } = this;
+    const r3 = 2 * t3;
+    const c3 = r3 + 1;
+    for (let q = rf.writeKeyStart[t3]; q < rf.writeKeyStart[t3 + 1]; q++) {
+      const y = rf.writeKeys[q];
+      for (let g = segStart[y]; g < segStart[y + 1]; g++) {
+        const lo = segFrom[g];
+        const hi = segEnd[g];
+        const s = segSess[g];
+        // A conflicting writer committed before c(t3) is in t3's snapshot.
+        const seen = bwd[c3 * k + s];
+        let a = lo;
+        let b = hi;
+        while (a < b) {
+          const m = (a + b) >>> 1;
+          if (writerPos[m] <= seen) a = m + 1;
+          else b = m;
+        }
+        a--;
+        if (a >= lo && writers[a] === t3) a--;
+        if (a >= lo && !this.require(2 * writers[a] + 1, r3)) return false;
+        // One not committed before r(t3) commits after c(t3).
+        const after = fwd[r3 * k + s];
+        a = lo;
+        b = hi;
+        while (a < b) {
+          const m = (a + b) >>> 1;
+          if (writerPos[m] < after) a = m + 1;
+          else b = m;
+        }
+        if (b < hi && writers[b] === t3) b++;
+        if (b < hi && !this.require(c3, 2 * writers[b] + 1)) return false;
+      }
+    }
+    return true;
+  }
+
+  /** Inserts a → b (neither reaches the other's wrong way) and brings the clocks up to date. */
+  private addEdge(a: number, b: number): void {
+    const e = this.addFrom.length;
+    this.addFrom.push(a);
+    this.addTo.push(b);
+    this.addOutNext.push(this.outHead[a]);
+    this.addInNext.push(this.inHead[b]);
+    this.outHead[a] = e;
+    this.inHead[b] = e;
+    const { outStart, outTo, inStart, inFrom } = this;
+    const q = this.nodeQueue;
+    // bwd: b and its descendants learn what reaches a.
+    q.length = 0;
+    if (this.mergeBwd(b, a)) q.push(b);
+    while (q.length > 0) {
+      const v = q.data[--q.length];
+      this.changedBwd(v);
+      for (let p = outStart[v]; p < outStart[v + 1]; p++) if (this.mergeBwd(outTo[p], v)) q.push(outTo[p]);
+      for (let f = this.outHead[v]; f >= 0; f = this.addOutNext.data[f]) if (this.mergeBwd(this.addTo.data[f], v)) q.push(this.addTo.data[f]);
+    }
+    // fwd: a and its ancestors learn what b reaches.
+    if (this.mergeFwd(a, b)) q.push(a);
+    while (q.length > 0) {
+      const v = q.data[--q.length];
+      this.changedFwd(v);
+      for (let p = inStart[v]; p < inStart[v + 1]; p++) if (this.mergeFwd(inFrom[p], v)) q.push(inFrom[p]);
+      for (let f = this.inHead[v]; f >= 0; f = this.addInNext.data[f]) if (this.mergeFwd(this.addFrom.data[f], v)) q.push(this.addFrom.data[f]);
+    }
+  }
+
+  /** bwd[w] := max(bwd[w], bwd[v]); true when something changed. */
+  private mergeBwd(w: number, v: number): boolean {
+    const { k, bwd } = this;
+    const rw = w * k;
+    const rv = v * k;
+    let changed = false;
+    for (let j = 0; j < k; j++) {
+      if (bwd[rw + j] < bwd[rv + j]) {
+        if (this.guessing) {
+          this.trailAt.push(rw + j);
+          this.trailOld.push(bwd[rw + j]);
+        }
+        bwd[rw + j] = bwd[rv + j];
+        changed = true;
+      }
+    }
+    this.steps += k;
+    return changed;
+  }
+
+  /** fwd[w] := min(fwd[w], fwd[v]); true when something changed. */
+  private mergeFwd(w: number, v: number): boolean {
+    const { k, fwd } = this;
+    const rw = w * k;
+    const rv = v * k;
+    let changed = false;
+    for (let j = 0; j < k; j++) {
+      if (fwd[rw + j] > fwd[rv + j]) {
+        if (this.guessing) {
+          this.trailAt.push(-(rw + j) - 1);
+          this.trailOld.push(fwd[rw + j]);
+        }
+        fwd[rw + j] = fwd[rv + j];
+        changed = true;
+      }
+    }
+    this.steps += k;
+    return changed;
+  }
+
+  /** What to look at again when the bwd clock of v grew: the reads at v (R), an SI transaction's commit. */
+  private changedBwd(v: number): void {
+    const t = v >> 1;
+    const m = this.mode[t];
+    if (m === MODE_STATIC && this.psi?.[t] !== 1) return;
+    const isCommit = (v & 1) === 1;
+    if (this.readPoint(t) === v) this.enqueue(EX_READER, t);
+    if (isCommit && m === MODE_SI) this.enqueue(EX_SI, t);
+  }
+
+  /** When the fwd clock of v shrank: the reads from t (at its commit), an SI transaction's read point. */
+  private changedFwd(v: number): void {
+    const t = v >> 1;
+    if ((v & 1) === 1) {
+      if (this.readerStart[t + 1] > this.readerStart[t]) this.enqueue(EX_SOURCE, t);
+    } else if (this.mode[t] === MODE_SI) this.enqueue(EX_SI, t);
+  }
+
+  /** Estimated time of a node: its place along its session, as a fraction of the session (sessions run side by side). */
+  private estimate(v: number): number {
+    return this.nodeIdx[v] / Math.max(1, this.sessNodes[this.nodeSess[v]]);
+  }
+
+  /**
+   * A topological order of every edge so far that takes, among the events ready, the one
+   * earliest along its session: recorded sessions run side by side, so this is close to the
+   * order the events happened in.
+   */
+  linearOrder(): Int32Array {
+    const { nodes, nodeIdx, outStart, outTo } = this;
+    const indeg = new Int32Array(nodes);
+    for (let p = 0; p < outTo.length; p++) indeg[outTo[p]]++;
+    for (let e = 0; e < this.addTo.length; e++) indeg[this.addTo.data[e]]++;
+    const key = new Float64Array(nodes);
+    for (let v = 2; v < nodes; v++) if (nodeIdx[v] >= 0) key[v] = this.estimate(v);
+    const heap = new Int32Array(this.live);
+    let size = 0;
+    const less = (a: number, b: number): boolean => key[a] < key[b] || (key[a] === key[b] && a < b);
+    const push = (v: number): void => {
+      let i = size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!less(v, heap[parent])) break;
+        heap[i] = heap[parent];
+        i = parent;
+      }
+      heap[i] = v;
+    };
+    const pop = (): number => {
+      const top = heap[0];
+      const last = heap[--size];
+      let i = 0;
+      for (;;) {
+        let c = 2 * i + 1;
+        if (c >= size) break;
+        if (c + 1 < size && less(heap[c + 1], heap[c])) c++;
+        if (!less(heap[c], last)) break;
+        heap[i] = heap[c];
+        i = c;
+      }
+      heap[i] = last;
+      return top;
+    };
+    for (let v = 2; v < nodes; v++) if (nodeIdx[v] >= 0 && indeg[v] === 0) push(v);
+    const out = new Int32Array(this.live);
+    let count = 0;
+    while (size > 0) {
+      const v = pop();
+      out[count++] = v;
+      for (let p = outStart[v]; p < outStart[v + 1]; p++) if (--indeg[outTo[p]] === 0) push(outTo[p]);
+      for (let f = this.outHead[v]; f >= 0; f = this.addOutNext.data[f]) if (--indeg[this.addTo.data[f]] === 0) push(this.addTo.data[f]);
+    }
+    return out;
+  }
+
+  /**
+   * Checks an event order against the event model (exact for PC, SI and SER readers; other
+   * readers are left to their precedence edges): every snapshot read sees its writer as the
+   * latest commit of its key, and no writer of an SI transaction's keys commits between its two
+   * events. For each failure, `fix(a, b, c, d)` is offered the two ways out (a before b, or c
+   * before d). Returns the number of failures.
+   */
+  check(order: Int32Array, fix: ((a: number, b: number, c: number, d: number) => void) | null): number {
+    const { h, rf, mode } = this;
+    const latest = new Int32Array(h.keyCount); // the last committed writer per key (⊥ at first)
+    const commits = new Int32Array(h.keyCount);
+    const atSnapshot = new Int32Array(rf.writeKeys.length);
+    let failures = 0;
+    const reads = (t: number, R: number): void => {
+      for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+        const t1 = rf.wrSource[o];
+        if (t1 < 0) continue;
+        const t2 = latest[h.opKey[o]];
+        if (t2 === t1) continue;
+        failures++;
+        // t2 committed after t1: t2 before t1, or after R.
+        if (t2 !== BOT) fix?.(2 * t2 + 1, 2 * t1 + 1, R, 2 * t2 + 1);
+      }
+    };
+    if (order.length !== this.live) return 1;
+    for (let i = 0; i < order.length; i++) {
+      const v = order[i];
+      const t = v >> 1;
+      const m = mode[t];
+      if ((v & 1) === 0) {
+        if (m === MODE_PC || m === MODE_SI) reads(t, v);
+        if (m === MODE_SI) for (let q = rf.writeKeyStart[t]; q < rf.writeKeyStart[t + 1]; q++) atSnapshot[q] = commits[rf.writeKeys[q]];
+        continue;
+      }
+      if (m === MODE_SER) reads(t, v);
+      for (let q = rf.writeKeyStart[t]; q < rf.writeKeyStart[t + 1]; q++) {
+        const y = rf.writeKeys[q];
+        if (m === MODE_SI && commits[y] !== atSnapshot[q]) {
+          failures++;
+          // latest[y] committed between t's snapshot and its commit: before the snapshot, or after the commit.
+          fix?.(2 * latest[y] + 1, v - 1, v, 2 * latest[y] + 1);
+        }
+        latest[y] = t;
+        commits[y]++;
+      }
+    }
+    return failures;
+  }
+
+  /** The heuristic's choice between a → b and c → d: the side that moves the events least in the order (pos: a position per node). */
+  prefer(a: number, b: number, c: number, d: number, pos: Int32Array): [number, number] {
+    return pos[a] - pos[b] < pos[c] - pos[d] ? [a, b] : [c, d];
+  }
+}
+
+function writes(rf: ReadsFrom, t: number, x: number): boolean {
+  for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) if (rf.writeKeys[j] === x) return true;
+  return false;
+}
+
+function csr(nodes: number, from: Int32Vec, to: Int32Vec): [Int32Array, Int32Array] {
+  const start = new Int32Array(nodes + 1);
+  for (let i = 0; i < from.length; i++) start[from.data[i] + 1]++;
+  for (let v = 0; v < nodes; v++) start[v + 1] += start[v];
+  const out = new Int32Array(from.length);
+  const at = start.slice(0, nodes);
+  for (let i = 0; i < from.length; i++) out[at[from.data[i]]++] = to.data[i];
+  return [start, out];
+}
