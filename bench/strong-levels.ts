@@ -1,6 +1,6 @@
 // Benchmark of the strong levels (PC, PSI, SI, SER): litmus histories, generated 2,000-transaction
 // histories with and without an injected anomaly, and 64-session histories up to 100,000 transactions.
-// Usage: npm run bench:strong [-- --sizes 10000,30000,100000] [--large-only]
+// Usage: npm run bench:strong [-- --sizes 10000,30000,100000] [--millis 10000] [--large-only]
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { toHistString } from '../server/src/engine/gen/history-writers.ts';
 import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
 import { CheckContext } from '../server/src/engine/weak/level-check.ts';
 import type { Level } from '../server/src/engine/levels/levels.ts';
+import { injectLostUpdate } from '../test/helpers/inject.ts';
 import { computeReadsFrom } from '../server/src/engine/model/reads-from.ts';
 import { checkStrong, DEFAULT_STRONG_BUDGET } from '../server/src/engine/strong/strong-check.ts';
 
@@ -96,51 +97,21 @@ function generated(): void {
   }
 }
 
-/**
- * A lost update: a chain T0 → T1 → T2 where T1 and T2 each read a key and then write it, T1
- * reading T0's version and T2 reading T1's; T2 is changed to read T0's version too (both now
- * overwrite the same version: SI, PSI and SER are violated). Returns a description, or null.
- */
-function injectLostUpdate(g: GeneratedHistory): string | null {
-  // Read-modify-writes: written value → [reading op, value read].
-  const rmw = new Map<number, [number, number]>();
-  const found: [number, number][] = [];
-  for (let t = 0; t < g.txnCount; t++) {
-    const firstRead = new Map<number, number>();
-    const touched = new Set<number>();
-    for (let o = g.txnOpStart[t]; o < g.txnOpStart[t + 1]; o++) {
-      const x = g.opKey[o];
-      if (g.opIsWrite[o] === 0) {
-        if (!touched.has(x)) firstRead.set(x, o);
-      } else if (firstRead.has(x) && !rmw.has(g.opValue[o])) {
-        const r = firstRead.get(x)!;
-        rmw.set(g.opValue[o], [r, g.opValue[r]]);
-        found.push([r, g.opValue[r]]);
-      }
-      touched.add(x);
-    }
-  }
-  // The first T2 past the middle of the history whose read is T1's write, T1 a read-modify-write too.
-  for (const [r2, v1] of found.slice(found.length >> 1)) {
-    const t1 = rmw.get(v1);
-    if (!t1 || t1[1] === 0) continue;
-    g.opValue[r2] = t1[1];
-    return `lost update on k${g.opKey[r2]}`;
-  }
-  return null;
-}
-
 const STRONG_LEVELS: Level[] = ['SER', 'SI', 'PSI', 'PC'];
 
 /** Each level's own search (default budget, the CLI's), then the verdicts as the checker reports them (lattice shortcuts). */
-function large(sizes: number[]): void {
-  console.log('\nlarge histories, 64 sessions (isocheck gen defaults: 8 ops/txn, 500 keys, 60% reads); default strong budget');
-  console.log('(10 s per level, 4M states); wall and CPU time per level (this machine is shared: CPU time is the steadier figure):');
+function large(sizes: number[], millis: number): void {
+  console.log('\nlarge histories, 64 sessions (isocheck gen defaults: 8 ops/txn, 500 keys, 60% reads); strong budget');
+  console.log(`${millis / 1000} s per level${millis === DEFAULT_STRONG_BUDGET.millis ? ' (the CLI default)' : ''}, 4M states; wall and CPU time per level (on a shared machine CPU time is the steadier figure):`);
   for (const transactions of sizes) {
     for (const [store, inject] of [['serial', null], ['snapshot', null], ['serial', 'lost update'], ['snapshot', 'stale read']] as [StoreKind, string | null][]) {
-      const g = generateHistory({ sessions: 64, transactions, opsPerTxn: 8, keys: 500, distribution: 'uniform', zipfS: 0.8, readRatio: 0.6, store, seed: 1 });
+      let g = generateHistory({ sessions: 64, transactions, opsPerTxn: 8, keys: 500, distribution: 'uniform', zipfS: 0.8, readRatio: 0.6, store, seed: 1 });
       let what = '';
-      if (inject === 'lost update') what = injectLostUpdate(g) ?? 'no lost update found';
+      if (inject === 'lost update') {
+        const lost = injectLostUpdate(g);
+        what = lost ? 'lost update' : 'no lost update found';
+        g = lost ?? g;
+      }
       if (inject === 'stale read') {
         injectStaleRead(g, 1);
         what = 'stale read';
@@ -152,14 +123,14 @@ function large(sizes: number[]): void {
       const ctx = new CheckContext(p.history, rf);
       const cc = rf.violations > 0 ? 'read consistency violated' : !ctx.causal ? 'causality violated' : null;
       const setup = performance.now() - t0;
-      console.log(`  ${store} store${inject ? ` + ${what}` : ''}, ${transactions} transactions (${p.history.txnCount - 1} committed or aborted): parse and reads-from ${(setup / 1000).toFixed(2)} s${cc ? `, ${cc}` : ''}`);
+      console.log(`  ${store} store${inject ? ` + ${what}` : ''}, ${transactions} transactions (${p.history.txnCount - 1} in the file): parse and reads-from ${(setup / 1000).toFixed(2)} s${cc ? `, ${cc}` : ''}`);
       if (cc) continue;
       const own = new Map<Level, string>();
       for (const level of STRONG_LEVELS) {
         const phases: string[] = [];
         t0 = performance.now();
         const c0 = process.cpuUsage();
-        const r = checkStrong(ctx, () => level, { ...DEFAULT_STRONG_BUDGET, log: (l) => phases.push(l) });
+        const r = checkStrong(ctx, () => level, { ...DEFAULT_STRONG_BUDGET, millis, log: (l) => phases.push(l) });
         const cpu = process.cpuUsage(c0).user / 1e6;
         own.set(level, r.kind);
         console.log(`    ${level.padEnd(3)} ${r.kind === 'unknown' ? `UNDECIDED (${r.reason})` : r.kind} — ${((performance.now() - t0) / 1000).toFixed(2)} s wall, ${cpu.toFixed(2)} s CPU`);
@@ -180,10 +151,11 @@ function large(sizes: number[]): void {
   }
 }
 
-const sizesArg = process.argv.indexOf('--sizes');
-const sizes = sizesArg >= 0 ? process.argv[sizesArg + 1].split(',').map(Number) : [10_000, 30_000, 100_000];
+const arg = (name: string): string | undefined => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const sizes = (arg('--sizes') ?? '10000,30000,100000').split(',').map(Number);
+const millis = Number(arg('--millis') ?? DEFAULT_STRONG_BUDGET.millis);
 if (!process.argv.includes('--large-only')) {
   litmus();
   generated();
 }
-large(sizes);
+large(sizes, millis);

@@ -28,6 +28,15 @@ const BOT = 0; // ⊥ (model/history.ts BOTTOM), a local constant for the hot lo
 const EX_READER = 0;
 const EX_SOURCE = 1;
 const EX_SI = 2;
+/** Trail entries: table number * TABLE_SPAN + index (the tables hold at most this many entries). */
+const TABLE_SPAN = 1 << 27;
+const T_BWD = 0;
+const T_FWD = 1;
+const T_LOOK_R = 2;
+const T_LOOK_C = 3;
+const T_LOOK_SI_B = 4;
+const T_LOOK_SI_F = 5;
+const SEEN_NONE = -2;
 
 /**
  * The event model the commit-order search decides exactly: node 2t is t's read point r(t) (its
@@ -77,18 +86,31 @@ export class EventGraph {
   /** Added edges that hold in every valid order (those found before the first guess). */
   private sound = 0;
   private guessing = false;
-  private readonly trailAt = new Int32Vec(1024); // clock entry index (bwd: +, fwd: -(i + 1))
+  /** While true, new edges wait for the next recompute() instead of updating the clocks. */
+  private batch = false;
+  private readonly trailAt = new Int32Vec(1024); // table * TABLE_SPAN + entry index
   private readonly trailOld = new Int32Vec(1024);
+  /** Every table the trail restores: the clocks, then the rows each rule last looked at. */
+  private readonly tables: Int32Array[];
   private readonly writers: Int32Array; // per key, grouped by session, in chain order
   private readonly writerPos: Int32Array; // chain position of each writer's commit node
   private readonly segStart: Int32Array; // per key: its segments (one per session with writers)
   private readonly segFrom: Int32Array;
   private readonly segEnd: Int32Array;
   private readonly segSess: Int32Array;
+  private readonly segOf: Int32Array; // per (key, session): its segment, or -1
   private readonly readerStart: Int32Array; // snapshot reads by source transaction
   private readonly readerOps: Int32Array;
   private readonly bwd: Int32Array;
   private readonly fwd: Int32Array;
+  // The clock rows each rule last looked at (per transaction): only sessions whose entry moved
+  // since can change the rule's outcome, so a look skips the rest. SEEN_NONE: never looked.
+  private readonly lookR: Int32Array; // bwd of a reader's read point
+  private readonly lookC: Int32Array; // fwd of a source's commit
+  private readonly lookSiB: Int32Array; // bwd of an SI transaction's commit
+  private readonly lookSiF: Int32Array; // fwd of an SI transaction's read point
+  private readonly moved: Uint8Array; // scratch: sessions whose entry moved
+  private readonly moved2: Uint8Array;
   // Work: re-examination items (kind * n + t), deduplicated by a flag per item.
   private readonly queued: Uint8Array;
   private readonly work = new Int32Vec(1024);
@@ -191,9 +213,13 @@ export class EventGraph {
     this.segStart[h.keyCount] = segFrom.length;
     this.segFrom = segFrom.toArray();
     this.segSess = segSess.toArray();
+    this.segOf = new Int32Array(h.keyCount * k).fill(-1);
     this.segEnd = new Int32Array(segFrom.length);
     for (let x = 0; x < h.keyCount; x++) {
-      for (let g = this.segStart[x]; g < this.segStart[x + 1]; g++) this.segEnd[g] = g + 1 < this.segStart[x + 1] ? this.segFrom[g + 1] : writerStart[x + 1];
+      for (let g = this.segStart[x]; g < this.segStart[x + 1]; g++) {
+        this.segEnd[g] = g + 1 < this.segStart[x + 1] ? this.segFrom[g + 1] : writerStart[x + 1];
+        this.segOf[x * k + this.segSess[g]] = g;
+      }
     }
     // Snapshot reads (and PSI reads of written keys) by source.
     this.readerStart = new Int32Array(n + 1);
@@ -210,6 +236,14 @@ export class EventGraph {
     }
     this.bwd = new Int32Array(nodes * k);
     this.fwd = new Int32Array(nodes * k);
+    this.lookR = new Int32Array(n * k).fill(SEEN_NONE);
+    this.lookC = new Int32Array(n * k).fill(SEEN_NONE);
+    const si = mode.includes(MODE_SI);
+    this.lookSiB = new Int32Array(si ? n * k : 0).fill(SEEN_NONE);
+    this.lookSiF = new Int32Array(si ? n * k : 0).fill(SEEN_NONE);
+    this.moved = new Uint8Array(k);
+    this.moved2 = new Uint8Array(k);
+    this.tables = [this.bwd, this.fwd, this.lookR, this.lookC, this.lookSiB, this.lookSiF];
     this.queued = new Uint8Array(3 * n);
   }
 
@@ -229,7 +263,7 @@ export class EventGraph {
   /** 'violated' when an edge of the precedence enters ⊥ or the base edges close a cycle; 'too large' past the memory bound. */
   static build(input: EventGraphInput): EventGraph | 'violated' | 'too large' {
     const k = Math.max(1, input.h.sessionCount);
-    if (2 * input.h.txnCount * k > input.maxEntries) return 'too large';
+    if (2 * input.h.txnCount * k > Math.min(input.maxEntries, TABLE_SPAN) || input.h.keyCount * k > input.maxEntries) return 'too large';
     for (let i = 0; i < input.precedence.length; i++) if (input.precedence.to[i] === BOT) return 'violated';
     const g = new EventGraph(input, k);
     return g.initClocks() ? g : 'violated';
@@ -294,9 +328,94 @@ export class EventGraph {
       if (this.h.txnAborted[t] === 1) continue;
       const m = this.mode[t];
       if (m !== MODE_STATIC || this.psi?.[t] === 1) this.enqueue(EX_READER, t);
+      if (this.readerStart[t + 1] > this.readerStart[t]) this.enqueue(EX_SOURCE, t);
       if (m === MODE_SI) this.enqueue(EX_SI, t);
     }
-    return this.drain(maxSteps, timeUp);
+    // In rounds: edges found in a round are inserted without touching the clocks (reachability
+    // then lags behind, which only delays conclusions: a stale "reaches" is still true), and the
+    // clocks are rebuilt once per round — cheaper than keeping them exact edge by edge while
+    // thousands of edges arrive. Then only rules whose clock rows moved are looked at again.
+    // Once a round brings few edges, the clocks are kept exact edge by edge again for the tail.
+    this.batch = true;
+    try {
+      for (;;) {
+        const before = this.addFrom.length;
+        const r = this.drain(maxSteps, timeUp);
+        if (r !== 'done') return r;
+        if (this.addFrom.length === before) return 'done';
+        if (!this.recompute()) return 'violated';
+        if (this.steps > maxSteps) return 'stopped';
+        if (timeUp()) return 'timeout';
+        if ((this.addFrom.length - before) * 50 < this.addFrom.length + this.outTo.length) this.batch = false;
+        for (let t = 1; t < n; t++) {
+          if (this.h.txnAborted[t] === 1) continue;
+          const m = this.mode[t];
+          if ((m !== MODE_STATIC || this.psi?.[t] === 1) && this.differs(this.lookR, t, this.bwd, this.readPoint(t))) this.enqueue(EX_READER, t);
+          if (this.readerStart[t + 1] > this.readerStart[t] && this.differs(this.lookC, t, this.fwd, 2 * t + 1)) this.enqueue(EX_SOURCE, t);
+          if (m === MODE_SI && (this.differs(this.lookSiB, t, this.bwd, 2 * t + 1) || this.differs(this.lookSiF, t, this.fwd, 2 * t))) this.enqueue(EX_SI, t);
+        }
+        if (!this.batch) return this.drain(maxSteps, timeUp);
+      }
+    } finally {
+      this.batch = false;
+    }
+  }
+
+  /** Whether clock row `node` differs from look row t. */
+  private differs(look: Int32Array, t: number, clock: Int32Array, node: number): boolean {
+    const k = this.k;
+    for (let s = 0; s < k; s++) if (look[t * k + s] !== clock[node * k + s]) return true;
+    return false;
+  }
+
+  /** Clocks from scratch over every edge (false: a cycle). */
+  private recompute(): boolean {
+    const { nodes, k, nodeIdx, nodeSess, bwd, fwd, outStart, outTo } = this;
+    const addTo = this.addTo.data;
+    const addNext = this.addOutNext.data;
+    const indeg = new Int32Array(nodes);
+    for (let p = 0; p < outTo.length; p++) indeg[outTo[p]]++;
+    for (let e = 0; e < this.addTo.length; e++) indeg[addTo[e]]++;
+    const order = new Int32Array(this.live);
+    let head = 0;
+    let tail = 0;
+    for (let v = 2; v < nodes; v++) if (nodeIdx[v] >= 0 && indeg[v] === 0) order[tail++] = v;
+    while (head < tail) {
+      const v = order[head++];
+      for (let p = outStart[v]; p < outStart[v + 1]; p++) if (--indeg[outTo[p]] === 0) order[tail++] = outTo[p];
+      for (let f = this.outHead[v]; f >= 0; f = addNext[f]) if (--indeg[addTo[f]] === 0) order[tail++] = addTo[f];
+    }
+    if (tail < this.live) return false;
+    bwd.fill(-1);
+    fwd.fill(INF);
+    for (let i = 0; i < tail; i++) {
+      const v = order[i];
+      const row = v * k;
+      bwd[row + nodeSess[v]] = nodeIdx[v];
+      for (let p = outStart[v]; p < outStart[v + 1]; p++) {
+        const w = outTo[p] * k;
+        for (let j = 0; j < k; j++) if (bwd[w + j] < bwd[row + j]) bwd[w + j] = bwd[row + j];
+      }
+      for (let f = this.outHead[v]; f >= 0; f = addNext[f]) {
+        const w = addTo[f] * k;
+        for (let j = 0; j < k; j++) if (bwd[w + j] < bwd[row + j]) bwd[w + j] = bwd[row + j];
+      }
+    }
+    for (let i = tail - 1; i >= 0; i--) {
+      const v = order[i];
+      const row = v * k;
+      fwd[row + nodeSess[v]] = nodeIdx[v];
+      for (let p = outStart[v]; p < outStart[v + 1]; p++) {
+        const w = outTo[p] * k;
+        for (let j = 0; j < k; j++) if (fwd[w + j] < fwd[row + j]) fwd[row + j] = fwd[w + j];
+      }
+      for (let f = this.outHead[v]; f >= 0; f = addNext[f]) {
+        const w = addTo[f] * k;
+        for (let j = 0; j < k; j++) if (fwd[w + j] < fwd[row + j]) fwd[row + j] = fwd[w + j];
+      }
+    }
+    this.steps += 2 * (outTo.length + this.addTo.length) * k;
+    return true;
   }
 
   /** Adds the guess a → b and propagates it. */
@@ -311,8 +430,8 @@ export class EventGraph {
     const at = this.trailAt.data;
     const old = this.trailOld.data;
     for (let i = this.trailAt.length - 1; i >= trailMark; i--) {
-      if (at[i] >= 0) this.bwd[at[i]] = old[i];
-      else this.fwd[-at[i] - 1] = old[i];
+      const table = (at[i] / TABLE_SPAN) | 0;
+      this.tables[table][at[i] - table * TABLE_SPAN] = old[i];
     }
     this.trailAt.length = trailMark;
     this.trailOld.length = trailMark;
@@ -364,10 +483,16 @@ export class EventGraph {
       const t = item - kind * n;
       let ok = true;
       if (kind === EX_READER) {
-        for (let o = this.h.txnOpStart[t]; o < this.h.txnOpStart[t + 1] && ok; o++) if (this.rf.wrSource[o] >= 0 && this.ruled(o)) ok = this.readRule(o);
+        const first = this.look(T_LOOK_R, t, this.bwd, this.readPoint(t), this.moved);
+        for (let o = this.h.txnOpStart[t]; o < this.h.txnOpStart[t + 1] && ok; o++) if (this.rf.wrSource[o] >= 0 && this.ruled(o)) ok = this.wwRule(o, first);
       } else if (kind === EX_SOURCE) {
-        for (let i = this.readerStart[t]; i < this.readerStart[t + 1] && ok; i++) ok = this.readRule(this.readerOps[i]);
-      } else ok = this.siRule(t);
+        this.look(T_LOOK_C, t, this.fwd, 2 * t + 1, this.moved);
+        for (let i = this.readerStart[t]; i < this.readerStart[t + 1] && ok; i++) ok = this.rwRule(this.readerOps[i]);
+      } else {
+        this.look(T_LOOK_SI_B, t, this.bwd, 2 * t + 1, this.moved);
+        this.look(T_LOOK_SI_F, t, this.fwd, 2 * t, this.moved2);
+        ok = this.siRule(t);
+      }
       if (!ok) return 'violated';
     }
     return 'done';
@@ -380,20 +505,63 @@ export class EventGraph {
     return true;
   }
 
-  /** The rules of one read of x in t3 from t1, for every session with writers of x. */
-  private readRule(o: number): boolean {
-    const { h, rf, k, bwd, fwd, writers, writerPos, segStart, segFrom, segEnd, segSess } = this;
+  /**
+   * Copies clock row `node` of `clock` into the look table's row t, marking in `moved` the sessions
+   * whose entry differs from the last look. True on the first look (every session then moved).
+   */
+  private look(table: number, t: number, clock: Int32Array, node: number, moved: Uint8Array): boolean {
+    const { k } = this;
+    const seen = this.tables[table];
+    const row = t * k;
+    const first = seen[row] === SEEN_NONE;
+    const src = node * k;
+    for (let s = 0; s < k; s++) {
+      const v = clock[src + s];
+      if (seen[row + s] === v) {
+        moved[s] = 0;
+        continue;
+      }
+      moved[s] = 1;
+      if (this.guessing) {
+        this.trailAt.push(table * TABLE_SPAN + row + s);
+        this.trailOld.push(seen[row + s]);
+      }
+      seen[row + s] = v;
+    }
+    return first;
+  }
+
+  /**
+   * ww: for a read of x in t3 from t1, the last writer of x in each session committing before R
+   * precedes t1. Since c(t1) → R, bwd[c(t1)] ≤ bwd[R] entry by entry, and where the two are equal
+   * every such writer already precedes t1: only sessions with a gap (that moved since the last
+   * look) need a search.
+   */
+  private wwRule(o: number, first: boolean): boolean {
+    const { h, rf, k, bwd, writers, writerPos, segFrom, segEnd, moved, segOf } = this;
     const t3 = h.opTxn[o];
     const t1 = rf.wrSource[o];
     const x = h.opKey[o];
     const R = this.readPoint(t3);
     const c1 = 2 * t1 + 1;
-    for (let g = segStart[x]; g < segStart[x + 1]; g++) {
+    const rRow = R * k;
+    const cRow = c1 * k;
+    // A read of the initial state: the first writer in each session commits after R (once).
+    if (t1 === BOT && first) {
+      for (let g = this.segStart[x]; g < this.segStart[x + 1]; g++) {
+        let b = segFrom[g];
+        if (writers[b] === t3) b++;
+        if (b < segEnd[g] && !this.require(R, 2 * writers[b] + 1)) return false;
+      }
+    }
+    for (let s = 0; s < k; s++) {
+      if (moved[s] === 0) continue;
+      const seen = bwd[rRow + s];
+      if (t1 !== BOT && seen <= bwd[cRow + s]) continue;
+      const g = segOf[x * k + s];
+      if (g < 0) continue;
       const lo = segFrom[g];
       const hi = segEnd[g];
-      const s = segSess[g];
-      // ww: the last writer of x in s that commits before R must precede t1.
-      const seen = bwd[R * k + s];
       let a = lo;
       let b = hi;
       while (a < b) {
@@ -406,17 +574,37 @@ export class EventGraph {
       if (a >= lo && writers[a] !== t1) {
         if (t1 === BOT || !this.require(2 * writers[a] + 1, c1)) return false;
       }
-      // rw: the first writer of x in s after t1 commits after R.
-      if (t1 === BOT) b = lo;
-      else {
-        const after = fwd[c1 * k + s];
-        a = lo;
-        b = hi;
-        while (a < b) {
-          const m = (a + b) >>> 1;
-          if (writerPos[m] < after) a = m + 1;
-          else b = m;
-        }
+    }
+    return true;
+  }
+
+  /**
+   * rw: for a read of x in t3 from t1, the first writer of x in each session after t1 commits
+   * after R. Since c(t1) → R, fwd[c(t1)] ≤ fwd[R]; where they are equal it already does.
+   */
+  private rwRule(o: number): boolean {
+    const { h, rf, k, fwd, writers, writerPos, segFrom, segEnd, moved, segOf } = this;
+    const t3 = h.opTxn[o];
+    const t1 = rf.wrSource[o];
+    const x = h.opKey[o];
+    const R = this.readPoint(t3);
+    const c1 = 2 * t1 + 1;
+    const rRow = R * k;
+    const cRow = c1 * k;
+    for (let s = 0; s < k; s++) {
+      if (moved[s] === 0) continue;
+      const after = fwd[cRow + s];
+      if (after >= fwd[rRow + s]) continue;
+      const g = segOf[x * k + s];
+      if (g < 0) continue;
+      const lo = segFrom[g];
+      const hi = segEnd[g];
+      let a = lo;
+      let b = hi;
+      while (a < b) {
+        const m = (a + b) >>> 1;
+        if (writerPos[m] < after) a = m + 1;
+        else b = m;
       }
       if (b < hi && writers[b] === t1) b++;
       if (b < hi && writers[b] === t3) b++;
@@ -427,7 +615,7 @@ export class EventGraph {
 
   /** NoConflict of SI transaction t3, for every key it writes and every session with writers of it. */
   private siRule(t3: number): boolean {
-    const { rf, k, bwd, fwd, writers, writerPos, segStart, segFrom, segEnd, segSess } = this;
+    const { rf, k, bwd, fwd, writers, writerPos, segStart, segFrom, segEnd, segSess, moved, moved2 } = this;
     const r3 = 2 * t3;
     const c3 = r3 + 1;
     for (let q = rf.writeKeyStart[t3]; q < rf.writeKeyStart[t3 + 1]; q++) {
@@ -437,17 +625,21 @@ export class EventGraph {
         const hi = segEnd[g];
         const s = segSess[g];
         // A conflicting writer committed before c(t3) is in t3's snapshot.
-        const seen = bwd[c3 * k + s];
         let a = lo;
         let b = hi;
-        while (a < b) {
-          const m = (a + b) >>> 1;
-          if (writerPos[m] <= seen) a = m + 1;
-          else b = m;
+        // (r3 → c3: where their clocks agree, everything the rules could ask already holds.)
+        if (moved[s] === 1 && bwd[c3 * k + s] > bwd[r3 * k + s]) {
+          const seen = bwd[c3 * k + s];
+          while (a < b) {
+            const m = (a + b) >>> 1;
+            if (writerPos[m] <= seen) a = m + 1;
+            else b = m;
+          }
+          a--;
+          if (a >= lo && writers[a] === t3) a--;
+          if (a >= lo && !this.require(2 * writers[a] + 1, r3)) return false;
         }
-        a--;
-        if (a >= lo && writers[a] === t3) a--;
-        if (a >= lo && !this.require(2 * writers[a] + 1, r3)) return false;
+        if (moved2[s] === 0 || fwd[r3 * k + s] >= fwd[c3 * k + s]) continue;
         // One not committed before r(t3) commits after c(t3).
         const after = fwd[r3 * k + s];
         a = lo;
@@ -473,6 +665,7 @@ export class EventGraph {
     this.addInNext.push(this.inHead[b]);
     this.outHead[a] = e;
     this.inHead[b] = e;
+    if (this.batch) return;
     const { outStart, outTo, inStart, inFrom } = this;
     const q = this.nodeQueue;
     // bwd: b and its descendants learn what reaches a.
@@ -503,7 +696,7 @@ export class EventGraph {
     for (let j = 0; j < k; j++) {
       if (bwd[rw + j] < bwd[rv + j]) {
         if (this.guessing) {
-          this.trailAt.push(rw + j);
+          this.trailAt.push(T_BWD * TABLE_SPAN + rw + j);
           this.trailOld.push(bwd[rw + j]);
         }
         bwd[rw + j] = bwd[rv + j];
@@ -523,7 +716,7 @@ export class EventGraph {
     for (let j = 0; j < k; j++) {
       if (fwd[rw + j] > fwd[rv + j]) {
         if (this.guessing) {
-          this.trailAt.push(-(rw + j) - 1);
+          this.trailAt.push(T_FWD * TABLE_SPAN + rw + j);
           this.trailOld.push(fwd[rw + j]);
         }
         fwd[rw + j] = fwd[rv + j];
