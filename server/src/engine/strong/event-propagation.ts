@@ -37,6 +37,8 @@ const T_LOOK_C = 3;
 const T_LOOK_SI_B = 4;
 const T_LOOK_SI_F = 5;
 const SEEN_NONE = -2;
+/** Back to exact clocks once a round brings fewer new edges than 1/BATCH_RATIO of all edges (measured: after the first round). */
+const BATCH_RATIO = 5;
 
 /**
  * The event model the commit-order search decides exactly: node 2t is t's read point r(t) (its
@@ -322,7 +324,7 @@ export class EventGraph {
    * Every rule on every read, then on whatever changed, until nothing new follows ('violated':
    * a cycle), `maxSteps` clock entries have been merged ('stopped', a work bound) or time is up.
    */
-  propagateAll(maxSteps: number, timeUp: () => boolean): 'violated' | 'done' | 'stopped' | 'timeout' {
+  propagateAll(maxSteps: number, timeUp: () => boolean, log?: (line: string) => void): 'violated' | 'done' | 'stopped' | 'timeout' {
     const n = this.h.txnCount;
     for (let t = 1; t < n; t++) {
       if (this.h.txnAborted[t] === 1) continue;
@@ -340,13 +342,16 @@ export class EventGraph {
     try {
       for (;;) {
         const before = this.addFrom.length;
+        const looks = this.examined;
+        const t0 = Date.now();
         const r = this.drain(maxSteps, timeUp);
+        log?.(`  round: ${this.examined - looks} looks, ${this.addFrom.length - before} edges, ${Date.now() - t0} ms`);
         if (r !== 'done') return r;
         if (this.addFrom.length === before) return 'done';
         if (!this.recompute()) return 'violated';
         if (this.steps > maxSteps) return 'stopped';
         if (timeUp()) return 'timeout';
-        if ((this.addFrom.length - before) * 50 < this.addFrom.length + this.outTo.length) this.batch = false;
+        if ((this.addFrom.length - before) * BATCH_RATIO < this.addFrom.length + this.outTo.length) this.batch = false;
         for (let t = 1; t < n; t++) {
           if (this.h.txnAborted[t] === 1) continue;
           const m = this.mode[t];
@@ -571,7 +576,8 @@ export class EventGraph {
       }
       a--;
       if (a >= lo && writers[a] === t3) a--;
-      if (a >= lo && writers[a] !== t1) {
+      // (Already before t1 when at or below c(t1)'s entry: nothing to add.)
+      if (a >= lo && writers[a] !== t1 && (t1 === BOT || writerPos[a] > bwd[cRow + s])) {
         if (t1 === BOT || !this.require(2 * writers[a] + 1, c1)) return false;
       }
     }
@@ -608,7 +614,8 @@ export class EventGraph {
       }
       if (b < hi && writers[b] === t1) b++;
       if (b < hi && writers[b] === t3) b++;
-      if (b < hi && !this.require(R, 2 * writers[b] + 1)) return false;
+      // (Already after R when at or past R's entry: nothing to add.)
+      if (b < hi && writerPos[b] < fwd[rRow + s] && !this.require(R, 2 * writers[b] + 1)) return false;
     }
     return true;
   }

@@ -58,7 +58,7 @@ export function decideByEvents(input: EventSearchInput): EventDecision {
   if (built === 'too large') return { kind: 'search', events: null, rank: null };
   const g = built;
   const timeUp = (): boolean => (input.deadline !== undefined && Date.now() > input.deadline) || input.stop?.() === true;
-  const r = g.propagateAll(SOUND_STEPS, timeUp);
+  const r = g.propagateAll(SOUND_STEPS, timeUp, log);
   lap(`necessary conditions (${g.edgeCount} edges, ${(g.steps / 1e6).toFixed(0)}M steps, ${g.examined} looks): ${r}`);
   if (r === 'violated') return { kind: 'violated' };
   if (r === 'timeout') return { kind: 'stopped' };
