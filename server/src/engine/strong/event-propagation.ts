@@ -113,6 +113,10 @@ export class EventGraph {
   private readonly lookSiF: Int32Array; // fwd of an SI transaction's read point
   private readonly moved: Uint8Array; // scratch: sessions whose entry moved
   private readonly moved2: Uint8Array;
+  private readonly movedList: Int32Array; // the sessions marked in `moved` by the last look, in order
+  private movedCount = 0;
+  private readonly movedList2: Int32Array; // the same for `moved2`
+  private movedCount2 = 0;
   // Work: re-examination items (kind * n + t), deduplicated by a flag per item.
   private readonly queued: Uint8Array;
   private readonly work = new Int32Vec(1024);
@@ -245,6 +249,8 @@ export class EventGraph {
     this.lookSiF = new Int32Array(si ? n * k : 0).fill(SEEN_NONE);
     this.moved = new Uint8Array(k);
     this.moved2 = new Uint8Array(k);
+    this.movedList = new Int32Array(k);
+    this.movedList2 = new Int32Array(k);
     this.tables = [this.bwd, this.fwd, this.lookR, this.lookC, this.lookSiB, this.lookSiF];
     this.queued = new Uint8Array(3 * n);
   }
@@ -520,6 +526,9 @@ export class EventGraph {
     const row = t * k;
     const first = seen[row] === SEEN_NONE;
     const src = node * k;
+    const first2 = moved === this.moved2;
+    if (first2) this.movedCount2 = 0;
+    else this.movedCount = 0;
     for (let s = 0; s < k; s++) {
       const v = clock[src + s];
       if (seen[row + s] === v) {
@@ -527,6 +536,8 @@ export class EventGraph {
         continue;
       }
       moved[s] = 1;
+      if (first2) this.movedList2[this.movedCount2++] = s;
+      else this.movedList[this.movedCount++] = s;
       if (this.guessing) {
         this.trailAt.push(table * TABLE_SPAN + row + s);
         this.trailOld.push(seen[row + s]);
@@ -543,7 +554,9 @@ export class EventGraph {
    * look) need a search.
    */
   private wwRule(o: number, first: boolean): boolean {
-    const { h, rf, k, bwd, writers, writerPos, segFrom, segEnd, moved, segOf } = this;
+    const { h, rf, k, bwd, writers, writerPos, segFrom, segEnd, segOf } = this;
+    const list = this.movedList;
+    const count = this.movedCount;
     const t3 = h.opTxn[o];
     const t1 = rf.wrSource[o];
     const x = h.opKey[o];
@@ -559,8 +572,8 @@ export class EventGraph {
         if (b < segEnd[g] && !this.require(R, 2 * writers[b] + 1)) return false;
       }
     }
-    for (let s = 0; s < k; s++) {
-      if (moved[s] === 0) continue;
+    for (let i = 0; i < count; i++) {
+      const s = list[i];
       const seen = bwd[rRow + s];
       if (t1 !== BOT && seen <= bwd[cRow + s]) continue;
       const g = segOf[x * k + s];
@@ -589,7 +602,9 @@ export class EventGraph {
    * after R. Since c(t1) → R, fwd[c(t1)] ≤ fwd[R]; where they are equal it already does.
    */
   private rwRule(o: number): boolean {
-    const { h, rf, k, fwd, writers, writerPos, segFrom, segEnd, moved, segOf } = this;
+    const { h, rf, k, fwd, writers, writerPos, segFrom, segEnd, segOf } = this;
+    const list = this.movedList;
+    const count = this.movedCount;
     const t3 = h.opTxn[o];
     const t1 = rf.wrSource[o];
     const x = h.opKey[o];
@@ -597,8 +612,8 @@ export class EventGraph {
     const c1 = 2 * t1 + 1;
     const rRow = R * k;
     const cRow = c1 * k;
-    for (let s = 0; s < k; s++) {
-      if (moved[s] === 0) continue;
+    for (let i = 0; i < count; i++) {
+      const s = list[i];
       const after = fwd[cRow + s];
       if (after >= fwd[rRow + s]) continue;
       const g = segOf[x * k + s];
@@ -620,44 +635,57 @@ export class EventGraph {
     return true;
   }
 
-  /** NoConflict of SI transaction t3, for every key it writes and every session with writers of it. */
+  /**
+   * NoConflict of SI transaction t3, for every key it writes, in the sessions whose clock entries
+   * moved since the last look: a writer committed before c(t3) precedes r(t3) (it is in the
+   * snapshot); one not committed before r(t3) follows c(t3). (r3 → c3: where their clocks
+   * agree, everything these rules could ask already holds.)
+   */
   private siRule(t3: number): boolean {
-    const { rf, k, bwd, fwd, writers, writerPos, segStart, segFrom, segEnd, segSess, moved, moved2 } = this;
+    const { rf, k, bwd, fwd, writers, writerPos, segFrom, segEnd, segOf } = this;
     const r3 = 2 * t3;
     const c3 = r3 + 1;
-    for (let q = rf.writeKeyStart[t3]; q < rf.writeKeyStart[t3 + 1]; q++) {
-      const y = rf.writeKeys[q];
-      for (let g = segStart[y]; g < segStart[y + 1]; g++) {
+    const k0 = rf.writeKeyStart[t3];
+    const k1 = rf.writeKeyStart[t3 + 1];
+    for (let i = 0; i < this.movedCount; i++) {
+      const s = this.movedList[i];
+      const seen = bwd[c3 * k + s];
+      if (seen <= bwd[r3 * k + s]) continue;
+      const known = bwd[r3 * k + s];
+      for (let q = k0; q < k1; q++) {
+        const g = segOf[rf.writeKeys[q] * k + s];
+        if (g < 0) continue;
         const lo = segFrom[g];
-        const hi = segEnd[g];
-        const s = segSess[g];
-        // A conflicting writer committed before c(t3) is in t3's snapshot.
         let a = lo;
-        let b = hi;
-        // (r3 → c3: where their clocks agree, everything the rules could ask already holds.)
-        if (moved[s] === 1 && bwd[c3 * k + s] > bwd[r3 * k + s]) {
-          const seen = bwd[c3 * k + s];
-          while (a < b) {
-            const m = (a + b) >>> 1;
-            if (writerPos[m] <= seen) a = m + 1;
-            else b = m;
-          }
-          a--;
-          if (a >= lo && writers[a] === t3) a--;
-          if (a >= lo && !this.require(2 * writers[a] + 1, r3)) return false;
+        let b = segEnd[g];
+        while (a < b) {
+          const m = (a + b) >>> 1;
+          if (writerPos[m] <= seen) a = m + 1;
+          else b = m;
         }
-        if (moved2[s] === 0 || fwd[r3 * k + s] >= fwd[c3 * k + s]) continue;
-        // One not committed before r(t3) commits after c(t3).
-        const after = fwd[r3 * k + s];
-        a = lo;
-        b = hi;
+        a--;
+        if (a >= lo && writers[a] === t3) a--;
+        if (a >= lo && writerPos[a] > known && !this.require(2 * writers[a] + 1, r3)) return false;
+      }
+    }
+    for (let i = 0; i < this.movedCount2; i++) {
+      const s = this.movedList2[i];
+      const after = fwd[r3 * k + s];
+      if (after >= fwd[c3 * k + s]) continue;
+      const known = fwd[c3 * k + s];
+      for (let q = k0; q < k1; q++) {
+        const g = segOf[rf.writeKeys[q] * k + s];
+        if (g < 0) continue;
+        const hi = segEnd[g];
+        let a = segFrom[g];
+        let b = hi;
         while (a < b) {
           const m = (a + b) >>> 1;
           if (writerPos[m] < after) a = m + 1;
           else b = m;
         }
         if (b < hi && writers[b] === t3) b++;
-        if (b < hi && !this.require(c3, 2 * writers[b] + 1)) return false;
+        if (b < hi && writerPos[b] < known && !this.require(c3, 2 * writers[b] + 1)) return false;
       }
     }
     return true;
