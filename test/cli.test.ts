@@ -328,3 +328,79 @@ describe('human output', () => {
     assert.match(r.stdout, /isocheck check/);
   });
 });
+
+describe('--claim L: the level the system under test claims', () => {
+  /** About 100k transactions in as many sessions: CC's vector clocks exceed their budget, so CC is undecided. */
+  const manySessions = (): string => {
+    const p = join(dir, 'clocks.txt');
+    writeFileSync(p, Array.from({ length: 100_000 }, (_, i) => `w(${i % 50},${i + 1},${i},${i})`).join('\n'));
+    return p;
+  };
+
+  test('a violated claim is an error (exit 1), a level that holds is not (exit 0), on a plume file without directives', () => {
+    const p = file('claim-fractured.txt', PLUME_FRACTURED);
+    const ra = runJson(['check', p, '--claim', 'RA']);
+    assert.equal(ra.status, 1);
+    assert.deepEqual(ra.reports[0].levels.RA.consistent, false);
+    assert.deepEqual((ra.reports[0] as FileReport & { claim?: unknown }).claim, { level: 'RA', consistent: false });
+    const errs = ra.reports[0].diagnostics.filter((d) => d.severity === 'error');
+    assert.deepEqual(errs.map((d) => d.code), ['RA']);
+    assert.equal(errs[0].range.start.line, lineOf(PLUME_FRACTURED, 'r(2,0,1,2)'));
+    const rc = runJson(['check', p, '--claim', 'RC']);
+    assert.equal(rc.status, 0);
+    assert.deepEqual((rc.reports[0] as FileReport & { claim?: unknown }).claim, { level: 'RC', consistent: true });
+    assert.ok(rc.reports[0].diagnostics.every((d) => d.severity !== 'error'));
+    // Without --claim the same file exits 0: violations of unclaimed levels are information.
+    assert.equal(run(['check', p, '--level', 'RA']).status, 0);
+  });
+
+  test('a claimed level implied by a weaker violation is an error too, with the witness message', () => {
+    const p = file('claim-ser.txt', PLUME_FRACTURED);
+    const r = runJson(['check', p, '--claim', 'SER']);
+    assert.equal(r.status, 1);
+    const errs = r.reports[0].diagnostics.filter((d) => d.severity === 'error');
+    assert.equal(errs.length, 1);
+    assert.equal(errs[0].code, 'SER');
+    assert.match(errs[0].message, /SER violated \(the claimed level\): /);
+  });
+
+  test('--claim adds its level to --level; the table shows it', () => {
+    const p = file('claim-levels.txt', PLUME_FRACTURED);
+    const r = runJson(['check', p, '--level', 'RC', '--claim', 'RA']);
+    assert.deepEqual(Object.keys(r.reports[0].levels), ['RC', 'RA']);
+    const t = run(['check', p, '--level', 'RC', '--claim', 'RA']);
+    assert.equal(t.status, 1);
+    assert.match(t.stdout, /error \[RA\] RA violated/);
+  });
+
+  test('an undecided claim is reported and exits 3, or 0 with --undecided ok', () => {
+    const p = manySessions();
+    const r = runJson(['check', p, '--level', 'CC', '--claim', 'CC']);
+    assert.equal(r.status, 3);
+    assert.deepEqual((r.reports[0] as FileReport & { claim?: unknown }).claim, { level: 'CC', consistent: null });
+    const notes = r.reports[0].diagnostics.filter((d) => d.code === 'not-checked' && d.severity === 'warning');
+    assert.equal(notes.length, 1);
+    assert.match(notes[0].message, /claimed level CC is undecided/);
+    const text = run(['check', p, '--claim', 'CC', '--level', 'CC']);
+    assert.equal(text.status, 3);
+    assert.match(text.stdout, /CC \(claimed\) undecided/);
+    assert.equal(run(['check', p, '--claim', 'CC', '--level', 'CC', '--undecided', 'ok']).status, 0);
+    // An error in another file outranks an undecided claim: 1.
+    assert.equal(run(['check', p, file('claim-thin.hist', THIN_AIR), '--claim', 'CC', '--level', 'CC']).status, 1);
+  });
+
+  test('usage errors: an unknown claimed level, a bad --undecided, --undecided without --claim', () => {
+    const p = file('claim-usage.txt', PLUME_CLEAN);
+    for (const args of [['--claim', 'XX'], ['--claim', 'RA', '--undecided', 'maybe'], ['--undecided', 'ok']]) {
+      const r = run(['check', p, ...args]);
+      assert.equal(r.status, 2, args.join(' '));
+      assert.match(r.stderr, /usage: isocheck check/);
+    }
+  });
+
+  test('--help documents every exit status', () => {
+    const r = run(['--help']);
+    for (const s of [/0\s+no errors/, /1\s+some file has an error/, /2\s+usage error/, /3\s+the claimed level is undecided/]) assert.match(r.stdout, s);
+    assert.match(r.stdout, /--claim L/);
+  });
+});

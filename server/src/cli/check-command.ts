@@ -1,16 +1,23 @@
-// `isocheck check FILE… [--level L,L…] [--json] [--format hist|plume]`: verdicts, witnesses, exit status.
+// `isocheck check FILE… [--level L,L…] [--claim L] [--json] [--format hist|plume]`: verdicts, witnesses, exit status.
 
 import { analyzeHistText, analyzePlumeBytes } from '../engine/analyze.ts';
 import { parseLevel, type Level } from '../engine/levels/levels.ts';
-import { fileReport, type FileReport } from '../engine/report.ts';
+import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
+import { applyClaim, type ClaimedReport } from './claim.ts';
 import { formatOf, readInputs } from './inputs.ts';
 import { renderDetails, renderTable } from './text-report.ts';
 
 const LARGE_INPUT_BYTES = 2_000_000;
 const IMPLICIT_STRONG_MILLIS = 2_000;
 
-export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--json] [--format hist|plume] [--witnesses N]';
+export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--claim L [--undecided ok|fail]] [--json] [--format hist|plume] [--witnesses N]';
+
+/** Exit statuses of `check`, most serious first when files disagree: 2, then 1, then 3. */
+export const EXIT_OK = 0;
+export const EXIT_ERRORS = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_UNDECIDED = 3;
 
 export interface Io {
   out(text: string): void;
@@ -20,7 +27,7 @@ export interface Io {
 }
 
 export function runCheck(argv: readonly string[], io: Io): number {
-  const parsed = parseArgs(argv, ['--level', '--format', '--witnesses'], ['--json']);
+  const parsed = parseArgs(argv, ['--level', '--format', '--witnesses', '--claim', '--undecided'], ['--json']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
   if (args.positional.length === 0) return usage(io, 'no input files');
@@ -33,16 +40,24 @@ export function runCheck(argv: readonly string[], io: Io): number {
       (levels ??= []).push(l);
     }
   }
+  const claimText = lastValue(args, '--claim');
+  const claim = claimText === undefined ? undefined : parseLevel(claimText);
+  if (claim === null) return usage(io, `unknown level '${claimText}' for --claim (RC, RA, CC, PC, PSI, SI, SER)`);
+  if (claim && levels && !levels.includes(claim)) levels.push(claim);
+  const undecidedText = lastValue(args, '--undecided') ?? 'fail';
+  if (undecidedText !== 'ok' && undecidedText !== 'fail') return usage(io, `--undecided takes ok or fail, not '${undecidedText}'`);
+  if (args.values.has('--undecided') && !claim) return usage(io, '--undecided needs --claim');
   const format = lastValue(args, '--format');
   if (format !== undefined && format !== 'hist' && format !== 'plume') return usage(io, `unknown format '${format}' (hist or plume)`);
   const witnessesText = lastValue(args, '--witnesses');
   const maxWitnesses = witnessesText === undefined ? 1 : Number(witnessesText);
   if (!Number.isInteger(maxWitnesses) || maxWitnesses < 1) return usage(io, '--witnesses needs a positive integer');
 
-  const reports: FileReport[] = [];
+  const reports: ClaimedReport[] = [];
   let unreadable = false;
   let internal = false;
   let errors = false;
+  let undecided = false;
   const inputs = readInputs(args.positional);
   if (inputs.length === 0) return usage(io, `no history files (.hist, .txt, .plume) in ${args.positional.join(', ')}`);
   for (const input of inputs) {
@@ -56,9 +71,10 @@ export function runCheck(argv: readonly string[], io: Io): number {
     const fmt = formatOf(input.file, format);
     // Not asked for by name, the strong levels of a large input get a short search budget: a
     // default run over a million operations should not spend minutes on levels nobody requested.
-    const strongMillis = levels === undefined && input.bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
+    // A claimed level always gets the full budget.
+    const strongMillis = levels === undefined && !claim && input.bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
     const options = { levels, maxWitnesses, strongMillis };
-    let report: FileReport;
+    let report: ClaimedReport;
     try {
       const analysis = fmt === 'plume' ? analyzePlumeBytes(input.bytes, options) : analyzeHistText(input.bytes.toString('utf8'), options);
       report = fileReport(input.file, analysis);
@@ -69,6 +85,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
       internal = true;
       continue;
     }
+    if (claim && applyClaim(report, claim).consistent === null) undecided = true;
     errors ||= report.diagnostics.some((d) => d.severity === 'error');
     reports.push(report);
   }
@@ -81,10 +98,12 @@ export function runCheck(argv: readonly string[], io: Io): number {
       if (details) io.out(`\n${r.file}${r.title ? ` — ${r.title}` : ''}\n${details}`);
     }
   }
-  return unreadable || internal ? 2 : errors ? 1 : 0;
+  if (unreadable || internal) return EXIT_USAGE;
+  if (errors) return EXIT_ERRORS;
+  return undecided && undecidedText === 'fail' ? EXIT_UNDECIDED : EXIT_OK;
 }
 
 function usage(io: Io, message: string): number {
   io.err(`isocheck: ${message}\n${CHECK_USAGE}`);
-  return 2;
+  return EXIT_USAGE;
 }

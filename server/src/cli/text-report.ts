@@ -1,6 +1,7 @@
 // The human output of `isocheck check`: a verdict table, then each witness and each error.
 
 import type { DiagnosticJson, FileReport, VerdictJson, WitnessJson } from '../engine/report.ts';
+import type { ClaimedReport } from './claim.ts';
 
 const MARK = (v: VerdictJson): string => (v.consistent === true ? '✓' : v.consistent === false ? '✗' : '?');
 
@@ -19,10 +20,10 @@ export function renderTable(reports: readonly FileReport[]): string {
   return [line(header), ...rows.map(line)].join('\n');
 }
 
-function result(r: FileReport): string {
+function result(r: ClaimedReport): string {
   const errors = r.diagnostics.filter((d) => d.severity === 'error');
   const expectations = errors.filter((d) => d.code === 'expectation-failed').length;
-  if (errors.length === 0) return 'ok';
+  if (errors.length === 0) return r.claim?.consistent === null ? `${r.claim.level} (claimed) undecided` : 'ok';
   if (expectations === errors.length) return `${expectations} expectation${expectations === 1 ? '' : 's'} failed`;
   return `${errors.length} error${errors.length === 1 ? '' : 's'}`;
 }
@@ -48,7 +49,10 @@ export function renderDetails(r: FileReport): string {
     } else if (w.cycle.length === 0) out.push(`    ${at(w.range.start)} ${w.message}`);
     for (const e of w.cycle) out.push(`    ${e.from} → ${e.to} [${e.kind}] ${e.because}  (${at(e.range.start)})`);
   }
-  for (const d of r.diagnostics.filter((x) => x.severity === 'error')) out.push(`  ${diagnosticLine(d)}`);
+  const claimUndecided = (r as ClaimedReport).claim?.consistent === null;
+  for (const d of r.diagnostics) {
+    if (d.severity === 'error' || (claimUndecided && d.severity === 'warning' && d.code === 'not-checked')) out.push(`  ${diagnosticLine(d)}`);
+  }
   return out.join('\n');
 }
 
