@@ -404,3 +404,107 @@ describe('--claim L: the level the system under test claims', () => {
     assert.match(r.stdout, /--claim L/);
   });
 });
+
+describe('gen into pipes', () => {
+  const sh = (script: string): { status: number | null; stdout: string; stderr: string } => {
+    const r = spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const gen = `"${process.execPath}" "${CLI}" gen --events 2000000 --format plume`;
+
+  test('| wc -c: every byte arrives, no EAGAIN, exit 0 (the same bytes as -o)', () => {
+    const out = join(dir, 'gen-2m.txt');
+    assert.equal(run(['gen', '--events', '2000000', '--format', 'plume', '-o', out]).status, 0);
+    const r = sh(`${gen} | wc -c; echo "status \${PIPESTATUS[0]}"`);
+    assert.equal(r.stderr, '');
+    const [count, status] = r.stdout.trim().split('\n');
+    assert.equal(status, 'status 0');
+    assert.equal(Number(count.trim()), readFileSync(out).length);
+  });
+
+  test('| head -c 100: the reader stops early, gen ends quietly with exit 0', () => {
+    const r = sh(`${gen} | head -c 100 | wc -c; echo "status \${PIPESTATUS[0]}"`);
+    assert.equal(r.stderr, '');
+    assert.deepEqual(r.stdout.trim().split('\n').map((s) => s.trim()), ['100', 'status 0']);
+  });
+});
+
+describe('-o writes atomically and never over an input', () => {
+  const FRACTURED_HIST = 'session s1\n  T1: w(x, 1) w(y, 1)\nsession s2\n  T2: r(y, init) r(x, 1)\n';
+  const leftovers = (d: string): string[] => readdirSync(d).filter((f) => f.includes('.isocheck-') && f.endsWith('.tmp'));
+
+  test('witness -o onto its own input, directly or through a symbolic link: refused, exit 2, the input unchanged', () => {
+    const sub = mkdtempSync(join(dir, 'self-'));
+    const input = join(sub, 'h.hist');
+    writeFileSync(input, FRACTURED_HIST);
+    symlinkSync(input, join(sub, 'link.hist'));
+    for (const [src, out] of [[input, input], [input, join(sub, 'link.hist')], [join(sub, 'link.hist'), input]]) {
+      const r = run(['witness', src, '--level', 'RA', '--format', 'dot', '-o', out]);
+      assert.equal(r.status, 2, `${src} -o ${out}`);
+      assert.match(r.stderr, /refusing to write .*: it is the input/);
+      assert.equal(readFileSync(input, 'utf8'), FRACTURED_HIST);
+    }
+    assert.deepEqual(leftovers(sub), []);
+  });
+
+  test('witness -o and gen -o replace an existing file whole and leave no temporary file', () => {
+    const sub = mkdtempSync(join(dir, 'replace-'));
+    const input = join(sub, 'h.hist');
+    writeFileSync(input, FRACTURED_HIST);
+    const out = join(sub, 'out.dot');
+    writeFileSync(out, 'x'.repeat(100_000));
+    assert.equal(run(['witness', input, '--level', 'RA', '--format', 'dot', '-o', out]).status, 0);
+    assert.match(readFileSync(out, 'utf8'), /^digraph/);
+    assert.ok(readFileSync(out).length < 100_000);
+    // A symbolic link as target is kept; the file it points to gets the output.
+    const real = join(sub, 'real.txt');
+    writeFileSync(real, 'old');
+    symlinkSync(real, join(sub, 'via-link.txt'));
+    assert.equal(run(['gen', '--txns', '20', '--format', 'plume', '-o', join(sub, 'via-link.txt')]).status, 0);
+    assert.match(readFileSync(real, 'utf8'), /^[rw]\(/);
+    assert.deepEqual(leftovers(sub), []);
+  });
+
+  test('an unwritable target: exit 2 with a message, no stack trace', () => {
+    const r = run(['gen', '--txns', '20', '-o', join(dir, 'no-such-dir', 'x.hist')]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /^isocheck: cannot write .*x\.hist: no such directory\n$/);
+    const d = run(['gen', '--txns', '20', '-o', dir]);
+    assert.equal(d.status, 2);
+    assert.match(d.stderr, /is a directory/);
+  });
+
+  test('a full disk (a 64 KB tmpfs): gen -o and witness -o exit 2 saying so, the old files intact, no partial file', (t) => {
+    if (process.getuid?.() !== 0) {
+      t.skip('needs root to mount a small tmpfs');
+      return;
+    }
+    const mnt = mkdtempSync(join(dir, 'full-'));
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mnt]);
+    if (mounted.status !== 0) {
+      t.skip(`cannot mount a tmpfs here: ${String(mounted.stderr).trim()}`);
+      return;
+    }
+    try {
+      const old = join(mnt, 'old.txt');
+      writeFileSync(old, 'the old output\n');
+      const g = run(['gen', '--events', '200000', '--format', 'plume', '-o', old]);
+      assert.equal(g.status, 2);
+      assert.match(g.stderr, /^isocheck: cannot write .*old\.txt: no space left on device \(the old file is unchanged\)\n$/);
+      assert.equal(readFileSync(old, 'utf8'), 'the old output\n');
+      assert.deepEqual(readdirSync(mnt), ['old.txt']);
+      // Witness: fill the disk, then ask for an SVG over the old file.
+      const input = file('full-input.hist', FRACTURED_HIST);
+      writeFileSync(join(mnt, 'filler'), Buffer.alloc(0));
+      const fill = spawnSync('bash', ['-c', `head -c 1000000 /dev/zero > "${join(mnt, 'filler')}"`]);
+      assert.notEqual(fill.status, null);
+      const w = run(['witness', input, '--level', 'RA', '--format', 'svg', '-o', old]);
+      assert.equal(w.status, 2);
+      assert.match(w.stderr, /no space left on device \(the old file is unchanged\)/);
+      assert.equal(readFileSync(old, 'utf8'), 'the old output\n');
+      assert.deepEqual(readdirSync(mnt).sort(), ['filler', 'old.txt']);
+    } finally {
+      spawnSync('umount', [mnt]);
+    }
+  });
+});

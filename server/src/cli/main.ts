@@ -31,7 +31,7 @@ usage: isocheck gen [options] [-o FILE]      (isocheck gen --help for the option
 usage: isocheck lsp [--stdio]                (the language server, for editors: docs/editors.md)
 `;
 
-function main(argv: readonly string[]): number {
+function main(argv: readonly string[]): number | Promise<number> {
   const io: Io = {
     out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
     err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
@@ -68,4 +68,16 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
-process.exitCode = main(process.argv.slice(2));
+const status = main(process.argv.slice(2));
+if (typeof status === 'number') process.exitCode = status;
+else {
+  void status.then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`isocheck: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 2;
+    },
+  );
+}

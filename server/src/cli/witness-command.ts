@@ -1,6 +1,6 @@
 // `isocheck witness FILE --level L --format json|dot|svg|hist [-o FILE]`: one level's witness, exported.
 
-import { statSync, writeFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { exportWitnessOfPlume, exportWitnessOfText } from '../engine/export/witness-of-text.ts';
 import { WITNESS_FORMATS, type WitnessFormat } from '../engine/export/witness-export.ts';
 import type { ViewLevel } from '../engine/export/layout.ts';
@@ -8,6 +8,7 @@ import { parseLevel } from '../engine/levels/levels.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
 import { formatOf, readInputs } from './inputs.ts';
+import { writeFileAtomic } from './output.ts';
 
 export const WITNESS_USAGE = 'usage: isocheck witness FILE --level L|mixed [--format json|dot|svg|hist] [-o FILE] [--input-format hist|plume]';
 
@@ -56,10 +57,9 @@ export function runWitness(argv: readonly string[], io: Io): number {
     return 1;
   }
   if (output !== undefined && output !== '-') {
-    try {
-      writeFileSync(output, result.text);
-    } catch (e) {
-      io.err(`isocheck: cannot write ${output}: ${(e as Error).message}`);
+    const written = writeFileAtomic(output, [result.text], [input.file]);
+    if (!written.ok) {
+      io.err(`isocheck: ${written.message}`);
       return 2;
     }
   } else {
