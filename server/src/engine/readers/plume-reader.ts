@@ -71,8 +71,10 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
   let line = 0;
   const lineStarts = new Int32Vec((n / 18) | 0);
 
+  let firstHidden = 0;
   const report = (start: number, message: string): void => {
     errors++;
+    if (errors === MAX_REPORTED + 1) firstHidden = start;
     if (errors <= MAX_REPORTED) {
       let end = start;
       while (end < n && bytes[end] !== 10) end++;
@@ -130,6 +132,7 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
       if (i < n && c !== 10) ok = false;
     }
     if (!ok) {
+      i = lineStart; // the scan may have passed this line's end: find it again from the start
       report(lineStart, 'expected r(key,value,session,txn) or w(key,value,session,txn) with non-negative integers (txn -1 for an aborted write)');
     } else if (key < 0 || value < 0 || session < 0 || txnId < -1) {
       report(lineStart, 'keys, values and sessions must be non-negative, and txn must be -1 or more');
@@ -171,7 +174,8 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
     line++;
   }
   if (errors > MAX_REPORTED) {
-    findings.push(finding('syntax', 'error', `${errors - MAX_REPORTED} more malformed lines not shown`, { start: 0, end: 0 }));
+    const hidden = errors - MAX_REPORTED;
+    findings.push(finding('syntax', 'error', `${hidden} more problem${hidden === 1 ? '' : 's'} in this file not shown (the first ${MAX_REPORTED} are)`, { start: firstHidden, end: firstHidden }));
   }
   const keyOriginals = keys.originals;
   const history = builder.finish(
