@@ -3,7 +3,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileReport } from '../server/src/engine/report.ts';
@@ -22,9 +23,9 @@ interface Run {
   stderr: string;
 }
 
-function run(args: string[], timeout = 60_000): Run {
+function run(args: string[], timeout = 60_000, as?: { uid: number; gid: number }): Run {
   const r = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_MB}`, CLI, ...args], {
-    cwd: ROOT, encoding: 'utf8', timeout, maxBuffer: 64 * 1024 * 1024,
+    cwd: ROOT, encoding: 'utf8', timeout, maxBuffer: 64 * 1024 * 1024, ...as,
   });
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
@@ -99,5 +100,121 @@ describe('many problems in one file: capped, with a count of the rest', () => {
     assert.equal(r.status, 1);
     assert.ok(r.stdout.length < 10_000, `${r.stdout.length} characters`);
     assert.match(reportsOf(r)[0].diagnostics[0].message, /'q{40}…' \(5000000 characters\)/);
+  });
+});
+
+describe('line endings', () => {
+  const HIST = '# a leading comment\n// and another\nlevel RA\nhistory "cr"\nsession s1\n  T1: w(x, 1) w(y, 1)\nsession s2\n  T2: r(y, init) r(x, 1) # trailing\n  T3: r(z, 7)\n';
+  const PLUME = '# comment\nw(1,5,0,1)\nw(2,6,0,1)\n\nr(2,0,1,2)\nr(1,5,1,2)\nr(3,9,1,3)\nbad\n';
+  const same = (name: string, lf: string): void => {
+    const a = run(['check', file(`lf-${name}`, lf), '--json']);
+    const b = run(['check', file(`cr-${name}`, lf.replaceAll('\n', '\r')), '--json']);
+    const c = run(['check', file(`crlf-${name}`, lf.replaceAll('\n', '\r\n')), '--json']);
+    assert.equal(a.status, 1);
+    const strip = (r: Run): unknown => reportsOf(r).map(({ file: _f, ...rest }) => rest);
+    assert.ok(reportsOf(a)[0].diagnostics.some((d) => d.severity === 'error'));
+    assert.deepEqual(strip(b), strip(a), 'CR-only twin');
+    assert.equal(b.status, a.status);
+    assert.deepEqual(strip(c), strip(a), 'CRLF twin');
+  };
+
+  test('CR-only .hist: a leading # comment ends at a lone \\r; the same errors at the same lines as the LF twin', () => same('h.hist', HIST));
+  test('CR-only plume: the same errors at the same lines as the LF twin', () => same('p.txt', PLUME));
+});
+
+describe('only regular files are read', () => {
+  const GOOD = 'session s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 1)\n';
+  const fifo = (path: string): string => {
+    assert.equal(spawnSync('mkfifo', [path]).status, 0);
+    return path;
+  };
+
+  test('a FIFO named on the command line: exit 2 with a message, no hang', () => {
+    const p = fifo(join(dir, 'pipe.hist'));
+    const r = run(['check', p], 20_000);
+    assertClean(r, 'fifo');
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /pipe\.hist: not a regular file \(a FIFO\)/);
+    const w = run(['witness', p, '--level', 'RA'], 20_000);
+    assert.equal(w.status, 2);
+    assert.match(w.stderr, /not a regular file \(a FIFO\)/);
+  });
+
+  test('a FIFO inside a directory is skipped with a message, the other files are checked, exit 2', () => {
+    const d = join(dir, 'with-fifo');
+    mkdirSync(d);
+    writeFileSync(join(d, 'a.hist'), GOOD);
+    fifo(join(d, 'b.hist'));
+    writeFileSync(join(d, 'c.txt'), 'w(1,5,0,1)\nr(1,5,1,2)\n');
+    const r = run(['check', d, '--json'], 20_000);
+    assertClean(r, 'fifo in dir');
+    assert.equal(r.status, 2);
+    assert.deepEqual(reportsOf(r).map((x) => x.file), [join(d, 'a.hist'), join(d, 'c.txt')]);
+    assert.match(r.stderr, /b\.hist: not a regular file \(a FIFO\), skipped/);
+  });
+
+  test('/dev/zero and /dev/null: devices are refused, memory stays bounded', () => {
+    for (const dev of ['/dev/zero', '/dev/null']) {
+      const r = run(['check', dev], 20_000);
+      assertClean(r, dev);
+      assert.equal(r.status, 2);
+      assert.match(r.stderr, new RegExp(`${dev}: not a regular file \\(a character device\\)`));
+    }
+  });
+
+  test('a socket is refused', async () => {
+    const path = join(dir, 'sock.hist');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    try {
+      const r = run(['check', path], 20_000);
+      assert.equal(r.status, 2);
+      assert.match(r.stderr, /not a regular file \(a socket\)/);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  test('a symbolic link loop: exit 2 with a message', () => {
+    const p = join(dir, 'loop.hist');
+    symlinkSync(p, p);
+    const r = run(['check', p]);
+    assertClean(r, 'loop');
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /loop\.hist: too many levels of symbolic links/);
+    const d = join(dir, 'loop-dir');
+    mkdirSync(d);
+    writeFileSync(join(d, 'a.hist'), GOOD);
+    symlinkSync(join(d, 'z.hist'), join(d, 'z.hist'));
+    const rd = run(['check', d, '--json']);
+    assert.equal(rd.status, 2);
+    assert.equal(reportsOf(rd).length, 1);
+  });
+});
+
+describe('unreadable directories', () => {
+  test('a directory that cannot be listed: a clear message, exit 2, the other files\' reports still printed', () => {
+    const base = join(dir, 'perm');
+    mkdirSync(join(base, 'locked'), { recursive: true });
+    mkdirSync(join(base, 'open'));
+    writeFileSync(join(base, 'open', 'a.hist'), 'session s1\n  T1: w(x, 1)\n');
+    writeFileSync(join(base, 'locked', 'b.hist'), 'session s1\n  T1: w(x, 1)\n');
+    // Root reads any directory: run the CLI as nobody then, with the way to the files open to it.
+    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+    if (asNobody) for (const d of [dir, base, join(base, 'open')]) chmodSync(d, 0o755);
+    if (asNobody) chmodSync(join(base, 'open', 'a.hist'), 0o644);
+    chmodSync(join(base, 'locked'), 0o000);
+    try {
+      const r = run(['check', join(base, 'locked'), join(base, 'open'), '--json'], 60_000, asNobody);
+      assertClean(r, 'unreadable dir');
+      assert.equal(r.status, 2);
+      assert.match(r.stderr, /^isocheck: cannot read directory .*locked: permission denied$/m);
+      assert.deepEqual(reportsOf(r).map((x) => x.file), [join(base, 'open', 'a.hist')]);
+      const text = run(['check', join(base, 'locked'), join(base, 'open')], 60_000, asNobody);
+      assert.equal(text.status, 2);
+      assert.match(text.stdout, /a\.hist\s+✓/);
+    } finally {
+      chmodSync(join(base, 'locked'), 0o755);
+    }
   });
 });

@@ -5,7 +5,7 @@ import { parseLevel, type Level } from '../engine/levels/levels.ts';
 import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
 import { applyClaim, type ClaimedReport } from './claim.ts';
-import { formatOf, readInputs } from './inputs.ts';
+import { decodeText, formatOf, inputErrorLine, readInputs } from './inputs.ts';
 import { renderDetails, renderTable } from './text-report.ts';
 
 const LARGE_INPUT_BYTES = 2_000_000;
@@ -58,11 +58,11 @@ export function runCheck(argv: readonly string[], io: Io): number {
   let internal = false;
   let errors = false;
   let undecided = false;
-  const inputs = readInputs(args.positional);
+  const inputs = readInputs(args.positional, format);
   if (inputs.length === 0) return usage(io, `no history files (.hist, .txt, .plume) in ${args.positional.join(', ')}`);
   for (const input of inputs) {
     if ('error' in input) {
-      io.err(`isocheck: cannot read ${input.file}: ${input.error}`);
+      io.err(`isocheck: ${inputErrorLine(input)}`);
       unreadable = true;
       continue;
     }
@@ -76,7 +76,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
     const options = { levels, maxWitnesses, strongMillis };
     let report: ClaimedReport;
     try {
-      const analysis = fmt === 'plume' ? analyzePlumeBytes(input.bytes, options) : analyzeHistText(input.bytes.toString('utf8'), options);
+      const analysis = fmt === 'plume' ? analyzePlumeBytes(input.bytes, options) : analyzeHistText(decodeText(input.bytes), options);
       report = fileReport(input.file, analysis);
     } catch (e) {
       // The engine reports problems as findings; a throw is a bug or an exhausted resource, and

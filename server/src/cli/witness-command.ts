@@ -7,7 +7,7 @@ import type { ViewLevel } from '../engine/export/layout.ts';
 import { parseLevel } from '../engine/levels/levels.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
-import { formatOf, readInputs } from './inputs.ts';
+import { decodeText, formatOf, inputErrorLine, readInputs } from './inputs.ts';
 import { writeFileAtomic } from './output.ts';
 
 export const WITNESS_USAGE = 'usage: isocheck witness FILE --level L|mixed [--format json|dot|svg|hist] [-o FILE] [--input-format hist|plume]';
@@ -41,17 +41,17 @@ export function runWitness(argv: readonly string[], io: Io): number {
 
   if (args.positional.length !== 1) return usage(io, 'give exactly one history file');
   if (isDirectory(args.positional[0])) return usage(io, `${args.positional[0]} is a directory: give one history file`);
-  const inputs = readInputs(args.positional);
+  const inputs = readInputs(args.positional, inputFormat);
   if (inputs.length !== 1) return usage(io, `${args.positional[0]} is not one history file`);
   const [input] = inputs;
   if (!input || 'error' in input) {
-    io.err(`isocheck: cannot read ${args.positional[0]}: ${input && 'error' in input ? input.error : 'not a history file'}`);
+    io.err(`isocheck: ${input ? inputErrorLine(input) : `cannot read ${args.positional[0]}: not a history file`}`);
     return 2;
   }
   const options = { file: input.file, level, format };
   const result = formatOf(input.file, inputFormat) === 'plume'
     ? exportWitnessOfPlume(input.bytes, options)
-    : exportWitnessOfText(input.bytes.toString('utf8'), options);
+    : exportWitnessOfText(decodeText(input.bytes), options);
   if (!result.ok) {
     io.err(`isocheck: ${result.message}`);
     return 1;

@@ -50,6 +50,14 @@ class KeyIds {
   }
 }
 
+/** The start of the line after the one at i: lines end at \n, \r\n or a lone \r, as LSP counts them. */
+function nextLine(bytes: Uint8Array, i: number): number {
+  const n = bytes.length;
+  while (i < n && bytes[i] !== 10 && bytes[i] !== 13) i++;
+  if (bytes[i] === 13 && bytes[i + 1] === 10) i++;
+  return i + 1;
+}
+
 /**
  * Lenient on input (spaces, blank lines, upper-case letters, `#` comments are accepted);
  * value 0 is the initial value; `txn = -1` marks an aborted write, kept as its own aborted transaction.
@@ -67,7 +75,8 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
   let lastTxn = -1;
   let lastSession = -1;
   const n = bytes.length;
-  let i = 0;
+  // A UTF-8 byte order mark (editors on Windows write one) is not part of the first line.
+  let i = n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   let line = 0;
   const lineStarts = new Int32Vec((n / 18) | 0);
 
@@ -77,7 +86,7 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
     if (errors === MAX_REPORTED + 1) firstHidden = start;
     if (errors <= MAX_REPORTED) {
       let end = start;
-      while (end < n && bytes[end] !== 10) end++;
+      while (end < n && bytes[end] !== 10 && bytes[end] !== 13) end++;
       findings.push(finding('syntax', 'error', `line ${line + 1}: ${message}`, { start, end }));
     }
   };
@@ -86,11 +95,10 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
     const lineStart = i;
     lineStarts.push(i);
     let c = bytes[i];
-    while (c === 32 || c === 9 || c === 13) c = bytes[++i];
+    while (c === 32 || c === 9) c = bytes[++i];
     if (i >= n) break;
-    if (c === 10 || c === 35) {
-      while (i < n && bytes[i] !== 10) i++;
-      i++;
+    if (c === 10 || c === 13 || c === 35) {
+      i = nextLine(bytes, i);
       line++;
       continue;
     }
@@ -128,8 +136,8 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
     }
     if (ok) {
       c = bytes[i];
-      while (c === 32 || c === 9 || c === 13) c = bytes[++i];
-      if (i < n && c !== 10) ok = false;
+      while (c === 32 || c === 9) c = bytes[++i];
+      if (i < n && c !== 10 && c !== 13) ok = false;
     }
     if (!ok) {
       i = lineStart; // the scan may have passed this line's end: find it again from the start
@@ -169,8 +177,7 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
         builder.addOp(t, kind, keys.id(key), value === 0 ? INIT_VALUE : value, lineStart, i);
       }
     }
-    while (i < n && bytes[i] !== 10) i++;
-    i++;
+    i = nextLine(bytes, i);
     line++;
   }
   if (errors > MAX_REPORTED) {
@@ -185,6 +192,6 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
     new Map(),
     true,
   );
-  if (n === 0 || bytes[n - 1] === 10) lineStarts.push(n); // the empty last line
+  if (n === 0 || bytes[n - 1] === 10 || bytes[n - 1] === 13) lineStarts.push(n); // the empty last line
   return { history, findings, lines: LineIndex.ofLineStarts(lineStarts.toArray()) };
 }
