@@ -508,3 +508,35 @@ describe('-o writes atomically and never over an input', () => {
     }
   });
 });
+
+describe('--plume-init zero|none', () => {
+  // A PolySI-style file: key 1's initial 0 is written explicitly by T1.
+  const POLYSI = 'w(1,0,0,1)\nw(2,5,0,1)\nr(1,0,1,2)\nr(2,5,1,2)\n';
+
+  test('zero (the default): a read of a written 0 is ambiguous, an error; none: 0 is an ordinary value, exit 0', () => {
+    const p = file('polysi.txt', POLYSI);
+    const zero = runJson(['check', p]);
+    assert.equal(zero.status, 1);
+    assert.ok(zero.reports[0].diagnostics.some((d) => d.code === 'ambiguous-read'));
+    assert.equal(runJson(['check', p, '--plume-init', 'zero']).status, 1);
+    const none = runJson(['check', p, '--plume-init', 'none']);
+    assert.equal(none.status, 0);
+    assert.deepEqual(none.reports[0].diagnostics, []);
+    assert.equal(none.reports[0].levels.SER.consistent, true);
+  });
+
+  test('none: there is no implicit initial write of 0, so a read of an unwritten 0 is thin air', () => {
+    const p = file('no-init.txt', 'w(1,5,0,1)\nr(2,0,1,2)\n');
+    assert.equal(runJson(['check', p]).status, 0);
+    const none = runJson(['check', p, '--plume-init', 'none']);
+    assert.equal(none.status, 1);
+    assert.deepEqual(none.reports[0].diagnostics.map((d) => d.code), ['thin-air']);
+  });
+
+  test('witness takes it too; a bad value is a usage error', () => {
+    const p = file('polysi-fractured.txt', 'w(1,0,0,1)\nw(2,0,0,1)\nw(1,5,0,3)\nw(2,6,0,3)\nr(2,0,1,2)\nr(1,5,1,2)\n');
+    assert.equal(run(['witness', p, '--level', 'RA', '--plume-init', 'none']).status, 0);
+    assert.equal(run(['check', p, '--plume-init', 'maybe']).status, 2);
+    assert.equal(run(['witness', p, '--level', 'RA', '--plume-init', 'maybe']).status, 2);
+  });
+});

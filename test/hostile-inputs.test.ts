@@ -218,3 +218,54 @@ describe('unreadable directories', () => {
     }
   });
 });
+
+describe('byte order marks, big numbers', () => {
+  const PLUME = 'w(1,5,0,1)\nw(2,6,0,1)\nr(2,6,1,2)\nr(1,5,1,2)\n';
+  const HIST = 'session s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 1)\n';
+  const withoutFile = (r: Run): unknown => reportsOf(r).map(({ file: _f, ...rest }) => rest);
+
+  test('a UTF-8 BOM is ignored in plume and .hist files: no syntax or thin-air error, the same report', () => {
+    for (const [name, text] of [['p.txt', PLUME], ['h.hist', HIST]]) {
+      const plain = run(['check', file(`plain-${name}`, text), '--json']);
+      const bom = run(['check', file(`bom-${name}`, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)])), '--json']);
+      assert.equal(plain.status, 0, name);
+      assert.equal(bom.status, 0, `${name} with a BOM: ${bom.stdout.slice(0, 600)}`);
+      assert.deepEqual(withoutFile(bom), withoutFile(plain), name);
+    }
+  });
+
+  test('plume numbers up to 2^63−1 are accepted (keys, values, sessions), exactly: 2^53+1 is not 2^53', () => {
+    const max = '9223372036854775807';
+    const ok = run(['check', file('int64.txt', `w(${max},${max},${max},1)\nw(7,3000000000,${max},1)\nr(${max},${max},4,2)\nr(7,3000000000,4,2)\n`), '--json']);
+    assert.equal(ok.status, 0, ok.stdout.slice(0, 800));
+    const exact = run(['check', file('2p53.txt', 'w(1,9007199254740993,0,1)\nr(1,9007199254740992,1,2)\n'), '--json']);
+    assert.equal(exact.status, 1);
+    const [d] = reportsOf(exact)[0].diagnostics;
+    assert.equal(d.code, 'thin-air');
+    assert.match(d.message, /read 1 = 9007199254740992, but no transaction writes 9007199254740992/);
+    // Names keep the full numbers.
+    const fr = run(['check', file('int64-fractured.txt', `w(${max},5,0,1)\nw(2,${max},0,1)\nr(2,0,1,2)\nr(${max},5,1,2)\n`), '--json']);
+    assert.match(JSON.stringify(reportsOf(fr)[0].levels.RA.witness), new RegExp(`key ${max}`));
+  });
+
+  test('2^63 and longer plume numbers are syntax errors, also with 4M digits (quickly, bounded)', () => {
+    const r = run(['check', file('2p63.txt', 'w(1,9223372036854775808,0,1)\n'), '--json']);
+    assert.equal(r.status, 1);
+    assert.match(reportsOf(r)[0].diagnostics[0].message, /numbers may be at most 2\^63−1/);
+    const huge = run(['check', file('huge-number.txt', `w(1,${'7'.repeat(4_000_000)},0,1)\nw(2,5,0,2)\n`), '--json']);
+    assertClean(huge, 'huge plume number');
+    assert.equal(huge.status, 1);
+    assert.ok(huge.stdout.length < 10_000);
+    assert.match(reportsOf(huge)[0].diagnostics[0].message, /this one has 4000000 digits/);
+  });
+
+  test('.hist numeric literals over 30 digits are syntax errors (no super-linear conversion), 30 are fine', () => {
+    const ok = run(['check', file('30-digits.hist', `session s1\n  T1: w(x, ${'9'.repeat(30)})\nsession s2\n  T2: r(x, ${'9'.repeat(30)})\n`)]);
+    assert.equal(ok.status, 0, ok.stdout);
+    const huge = run(['check', file('huge-number.hist', `session s1\n  T1: w(x, ${'7'.repeat(4_000_000)})\n`), '--json']);
+    assertClean(huge, 'huge .hist number');
+    assert.equal(huge.status, 1);
+    assert.ok(huge.stdout.length < 10_000);
+    assert.match(reportsOf(huge)[0].diagnostics[0].message, /a number may have at most 30 digits \(this one has 4000000\)/);
+  });
+});

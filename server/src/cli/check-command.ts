@@ -5,13 +5,13 @@ import { parseLevel, type Level } from '../engine/levels/levels.ts';
 import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
 import { applyClaim, type ClaimedReport } from './claim.ts';
-import { decodeText, formatOf, inputErrorLine, readInputs } from './inputs.ts';
+import { decodeText, formatOf, inputErrorLine, parsePlumeInit, readInputs } from './inputs.ts';
 import { renderDetails, renderTable } from './text-report.ts';
 
 const LARGE_INPUT_BYTES = 2_000_000;
 const IMPLICIT_STRONG_MILLIS = 2_000;
 
-export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--claim L [--undecided ok|fail]] [--json] [--format hist|plume] [--witnesses N]';
+export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--claim L [--undecided ok|fail]] [--json] [--format hist|plume] [--plume-init zero|none] [--witnesses N]';
 
 /** Exit statuses of `check`, most serious first when files disagree: 2, then 1, then 3. */
 export const EXIT_OK = 0;
@@ -27,7 +27,7 @@ export interface Io {
 }
 
 export function runCheck(argv: readonly string[], io: Io): number {
-  const parsed = parseArgs(argv, ['--level', '--format', '--witnesses', '--claim', '--undecided'], ['--json']);
+  const parsed = parseArgs(argv, ['--level', '--format', '--witnesses', '--claim', '--undecided', '--plume-init'], ['--json']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
   if (args.positional.length === 0) return usage(io, 'no input files');
@@ -49,6 +49,8 @@ export function runCheck(argv: readonly string[], io: Io): number {
   if (args.values.has('--undecided') && !claim) return usage(io, '--undecided needs --claim');
   const format = lastValue(args, '--format');
   if (format !== undefined && format !== 'hist' && format !== 'plume') return usage(io, `unknown format '${format}' (hist or plume)`);
+  const plumeInit = parsePlumeInit(lastValue(args, '--plume-init'));
+  if (plumeInit === null) return usage(io, `--plume-init takes zero or none, not '${lastValue(args, '--plume-init')}'`);
   const witnessesText = lastValue(args, '--witnesses');
   const maxWitnesses = witnessesText === undefined ? 1 : Number(witnessesText);
   if (!Number.isInteger(maxWitnesses) || maxWitnesses < 1) return usage(io, '--witnesses needs a positive integer');
@@ -73,7 +75,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
     // default run over a million operations should not spend minutes on levels nobody requested.
     // A claimed level always gets the full budget.
     const strongMillis = levels === undefined && !claim && input.bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
-    const options = { levels, maxWitnesses, strongMillis };
+    const options = { levels, maxWitnesses, strongMillis, plumeInit };
     let report: ClaimedReport;
     try {
       const analysis = fmt === 'plume' ? analyzePlumeBytes(input.bytes, options) : analyzeHistText(decodeText(input.bytes), options);

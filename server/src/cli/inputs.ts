@@ -118,3 +118,11 @@ function describe(e: unknown): string {
   if (err.code === 'ENAMETOOLONG') return 'file name too long';
   return err.message ?? String(e);
 }
+
+export type PlumeInit = 'zero' | 'none';
+
+/** `--plume-init zero|none`: undefined when not given, null when invalid. */
+export function parsePlumeInit(text: string | undefined): PlumeInit | undefined | null {
+  if (text === undefined) return undefined;
+  return text === 'zero' || text === 'none' ? text : null;
+}

@@ -7,10 +7,10 @@ import type { ViewLevel } from '../engine/export/layout.ts';
 import { parseLevel } from '../engine/levels/levels.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
-import { decodeText, formatOf, inputErrorLine, readInputs } from './inputs.ts';
+import { decodeText, formatOf, inputErrorLine, parsePlumeInit, readInputs } from './inputs.ts';
 import { writeFileAtomic } from './output.ts';
 
-export const WITNESS_USAGE = 'usage: isocheck witness FILE --level L|mixed [--format json|dot|svg|hist] [-o FILE] [--input-format hist|plume]';
+export const WITNESS_USAGE = 'usage: isocheck witness FILE --level L|mixed [--format json|dot|svg|hist] [-o FILE] [--input-format hist|plume] [--plume-init zero|none]';
 
 export const WITNESS_HELP = `${WITNESS_USAGE}
   Exports the witness of FILE's violation of level L (RC, RA, CC, PC, PSI, SI, SER, or mixed):
@@ -21,7 +21,7 @@ export const WITNESS_HELP = `${WITNESS_USAGE}
   Exit status: 0 written (L is violated), 1 L holds or is undecided (nothing written), 2 usage or unreadable file.`;
 
 export function runWitness(argv: readonly string[], io: Io): number {
-  const parsed = parseArgs(argv, ['--level', '--format', '-o', '--output', '--input-format'], ['--help', '-h']);
+  const parsed = parseArgs(argv, ['--level', '--format', '-o', '--output', '--input-format', '--plume-init'], ['--help', '-h']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
   if (args.switches.has('--help') || args.switches.has('-h')) {
@@ -38,6 +38,8 @@ export function runWitness(argv: readonly string[], io: Io): number {
   const inputFormat = lastValue(args, '--input-format');
   if (inputFormat !== undefined && inputFormat !== 'hist' && inputFormat !== 'plume') return usage(io, `unknown input format '${inputFormat}' (hist or plume)`);
   const output = lastValue(args, '-o', '--output');
+  const plumeInit = parsePlumeInit(lastValue(args, '--plume-init'));
+  if (plumeInit === null) return usage(io, `--plume-init takes zero or none, not '${lastValue(args, '--plume-init')}'`);
 
   if (args.positional.length !== 1) return usage(io, 'give exactly one history file');
   if (isDirectory(args.positional[0])) return usage(io, `${args.positional[0]} is a directory: give one history file`);
@@ -50,7 +52,7 @@ export function runWitness(argv: readonly string[], io: Io): number {
   }
   const options = { file: input.file, level, format };
   const result = formatOf(input.file, inputFormat) === 'plume'
-    ? exportWitnessOfPlume(input.bytes, options)
+    ? exportWitnessOfPlume(input.bytes, options, undefined, plumeInit)
     : exportWitnessOfText(decodeText(input.bytes), options);
   if (!result.ok) {
     io.err(`isocheck: ${result.message}`);
