@@ -269,3 +269,30 @@ describe('byte order marks, big numbers', () => {
     assert.match(reportsOf(huge)[0].diagnostics[0].message, /a number may have at most 30 digits \(this one has 4000000\)/);
   });
 });
+
+describe('text from the file is escaped on the terminal', () => {
+  const ESC = '\x1b';
+  const nasty = `${ESC}[2J${ESC}[H\u009b31m\u202eALL LEVELS OK`;
+
+  test('titles, keys, values, tokens and file names: control characters shown as \\x1b…, never raw', () => {
+    const text = `history "${nasty}"\nsession s1\n  T1: w("${nasty}", 1) w(y, 1)\nsession s2\n  T2: r(y, init) r("${nasty}", 1)\n  T3: r(z, "${nasty}") ${ESC}[31m\n`;
+    const p = file(`name${ESC}[2J\nfake.hist`, text);
+    const r = run(['check', p, '--level', 'RA']);
+    assertClean(r, 'escapes');
+    assert.equal(r.status, 1);
+    for (const out of [r.stdout, r.stderr]) {
+      assert.doesNotMatch(out, /[\x1b\x9b\u202e]/, 'no raw escape characters');
+    }
+    assert.match(r.stdout, /\\x1b\[2J\\x1b\[H\\x9b31m\\u202eALL LEVELS OK/, 'the title and key, escaped');
+    assert.match(r.stdout, /name\\x1b\[2J\\x0afake\.hist/, 'the file name, newline included');
+    assert.ok(r.stdout.split('\n').every((l) => !l.startsWith('fake.hist')), 'no line faked by a newline in a file name');
+    // --json stays valid JSON with the same values, and nothing raw that a terminal acts on.
+    const j = run(['check', p, '--level', 'RA', '--json']);
+    assert.doesNotMatch(j.stdout, /[\x1b\x9b\u202e]/);
+    assert.equal(reportsOf(j)[0].title, nasty);
+    // Messages on standard error too.
+    const missing = run(['check', join(dir, `gone${ESC}[2J.hist`)]);
+    assert.match(missing.stderr, /gone\\x1b\[2J\.hist/);
+    assert.doesNotMatch(missing.stderr, /\x1b/);
+  });
+});

@@ -6,7 +6,8 @@ import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
 import { applyClaim, type ClaimedReport } from './claim.ts';
 import { decodeText, formatOf, inputErrorLine, parsePlumeInit, readInputs } from './inputs.ts';
-import { renderDetails, renderTable } from './text-report.ts';
+import { jsonSafe } from './terminal-text.ts';
+import { renderDetails, renderHeading, renderTable } from './text-report.ts';
 
 const LARGE_INPUT_BYTES = 2_000_000;
 const IMPLICIT_STRONG_MILLIS = 2_000;
@@ -92,12 +93,12 @@ export function runCheck(argv: readonly string[], io: Io): number {
     reports.push(report);
   }
   if (args.switches.has('--json')) {
-    io.out(JSON.stringify(reports, null, 2));
+    io.out(jsonSafe(JSON.stringify(reports, null, 2)));
   } else if (reports.length > 0) {
     io.out(renderTable(reports));
     for (const r of reports) {
       const details = renderDetails(r);
-      if (details) io.out(`\n${r.file}${r.title ? ` — ${r.title}` : ''}\n${details}`);
+      if (details) io.out(`\n${renderHeading(r)}\n${details}`);
     }
   }
   if (unreadable || internal) return EXIT_USAGE;

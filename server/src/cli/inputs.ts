@@ -2,6 +2,7 @@
 
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { terminalSafe } from './terminal-text.ts';
 
 export type InputFormat = 'hist' | 'plume';
 
@@ -59,8 +60,9 @@ export function readInputs(paths: readonly string[], forced?: InputFormat): Inpu
 
 /** The message for an input that could not be read, e.g. `cannot read directory d: permission denied`. */
 export function inputErrorLine(input: { file: string; error: string; skipped?: boolean }): string {
-  if (input.error.startsWith('cannot read directory: ')) return `cannot read directory ${input.file}: ${input.error.slice('cannot read directory: '.length)}`;
-  return `cannot read ${input.file}: ${input.error}${input.skipped ? ', skipped' : ''}`;
+  const file = terminalSafe(input.file);
+  if (input.error.startsWith('cannot read directory: ')) return `cannot read directory ${file}: ${input.error.slice('cannot read directory: '.length)}`;
+  return `cannot read ${file}: ${input.error}${input.skipped ? ', skipped' : ''}`;
 }
 
 function readRegular(file: string, forced: InputFormat | undefined, inDirectory: boolean): Input {

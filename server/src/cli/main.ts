@@ -2,6 +2,7 @@
 
 import { CHECK_USAGE, runCheck, type Io } from './check-command.ts';
 import { runGen } from './gen-command.ts';
+import { terminalSafeLines } from './terminal-text.ts';
 import { runWitness, WITNESS_USAGE } from './witness-command.ts';
 
 const HELP = `isocheck — does a transactional history honour its isolation level?
@@ -34,7 +35,8 @@ usage: isocheck lsp [--stdio]                (the language server, for editors: 
 function main(argv: readonly string[]): number | Promise<number> {
   const io: Io = {
     out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
-    err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
+    // Messages may quote file names and other text from the input: escaped for the terminal.
+    err: (t) => process.stderr.write(terminalSafeLines(t.endsWith('\n') ? t : t + '\n')),
     errIsTty: process.stderr.isTTY === true,
   };
   const [command, ...rest] = argv;

@@ -2,6 +2,7 @@
 
 import type { DiagnosticJson, FileReport, VerdictJson, WitnessJson } from '../engine/report.ts';
 import type { ClaimedReport } from './claim.ts';
+import { terminalSafe as safe } from './terminal-text.ts';
 
 const MARK = (v: VerdictJson): string => (v.consistent === true ? '✓' : v.consistent === false ? '✗' : '?');
 
@@ -10,7 +11,7 @@ export function renderTable(reports: readonly FileReport[]): string {
   const withMixed = reports.some((r) => r.mixed);
   const header = ['file', ...levelNames, ...(withMixed ? ['mixed'] : []), 'result'];
   const rows = reports.map((r) => [
-    r.file,
+    safe(r.file),
     ...levelNames.map((l) => (r.levels[l] ? MARK(r.levels[l]) : '')),
     ...(withMixed ? [r.mixed ? MARK(r.mixed) : ''] : []),
     result(r),
@@ -28,6 +29,11 @@ function result(r: ClaimedReport): string {
   return `${errors.length} error${errors.length === 1 ? '' : 's'}`;
 }
 
+/** The heading of a file's details: its name and title, escaped. */
+export function renderHeading(r: FileReport): string {
+  return `${safe(r.file)}${r.title ? ` — ${safe(r.title)}` : ''}`;
+}
+
 /** Witnesses (one block per distinct cycle, naming every level it refutes) and error lines. */
 export function renderDetails(r: FileReport): string {
   const out: string[] = [];
@@ -42,12 +48,12 @@ export function renderDetails(r: FileReport): string {
   for (const [name, v] of Object.entries(r.levels)) add(name, v);
   add('mixed', r.mixed);
   for (const { levels, w } of byCycle.values()) {
-    out.push(`  ${levels.join(', ')} violated${w.anomaly !== levels[0] && !levels.includes(w.anomaly) ? ` (${w.anomaly})` : ''}:`);
+    out.push(`  ${levels.join(', ')} violated${w.anomaly !== levels[0] && !levels.includes(w.anomaly) ? ` (${safe(w.anomaly)})` : ''}:`);
     if (w.cycle.length === 0 && w.explanation) {
       out.push(`    no commit order works (${at(w.range.start)}):`);
-      for (const line of w.explanation) out.push(`    - ${line}`);
-    } else if (w.cycle.length === 0) out.push(`    ${at(w.range.start)} ${w.message}`);
-    for (const e of w.cycle) out.push(`    ${e.from} → ${e.to} [${e.kind}] ${e.because}  (${at(e.range.start)})`);
+      for (const line of w.explanation) out.push(`    - ${safe(line)}`);
+    } else if (w.cycle.length === 0) out.push(`    ${at(w.range.start)} ${safe(w.message)}`);
+    for (const e of w.cycle) out.push(`    ${safe(e.from)} → ${safe(e.to)} [${e.kind}] ${safe(e.because)}  (${at(e.range.start)})`);
   }
   const claimUndecided = (r as ClaimedReport).claim?.consistent === null;
   for (const d of r.diagnostics) {
@@ -61,5 +67,5 @@ function at(p: { line: number; character: number }): string {
 }
 
 function diagnosticLine(d: DiagnosticJson): string {
-  return `${at(d.range.start)}: ${d.severity} [${d.code}] ${d.message}`;
+  return `${at(d.range.start)}: ${d.severity} [${d.code}] ${safe(d.message)}`;
 }
