@@ -63,6 +63,19 @@ after(() => {
 });
 
 describe('many problems in one file: capped, with a count of the rest', () => {
+  test('131,072 duplicate writes in one transaction: 100 warnings and one "N more", text and --json bounded', () => {
+    const p = file('dup-writes.hist', `session s1\n  T1: ${'w(x, 1) '.repeat(131_072)}\nsession s2\n  T2: r(q, 5)\n`);
+    const json = run(['check', p, '--json', '--level', 'RC']);
+    assertClean(json, 'duplicate writes');
+    assert.equal(json.status, 1, 'the thin-air read is an error');
+    assert.ok(json.stdout.length < 200_000, `${json.stdout.length} characters`);
+    const dups = reportsOf(json)[0].diagnostics.filter((d) => d.code === 'duplicate-write');
+    assert.equal(dups.length, 101);
+    const more = /^(\d+) more duplicate-write findings in this file not shown \(the first 100 are\)$/.exec(dups[100].message);
+    assert.ok(more, dups[100].message);
+    assert.ok(Number(more[1]) + 100 >= 131_071, 'the count covers every duplicate');
+  });
+
   test('4M bad tokens (.hist): 100 syntax errors and one "N more" line, in text and --json, bounded', () => {
     const p = file('bad-tokens.hist', 'r( '.repeat(4_000_000));
     const text = run(['check', p]);
@@ -295,4 +308,123 @@ describe('text from the file is escaped on the terminal', () => {
     assert.match(missing.stderr, /gone\\x1b\[2J\.hist/);
     assert.doesNotMatch(missing.stderr, /\x1b/);
   });
+});
+
+/** A small deterministic generator, so a failing case can be reproduced byte for byte. */
+function bytesOf(seed: number, length: number): Buffer {
+  const out = Buffer.alloc(length);
+  let s = seed >>> 0 || 1;
+  for (let i = 0; i < length; i++) {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    out[i] = s & 0xff;
+  }
+  return out;
+}
+
+interface Case {
+  name: string;
+  /** Writes the input; returns the arguments after `check`. */
+  make: () => string[];
+  status: number;
+  /** Bounds on standard output (characters), text and --json. */
+  maxText?: number;
+  maxJson?: number;
+  /** Reports expected in --json (default 1). */
+  reports?: number;
+}
+
+const HIST_OK = 'session s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 1)\n';
+
+const CATALOGUE: Case[] = [
+  { name: 'an empty .hist file', make: () => [file('empty.hist', '')], status: 0 },
+  { name: 'an empty plume file', make: () => [file('empty.txt', '')], status: 0 },
+  { name: '1 MB of random bytes as .hist', make: () => [file('random.hist', bytesOf(1, 1 << 20))], status: 1 },
+  { name: '1 MB of random bytes as plume', make: () => [file('random.txt', bytesOf(2, 1 << 20))], status: 1 },
+  { name: '100 KB of NUL bytes as .hist', make: () => [file('nul.hist', Buffer.alloc(100_000))], status: 1 },
+  { name: '100 KB of NUL bytes as plume', make: () => [file('nul.txt', Buffer.alloc(100_000))], status: 1 },
+  {
+    name: 'invalid UTF-8 between valid lines',
+    make: () => [file('bad-utf8.hist', Buffer.concat([Buffer.from('session s1\n  T1: w(x, 1)\n'), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1]), Buffer.from('\nsession s2\n  T2: r(x, 1)\n')]))],
+    status: 1,
+  },
+  { name: 'a UTF-8 BOM', make: () => [file('bom.hist', `\ufeff${HIST_OK}`)], status: 0 },
+  { name: 'a 1 MB line of operations', make: () => [file('long-line.hist', `session s1\n  T1: ${'w(x, 1) '.repeat(131_072)}\n`), '--level', 'RC'], status: 0 },
+  { name: 'a 1 MB plume line (trailing blanks)', make: () => [file('long-line.txt', `w(1,1,0,1)${' '.repeat(1 << 20)}\nr(1,1,1,2)\n`)], status: 0 },
+  { name: '100k opening brackets in a read', make: () => [file('brackets.hist', `session s1\n  T1: r(x, ${'['.repeat(100_000)}\n`)], status: 1 },
+  { name: '100k brackets of each kind', make: () => [file('brackets2.hist', '['.repeat(100_000) + ']'.repeat(100_000) + '('.repeat(100_000))], status: 1 },
+  {
+    name: 'a 5M-character key name',
+    make: () => {
+      const k = 'k'.repeat(5_000_000);
+      return [file('long-key.hist', `session s1\n  T1: w(${k}, 1) w(y, 1)\nsession s2\n  T2: r(y, init) r(${k}, 1)\n`), '--claim', 'RA'];
+    },
+    status: 1, maxText: 10_000, maxJson: 40_000_000,
+  },
+  { name: '2^53+1 written, 2^53 read (.hist): distinct values, thin air', make: () => [file('2p53.hist', 'session s1\n  T1: w(x, 9007199254740993)\nsession s2\n  T2: r(x, 9007199254740992)\n')], status: 1 },
+  {
+    name: '10^6 sessions (plume)',
+    make: () => {
+      const lines: string[] = [];
+      for (let i = 0; i < 1_000_000; i++) lines.push(`w(${i % 100},${i + 1},${i},${i})`);
+      return [file('million-sessions.txt', lines.join('\n')), '--level', 'RC'];
+    },
+    status: 0,
+  },
+  {
+    name: 'a directory of 5,000 files',
+    make: () => {
+      const d = join(dir, 'five-thousand');
+      mkdirSync(d);
+      for (let i = 0; i < 5000; i++) writeFileSync(join(d, `f${String(i).padStart(4, '0')}.hist`), i % 7 === 0 ? 'session s1\n  T1: r(x, 5)\n' : HIST_OK);
+      return [d, '--level', 'RC'];
+    },
+    status: 1, maxText: 2_000_000, maxJson: 8_000_000, reports: 5000,
+  },
+  { name: '4M bad tokens', make: () => [file('bad-tokens-2.hist', 'r( '.repeat(4_000_000))], status: 1 },
+  { name: 'CR-only line endings', make: () => [file('cr.hist', `# comment\r${HIST_OK.replaceAll('\n', '\r')}  T3: r(z, 9)\r`)], status: 1 },
+  {
+    name: 'a symbolic link loop',
+    make: () => {
+      const p = join(dir, 'self-loop.hist');
+      symlinkSync(p, p);
+      return [p, file('next-to-loop.hist', HIST_OK)];
+    },
+    status: 2,
+  },
+  {
+    name: 'a FIFO',
+    make: () => {
+      const p = join(dir, 'catalogue-fifo.hist');
+      spawnSync('mkfifo', [p]);
+      return [p, file('next-to-fifo.hist', HIST_OK)];
+    },
+    status: 2,
+  },
+  { name: '/dev/zero', make: () => ['/dev/zero', file('next-to-zero.hist', HIST_OK)], status: 2 },
+];
+
+describe('the catalogue: exit status, bounded output, bounded memory, no hang', () => {
+  for (const c of CATALOGUE) {
+    test(c.name, () => {
+      const args = c.make();
+      const text = run(['check', ...args]);
+      assertClean(text, `${c.name} (text)`);
+      assert.equal(text.status, c.status, `${c.name}: ${text.stderr.slice(0, 400)}`);
+      assert.ok(text.stdout.length <= (c.maxText ?? 50_000), `${c.name}: ${text.stdout.length} characters of text`);
+      const json = run(['check', ...args, '--json']);
+      assertClean(json, `${c.name} (--json)`);
+      assert.equal(json.status, c.status);
+      assert.ok(json.stdout.length <= (c.maxJson ?? 200_000), `${c.name}: ${json.stdout.length} characters of JSON`);
+      const reports = reportsOf(json);
+      const expected = c.reports ?? 1;
+      assert.equal(reports.length, expected, `${c.name}: reports`);
+      for (const r of reports) {
+        const perCode = new Map<string, number>();
+        for (const d of r.diagnostics) perCode.set(d.code, (perCode.get(d.code) ?? 0) + 1);
+        for (const [code, n] of perCode) assert.ok(n <= 101, `${c.name}: ${n} ${code} diagnostics`);
+      }
+    });
+  }
 });

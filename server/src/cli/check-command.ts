@@ -4,6 +4,7 @@ import { analyzeHistText, analyzePlumeBytes } from '../engine/analyze.ts';
 import { parseLevel, type Level } from '../engine/levels/levels.ts';
 import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
+import { capDiagnostics } from './cap-diagnostics.ts';
 import { applyClaim, type ClaimedReport } from './claim.ts';
 import { decodeText, formatOf, inputErrorLine, parsePlumeInit, readInputs } from './inputs.ts';
 import { jsonSafe } from './terminal-text.ts';
@@ -90,6 +91,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
     }
     if (claim && applyClaim(report, claim).consistent === null) undecided = true;
     errors ||= report.diagnostics.some((d) => d.severity === 'error');
+    capDiagnostics(report);
     reports.push(report);
   }
   if (args.switches.has('--json')) {

@@ -14,9 +14,13 @@ function escape(c: string): string {
   return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-/** One field (a file name, a title, a message): every control character shown as \x1b, \u202e…. */
+/** Fields longer than this are cut on the terminal (a 5M-character key name would flood it); --json keeps them whole. */
+export const MAX_FIELD_CHARS = 1000;
+
+/** One field (a file name, a title, a message): every control character shown as \x1b, \u202e…, cut when very long. */
 export function terminalSafe(text: string): string {
-  return text.replace(UNSAFE, escape);
+  const cut = text.length > MAX_FIELD_CHARS ? `${text.slice(0, MAX_FIELD_CHARS)}… (${text.length} characters)` : text;
+  return cut.replace(UNSAFE, escape);
 }
 
 /** A whole message of several lines: the same, but its newlines stay. */
