@@ -7,7 +7,7 @@ export const MAX_DIAGNOSTICS_PER_CODE = 100;
 
 /**
  * Keeps the first MAX_DIAGNOSTICS_PER_CODE diagnostics of each code (in source order) and adds one
- * of the same code and severity at the first one dropped, counting the rest. The exit status is
+ * of the same code and severity at the first one dropped, counting the rest (a single extra one is kept). The exit status is
  * decided before this, from all of them.
  */
 export function capDiagnostics(report: FileReport): void {
@@ -31,7 +31,8 @@ export function capDiagnostics(report: FileReport): void {
   if (hidden.size === 0) return;
   report.diagnostics = kept.map((d) => {
     const h = hidden.get(d.code);
-    if (!h || h.first !== d) return d;
+    // One over the cap stays as it is: it may be the parser's own count of the rest.
+    if (!h || h.first !== d || h.count === 1) return d;
     return { code: d.code, severity: d.severity, message: `${h.count} more ${d.code} finding${h.count === 1 ? '' : 's'} in this file not shown (the first ${MAX_DIAGNOSTICS_PER_CODE} are)`, range: d.range };
   });
 }
