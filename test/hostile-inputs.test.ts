@@ -403,6 +403,17 @@ const CATALOGUE: Case[] = [
     status: 2,
   },
   { name: '/dev/zero', make: () => ['/dev/zero', file('next-to-zero.hist', HIST_OK)], status: 2 },
+  {
+    name: 'files over the size caps (sparse: 600 MB .hist, 3 GB plume), refused without reading them',
+    make: () => {
+      const hist = file('huge.hist', '');
+      const plume = file('huge.txt', '');
+      assert.equal(spawnSync('truncate', ['-s', '600M', hist]).status, 0);
+      assert.equal(spawnSync('truncate', ['-s', '3G', plume]).status, 0);
+      return [hist, plume, file('next-to-huge.hist', HIST_OK)];
+    },
+    status: 2,
+  },
 ];
 
 describe('the catalogue: exit status, bounded output, bounded memory, no hang', () => {

@@ -17,7 +17,9 @@ export const GEN_USAGE = `usage: isocheck gen [--sessions N] [--txns N | --event
   --reads      share of reads, 0..1 (default ${DEFAULT_GEN_OPTIONS.readRatio}); --aborts share of aborted transactions
   --store      serial (serializable), snapshot (SI), causal (CC), read-committed (RC) or permissive
                (reads pick any earlier write: anomalies are common); default causal
-  --format     hist (default) or plume; -o writes to FILE instead of standard output`;
+  --format     hist (default) or plume; -o writes to FILE instead of standard output (atomically:
+               a temporary file beside FILE, renamed over it at the end)
+  Exit status: 0 written, 2 usage error or an output that cannot be written (the old file is kept).`;
 
 export async function runGen(argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseArgs(argv, ['--sessions', '--txns', '--events', '--ops', '--keys', '--dist', '--zipf', '--reads', '--aborts', '--store', '--seed', '--format', '-o', '--output'], ['--help']);

@@ -18,7 +18,10 @@ export const WITNESS_HELP = `${WITNESS_USAGE}
     dot   the witness subgraph for Graphviz (dot -Tsvg)
     svg   the graph drawing with the witness highlighted, self-contained
     hist  a minimised litmus history that still violates L (delta debugging), as a .hist file
-  Exit status: 0 written (L is violated), 1 L holds or is undecided (nothing written), 2 usage or unreadable file.`;
+  -o FILE is written atomically (a temporary file renamed over FILE); FILE may not be the input.
+  --plume-init none reads a plume value 0 as an ordinary value (see isocheck --help).
+  Exit status: 0 written (L is violated), 1 L holds or is undecided (nothing written), 2 usage error,
+  unreadable or non-regular input, or an output that cannot be written (the old file is kept).`;
 
 export function runWitness(argv: readonly string[], io: Io): number {
   const parsed = parseArgs(argv, ['--level', '--format', '-o', '--output', '--input-format', '--plume-init'], ['--help', '-h']);
