@@ -95,7 +95,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
     reports.push(report);
   }
   if (args.switches.has('--json')) {
-    io.out(jsonSafe(JSON.stringify(reports, null, 2)));
+    writeJsonArray(reports, io);
   } else if (reports.length > 0) {
     io.out(renderTable(reports));
     for (const r of reports) {
@@ -106,6 +106,23 @@ export function runCheck(argv: readonly string[], io: Io): number {
   if (unreadable || internal) return EXIT_USAGE;
   if (errors) return EXIT_ERRORS;
   return undecided && undecidedText === 'fail' ? EXIT_UNDECIDED : EXIT_OK;
+}
+
+/**
+ * The same bytes as JSON.stringify(reports, null, 2), written one report at a time: thousands of
+ * files must not make one string longer than V8 allows.
+ */
+function writeJsonArray(reports: readonly ClaimedReport[], io: Io): void {
+  if (reports.length === 0) {
+    io.out('[]');
+    return;
+  }
+  io.out('[');
+  reports.forEach((r, i) => {
+    const body = jsonSafe(JSON.stringify(r, null, 2)).replace(/\n/g, '\n  ');
+    io.out(`  ${body}${i < reports.length - 1 ? ',' : ''}`);
+  });
+  io.out(']');
 }
 
 function usage(io: Io, message: string): number {
