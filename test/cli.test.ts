@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileReport } from '../server/src/engine/report.ts';
@@ -453,8 +453,10 @@ describe('-o writes atomically and never over an input', () => {
     writeFileSync(input, FRACTURED_HIST);
     const out = join(sub, 'out.dot');
     writeFileSync(out, 'x'.repeat(100_000));
+    chmodSync(out, 0o640);
     assert.equal(run(['witness', input, '--level', 'RA', '--format', 'dot', '-o', out]).status, 0);
     assert.match(readFileSync(out, 'utf8'), /^digraph/);
+    assert.equal(statSync(out).mode & 0o777, 0o640, 'the old permissions are kept');
     assert.ok(readFileSync(out).length < 100_000);
     // A symbolic link as target is kept; the file it points to gets the output.
     const real = join(sub, 'real.txt');

@@ -1,7 +1,7 @@
 // Every output of the CLI: files written atomically (temp file + rename), standard output with backpressure.
 
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 export type WriteResult = { ok: true } | { ok: false; message: string };
@@ -21,8 +21,11 @@ export function writeFileAtomic(target: string, chunks: Iterable<string>, inputs
   }
   const clash = inputs.find((i) => sameFile(i, dest));
   if (clash !== undefined) return { ok: false, message: `refusing to write ${target}: it is the input ${clash}` };
+  let oldMode = -1;
   try {
-    if (statSync(dest).isDirectory()) return { ok: false, message: `cannot write ${target}: is a directory` };
+    const st = statSync(dest);
+    if (st.isDirectory()) return { ok: false, message: `cannot write ${target}: is a directory` };
+    oldMode = st.mode & 0o7777;
   } catch {
     // Does not exist yet.
   }
@@ -30,6 +33,7 @@ export function writeFileAtomic(target: string, chunks: Iterable<string>, inputs
   let fd = -1;
   try {
     fd = openSync(temp, 'wx', 0o666);
+    if (oldMode >= 0) fchmodSync(fd, oldMode); // the replacement keeps the old file's permissions
     for (const chunk of chunks) writeAll(fd, Buffer.from(chunk, 'utf8'));
     fsyncSync(fd);
     closeSync(fd);
