@@ -501,3 +501,22 @@ describe('determinism', () => {
     }
   });
 });
+
+describe('witness exports on a terminal', () => {
+  test('dot and hist written to a terminal escape control characters; to a pipe they stay exact', (t) => {
+    if (spawnSync('script', ['--version']).status !== 0) {
+      t.skip('needs script(1) for a pseudo-terminal');
+      return;
+    }
+    const p = file('esc-witness.hist', 'history "\x1b[2Jtitle"\nsession s1\n  T1: w("\x1b[31mk", 1) w(y, 1)\nsession s2\n  T2: r(y, init) r("\x1b[31mk", 1)\n');
+    for (const format of ['dot', 'hist']) {
+      const piped = run(['witness', p, '--level', 'RA', '--format', format]);
+      assert.equal(piped.status, 0);
+      assert.match(piped.stdout, /\x1b\[2Jtitle/, `${format} to a pipe: exact`);
+      const tty = spawnSync('script', ['-qec', `"${process.execPath}" "${CLI}" witness "${p}" --level RA --format ${format}`, '/dev/null'], { encoding: 'utf8', timeout: 30_000 });
+      assert.equal(tty.status, 0, tty.stderr);
+      assert.doesNotMatch(tty.stdout, /\x1b/, `${format} on a terminal: no raw ESC`);
+      assert.match(tty.stdout, /\\x1b\[2Jtitle/);
+    }
+  });
+});

@@ -26,6 +26,8 @@ export interface Io {
   err(text: string): void;
   /** Whether stderr is a terminal (progress lines are shown only there). */
   errIsTty: boolean;
+  /** Whether stdout is a terminal: data formats written there get their control characters escaped. */
+  outIsTty?: boolean;
 }
 
 export function runCheck(argv: readonly string[], io: Io): number {

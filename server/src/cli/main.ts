@@ -38,6 +38,7 @@ function main(argv: readonly string[]): number | Promise<number> {
     // Messages may quote file names and other text from the input: escaped for the terminal.
     err: (t) => process.stderr.write(terminalSafeLines(t.endsWith('\n') ? t : t + '\n')),
     errIsTty: process.stderr.isTTY === true,
+    outIsTty: process.stdout.isTTY === true,
   };
   const [command, ...rest] = argv;
   switch (command) {

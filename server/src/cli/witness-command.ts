@@ -9,6 +9,7 @@ import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
 import { decodeText, formatOf, inputErrorLine, parsePlumeInit, readInputs } from './inputs.ts';
 import { writeFileAtomic } from './output.ts';
+import { terminalSafeLines } from './terminal-text.ts';
 
 export const WITNESS_USAGE = 'usage: isocheck witness FILE --level L|mixed [--format json|dot|svg|hist] [-o FILE] [--input-format hist|plume] [--plume-init zero|none]';
 
@@ -68,7 +69,8 @@ export function runWitness(argv: readonly string[], io: Io): number {
       return 2;
     }
   } else {
-    io.out(result.text);
+    // Written to a file or a pipe the text stays exact; on a terminal, nothing in it may act on the terminal.
+    io.out(io.outIsTty ? terminalSafeLines(result.text) : result.text);
   }
   return 0;
 }
