@@ -520,6 +520,7 @@ describe('--plume-init zero|none', () => {
     const zero = runJson(['check', p]);
     assert.equal(zero.status, 1);
     assert.ok(zero.reports[0].diagnostics.some((d) => d.code === 'ambiguous-read'));
+    assert.match(zero.stderr, /hint: .*polysi\.txt writes the value 0, .* check it with --plume-init none/);
     assert.equal(runJson(['check', p, '--plume-init', 'zero']).status, 1);
     const none = runJson(['check', p, '--plume-init', 'none']);
     assert.equal(none.status, 0);

@@ -7,7 +7,7 @@ import { lastValue, parseArgs } from './args.ts';
 import { capDiagnostics } from './cap-diagnostics.ts';
 import { applyClaim, type ClaimedReport } from './claim.ts';
 import { decodeText, formatOf, inputErrorLine, parsePlumeInit, readInputs } from './inputs.ts';
-import { jsonSafe } from './terminal-text.ts';
+import { jsonSafe, terminalSafe } from './terminal-text.ts';
 import { renderDetails, renderHeading, renderTable } from './text-report.ts';
 
 const LARGE_INPUT_BYTES = 2_000_000;
@@ -93,6 +93,9 @@ export function runCheck(argv: readonly string[], io: Io): number {
     }
     if (claim && applyClaim(report, claim).consistent === null) undecided = true;
     errors ||= report.diagnostics.some((d) => d.severity === 'error');
+    if (fmt === 'plume' && plumeInit !== 'none' && report.diagnostics.some((d) => d.code === 'ambiguous-read')) {
+      io.err(`isocheck: hint: ${terminalSafe(input.file)} writes the value 0, which plume reads as the initial value; if 0 is an ordinary value there (files from PolySI or IsoVista), check it with --plume-init none`);
+    }
     capDiagnostics(report);
     reports.push(report);
   }
