@@ -6,7 +6,7 @@ import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
 import { capDiagnostics } from './cap-diagnostics.ts';
 import { applyClaim, type ClaimedReport } from './claim.ts';
-import { decodeText, formatOf, inputErrorLine, parsePlumeInit, readInputs } from './inputs.ts';
+import { decodeText, formatOf, inputErrorLine, listInputs, parsePlumeInit, readInput } from './inputs.ts';
 import { jsonSafe, terminalSafe } from './terminal-text.ts';
 import { renderDetails, renderHeading, renderTable } from './text-report.ts';
 
@@ -64,9 +64,10 @@ export function runCheck(argv: readonly string[], io: Io): number {
   let internal = false;
   let errors = false;
   let undecided = false;
-  const inputs = readInputs(args.positional, format);
-  if (inputs.length === 0) return usage(io, `no history files (.hist, .txt, .plume) in ${args.positional.join(', ')}`);
-  for (const input of inputs) {
+  const refs = listInputs(args.positional);
+  if (refs.length === 0) return usage(io, `no history files (.hist, .txt, .plume) in ${args.positional.join(', ')}`);
+  for (const ref of refs) {
+    const input = readInput(ref, format);
     if ('error' in input) {
       io.err(`isocheck: ${inputErrorLine(input)}`);
       unreadable = true;

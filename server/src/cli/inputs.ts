@@ -27,13 +27,16 @@ export function decodeText(bytes: Buffer): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+/** A file to read, or an argument or directory entry that could not be listed. */
+export type InputRef = { file: string; inDirectory: boolean } | { file: string; error: string; skipped?: boolean };
+
 /**
- * Expands directories (their history files, sorted, not recursive) and reads every file. Only
- * regular files are read: a FIFO would block forever and a device like /dev/zero never ends.
- * Problems (also an unreadable directory) become entries with an error; the rest are still read.
+ * Expands directories (their history files, sorted, not recursive) without reading anything: the
+ * files are read one at a time, so a directory of large histories is never in memory at once.
+ * An argument or directory that cannot be listed becomes an entry with an error.
  */
-export function readInputs(paths: readonly string[], forced?: InputFormat): Input[] {
-  const out: Input[] = [];
+export function listInputs(paths: readonly string[]): InputRef[] {
+  const out: InputRef[] = [];
   for (const p of paths) {
     let st: Stats;
     try {
@@ -43,7 +46,7 @@ export function readInputs(paths: readonly string[], forced?: InputFormat): Inpu
       continue;
     }
     if (!st.isDirectory()) {
-      out.push(readRegular(p, forced, false));
+      out.push({ file: p, inDirectory: false });
       continue;
     }
     let names: string[];
@@ -53,9 +56,22 @@ export function readInputs(paths: readonly string[], forced?: InputFormat): Inpu
       out.push({ file: p, error: `cannot read directory: ${describe(e)}` });
       continue;
     }
-    for (const f of names.filter((n) => HISTORY_EXTENSIONS.some((x) => n.endsWith(x))).sort()) out.push(readRegular(join(p, f), forced, true));
+    for (const f of names.filter((n) => HISTORY_EXTENSIONS.some((x) => n.endsWith(x))).sort()) out.push({ file: join(p, f), inDirectory: true });
   }
   return out;
+}
+
+/**
+ * Reads one listed input. Only regular files are read: a FIFO would block forever and a device
+ * like /dev/zero never ends; those become errors (skipped, inside a directory).
+ */
+export function readInput(ref: InputRef, forced?: InputFormat): Input {
+  return 'error' in ref ? ref : readRegular(ref.file, forced, ref.inDirectory);
+}
+
+/** listInputs and readInput at once (for one-file commands). */
+export function readInputs(paths: readonly string[], forced?: InputFormat): Input[] {
+  return listInputs(paths).map((r) => readInput(r, forced));
 }
 
 /** The message for an input that could not be read, e.g. `cannot read directory d: permission denied`. */
