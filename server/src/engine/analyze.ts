@@ -10,7 +10,7 @@ import { LineIndex } from './syntax/line-index.ts';
 import { readPlume } from './readers/plume-reader.ts';
 import { computeReadsFrom, opSpan, txnSpan, type ReadsFrom } from './model/reads-from.ts';
 import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongResult } from './strong/strong-check.ts';
-import { explainStrong, levelsOf, minimizeViolation } from './witness/strong-witness.ts';
+import { explainStrong, levelsOf, liftWitness, minimizeViolation } from './witness/strong-witness.ts';
 import { Explainer, type Witness } from './witness/witness.ts';
 
 export interface Verdict {
@@ -171,7 +171,8 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     const millis = options.witnessMillis ?? WITNESS_MILLIS;
     const shrink = { deadline: Date.now() + millis, budget: { ...strongBudget, states: 20_000, millis }, maxOrders: 120 };
     const min = minimizeViolation(h, rf, levelFor, shrink);
-    return { level: name, consistent: false, witness: explainStrong(name, min.h, min.rf, levelFor(min.h), shrink), note: null };
+    // Explained on the sub-history, reported with the ids of the file's transactions and operations.
+    return { level: name, consistent: false, witness: liftWitness(explainStrong(name, min.h, min.rf, levelFor(min.h), shrink), min), note: null };
   };
   /** One search per strong level, shared by its verdict and the lattice shortcuts. */
   const searches = new Map<Level, StrongResult>();

@@ -4,7 +4,7 @@ import { computeReadsFrom, opSpan, type ReadsFrom } from '../model/reads-from.ts
 import { BOTTOM, type History } from '../model/history.ts';
 import { CheckContext } from '../weak/level-check.ts';
 import { LEVELS, type Level } from '../levels/levels.ts';
-import { restrictHistory } from '../model/restrict.ts';
+import { composeOrigin, restrictWithOrigin, unrestricted, type Restricted } from '../model/restrict.ts';
 import { checkStrong, enumerateOrders, type StrongBudget } from '../strong/strong-check.ts';
 import { EdgeList } from '../model/edges.ts';
 import { verifyOrder } from '../strong/verify-order.ts';
@@ -41,8 +41,8 @@ function violated(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, budg
  * stays violated (and the rest stays read-consistent). Sound: a sub-history's violation is the
  * whole history's, because dropping transactions and reads only removes constraints.
  */
-export function minimizeViolation(h: History, rf: ReadsFrom, levelFor: (sub: History) => (t: number) => Level, o: StrongWitnessOptions): { h: History; rf: ReadsFrom } {
-  let cur = { h, rf };
+export function minimizeViolation(h: History, rf: ReadsFrom, levelFor: (sub: History) => (t: number) => Level, o: StrongWitnessOptions): Restricted & { rf: ReadsFrom } {
+  let cur = { ...unrestricted(h), rf };
   const alive = (): number[] => {
     const out: number[] = [];
     for (let t = 1; t < cur.h.txnCount; t++) out.push(t);
@@ -56,10 +56,10 @@ export function minimizeViolation(h: History, rf: ReadsFrom, levelFor: (sub: His
     for (let start = 0; start < txns.length && live(); start += chunk) {
       const keep = new Uint8Array(cur.h.txnCount).fill(1);
       for (let i = start; i < Math.min(txns.length, start + chunk); i++) keep[txns[i]] = 0;
-      const sub = restrictHistory(cur.h, cur.rf, keep);
-      const subRf = computeReadsFrom(sub);
-      if (violated(sub, subRf, levelFor(sub), o.budget)) {
-        cur = { h: sub, rf: subRf };
+      const sub = restrictWithOrigin(cur.h, cur.rf, keep);
+      const subRf = computeReadsFrom(sub.h);
+      if (violated(sub.h, subRf, levelFor(sub.h), o.budget)) {
+        cur = { ...composeOrigin(cur, sub), rf: subRf };
         removed = true;
         break;
       }
@@ -72,9 +72,9 @@ export function minimizeViolation(h: History, rf: ReadsFrom, levelFor: (sub: His
     const drop = new Uint8Array(cur.h.opCount);
     drop[op] = 1;
     const keep = new Uint8Array(cur.h.txnCount).fill(1);
-    const sub = restrictHistory(cur.h, cur.rf, keep, drop);
-    const subRf = computeReadsFrom(sub);
-    if (violated(sub, subRf, levelFor(sub), o.budget)) cur = { h: sub, rf: subRf };
+    const sub = restrictWithOrigin(cur.h, cur.rf, keep, drop);
+    const subRf = computeReadsFrom(sub.h);
+    if (violated(sub.h, subRf, levelFor(sub.h), o.budget)) cur = { ...composeOrigin(cur, sub), rf: subRf };
   }
   return cur;
 }
@@ -210,4 +210,14 @@ function findCycle(n: number, edges: { from: number; to: number; edge: WitnessEd
   const back = path(n, edges, last.to, last.from);
   if (!back && last.to !== last.from) return null;
   return [last.edge, ...(back ?? []).map((e) => edges[e].edge)];
+}
+
+/** A witness found on a sub-history, with transaction and operation ids of the history it came from. */
+export function liftWitness(w: Witness, sub: Restricted): Witness {
+  const op = (o: number): number => (o >= 0 ? sub.opOrigin[o] : o);
+  return {
+    ...w,
+    edges: w.edges.map((e) => ({ ...e, from: sub.txnOrigin[e.from], to: sub.txnOrigin[e.to], readOp: op(e.readOp) })),
+    ...(w.readOps ? { readOps: w.readOps.map(op) } : {}),
+  };
 }
