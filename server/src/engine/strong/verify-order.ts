@@ -5,11 +5,18 @@ import { BOTTOM, type History } from '../model/history.ts';
 import type { Level } from '../levels/levels.ts';
 import { writesKey, type ReadsFrom } from '../model/reads-from.ts';
 
-/** Why an order fails: a read that does not see the latest visible write, or visibility against the order. */
+/**
+ * Why an order fails. 'ext': the read's transaction sees `t2`, which writes the key read and commits
+ * after the transaction read from. 'rc': an RC read follows an earlier read (premiseOp) from `t2`,
+ * which writes the key and commits after the transaction read from. 'vis': the transaction must see
+ * `t2` (its level's rules), but `t2` commits after it; readOp is then its first read.
+ */
 export interface OrderFailure {
-  /** The read op whose transaction sees `t2`, a writer of its key newer than the one it read. */
+  kind: 'ext' | 'rc' | 'vis';
   readOp: number;
   t2: number;
+  /** 'rc': the earlier read of the same transaction that read from t2; else -1. */
+  premiseOp: number;
 }
 
 /**
@@ -68,7 +75,7 @@ function visibility(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, or
     let maxPos = -1;
     while (head < tail) {
       const p = queue[head++];
-      if (p >= i) return { readOp: firstRead(h, rf, t), t2: order[p] }; // VIS ⊆ AR fails
+      if (p >= i) return { kind: 'vis', readOp: firstRead(h, rf, t), t2: order[p], premiseOp: -1 }; // VIS ⊆ AR fails
       if (p > maxPos) maxPos = p;
       if (transitive) for (let w = 0; w < words; w++) {
         let bits = vis[p * words + w] & ~vis[row + w];
@@ -92,14 +99,14 @@ function visibility(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, or
       if (level === 'RC') {
         for (let q = h.txnOpStart[t]; q < o; q++) {
           const t2 = rf.wrSource[q];
-          if (t2 > BOTTOM && t2 !== t1 && writesKey(rf, t2, x) && (t1 === BOTTOM || pos[t2] > pos[t1])) return { readOp: o, t2 };
+          if (t2 > BOTTOM && t2 !== t1 && writesKey(rf, t2, x) && (t1 === BOTTOM || pos[t2] > pos[t1])) return { kind: 'rc', readOp: o, t2, premiseOp: q };
         }
         continue;
       }
       for (let p = 0; p < i; p++) {
         const t2 = order[p];
         if (t2 === t1 || !has(i, p) || !writesKey(rf, t2, x)) continue;
-        if (t1 === BOTTOM || p > pos[t1]) return { readOp: o, t2 };
+        if (t1 === BOTTOM || p > pos[t1]) return { kind: 'ext', readOp: o, t2, premiseOp: -1 };
       }
     }
   }

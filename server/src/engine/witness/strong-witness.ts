@@ -9,6 +9,7 @@ import { checkStrong, enumerateOrders, type StrongBudget } from '../strong/stron
 import { EdgeList } from '../model/edges.ts';
 import { verifyOrder } from '../strong/verify-order.ts';
 import { sessionPredecessors } from '../model/happens-before.ts';
+import { orderFailureText } from './order-failure.ts';
 import { Explainer, type Witness, type WitnessEdge } from './witness.ts';
 
 /** Sub-histories up to this size get every commit order explained; larger ones only a summary. */
@@ -103,12 +104,7 @@ export function explainStrong(anomaly: string, h: History, rf: ReadsFrom, levelO
       const id = `${f.readOp}:${f.t2}`;
       if (!seen.has(id)) {
         seen.add(id);
-        const t3 = h.opTxn[f.readOp];
-        const names = Array.from(order, (t) => explain.txn(t)).join(', ');
-        failures.push({
-          readOp: f.readOp,
-          text: `in the commit order ${names}: ${explain.txn(t3)} (at ${levelOf(t3)}) ${explain.readPhrase(f.readOp)}, but it must see ${explain.txn(f.t2)}, which also writes ${explain.key(h.opKey[f.readOp])} and commits later`,
-        });
+        failures.push({ readOp: f.readOp, text: orderFailureText(h, rf, explain, levelOf, order, f) });
       }
     }
     return orders >= o.maxOrders;
