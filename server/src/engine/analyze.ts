@@ -8,7 +8,7 @@ import { causalityCycles, checkCycles, CheckContext, forcedEdges, MAX_CLOCK_ENTR
 import { isWeakLevel, LEVELS, levelId, type Level } from './levels/levels.ts';
 import { LineIndex } from './syntax/line-index.ts';
 import { readPlume } from './readers/plume-reader.ts';
-import { computeReadsFrom, opSpan, txnSpan, type ReadsFrom } from './model/reads-from.ts';
+import { computeReadsFrom, firstViolation, opSpan, txnSpan, type ReadsFrom } from './model/reads-from.ts';
 import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongResult } from './strong/strong-check.ts';
 import { explainStrong, levelsOf, liftWitness, minimizeViolation } from './witness/strong-witness.ts';
 import { Explainer, type Witness } from './witness/witness.ts';
@@ -110,7 +110,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
 
   // Read consistency: a violation there breaks every level. A cycle of so ∪ wr is looked for only
   // when needed: a level found acyclic proves there is none.
-  const firstReadError = rf.findings.find((f) => f.severity === 'error');
+  const firstReadError = firstViolation(rf);
   const readWitness: Witness | null = firstReadError
     ? { anomaly: firstReadError.code, edges: [], message: firstReadError.message, span: firstReadError.span }
     : null;

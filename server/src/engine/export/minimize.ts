@@ -3,7 +3,7 @@
 import type { History } from '../model/history.ts';
 import { checkCycles, CheckContext, forcedEdges, mixedForcedEdges, type Rule } from '../weak/level-check.ts';
 import { isWeakLevel, LEVELS, type Level } from '../levels/levels.ts';
-import { computeReadsFrom, type ReadsFrom } from '../model/reads-from.ts';
+import { computeReadsFrom, firstViolation, type ReadsFrom } from '../model/reads-from.ts';
 import { restrictHistory } from '../model/restrict.ts';
 import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongBudget } from '../strong/strong-check.ts';
 
@@ -73,12 +73,12 @@ export function violates(h: History, rf: ReadsFrom, target: Target, budget: Stro
  */
 export function minimizeWitness(h: History, rf: ReadsFrom, target: Target, o: MinimizeOptions): Minimized {
   const budget = o.budget ?? SMALL_BUDGET;
-  const readError = rf.findings.find((f) => f.severity === 'error')?.code ?? null;
+  const readError = firstViolation(rf)?.code ?? null;
   let checks = 0;
   const still = (sub: History, subRf: ReadsFrom): boolean => {
     checks++;
     if (readError !== null) return subRf.findings.some((f) => f.severity === 'error' && f.code === readError);
-    if (subRf.violations > 0 || subRf.findings.some((f) => f.severity === 'error')) return false;
+    if (subRf.violations > 0 || firstViolation(subRf) !== null) return false;
     return violates(sub, subRf, target, budget);
   };
   let cur = { h, rf };
