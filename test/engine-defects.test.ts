@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeHistText, analyzePlumeBytes, type Analysis } from '../server/src/engine/analyze.ts';
+import { fileReport } from '../server/src/engine/report.ts';
 
 function verdicts(a: Analysis): Record<string, boolean | null> {
   const out: Record<string, boolean | null> = {};
@@ -36,4 +37,57 @@ test('defect 3: a plume file that writes 0 gets ambiguous reads that name --plum
   assert.deepEqual(codes(a), ['duplicate-write warning', 'ambiguous-read error']);
   assert.match(a.findings[1].message, /--plume-init none/);
   assert.ok(a.levels.every((v) => v.consistent === true), JSON.stringify(verdicts(a)));
+});
+
+test('defect 4: a file whose every line fails to parse gets no verdict, marked partial (not ✓ everywhere)', () => {
+  const a = analyzeHistText('garbage line one\nmore garbage (\nlevel SER\n');
+  assert.equal(a.partial, true);
+  assert.ok(a.levels.length === 7 && a.levels.every((v) => v.consistent === null), JSON.stringify(verdicts(a)));
+  assert.equal(a.mixed?.consistent, null);
+  const json = fileReport('g.hist', a);
+  assert.equal(json.partial, true);
+  assert.ok(Object.values(json.levels).every((v) => v.consistent === null));
+  const plume = analyzePlumeBytes(new TextEncoder().encode('nonsense\nr(1,2\n'));
+  assert.equal(plume.partial, true);
+  assert.ok(plume.levels.every((v) => v.consistent === null));
+});
+
+test('defect 4: with some syntax errors the verdicts are for what parsed, marked partial; a clean file is not partial', () => {
+  const text = 'session s1\n  T1: w(x, 1) w(y, 1)\nsession s2\n  T2: r(x, 1) r(y, _) r(z, 1x)\n';
+  const a = analyzeHistText(text);
+  assert.equal(a.partial, true);
+  assert.equal(fileReport('f', a).partial, true);
+  assert.equal(a.levels.find((v) => v.level === 'RA')?.consistent, false, 'the fractured read that parsed is still found');
+  const clean = analyzeHistText(text.replace(' r(z, 1x)', ''));
+  assert.equal(clean.partial, false);
+  assert.equal('partial' in fileReport('f', clean), false);
+  assert.deepEqual(verdicts(a), verdicts(clean));
+});
+
+test('defect 5: a typo in a write does not cascade into thin-air errors and "no level holds"', () => {
+  const text = 'level SER\nsession s1\n  T1: w(x 1)\nsession s2\n  T2: r(x, 1)\n';
+  const a = analyzeHistText(text);
+  assert.deepEqual(a.findings.filter((f) => f.severity === 'error').map((f) => f.code), ['syntax']);
+  const thin = a.findings.find((f) => f.code === 'thin-air');
+  assert.equal(thin?.severity, 'warning');
+  assert.match(thin?.message ?? '', /did not parse/);
+  assert.ok(a.levels.every((v) => v.consistent === true), JSON.stringify(verdicts(a)));
+  assert.equal(a.mixed?.consistent, true);
+  // Without syntax errors the same read is a thin-air error that violates every level.
+  const b = analyzeHistText('session s1\n  T1: w(x, 2)\nsession s2\n  T2: r(x, 1)\n');
+  assert.deepEqual(b.findings.map((f) => `${f.code} ${f.severity}`), ['thin-air error']);
+  assert.ok(b.levels.every((v) => v.consistent === false));
+});
+
+test('defect 5: a plume read line that fails to parse yields only its syntax error', () => {
+  const a = analyzePlumeBytes(new TextEncoder().encode('w(0,1,0,1)\nr(0,1,1,2\nw(1,3,0,3)\nr(1,3,1,2)\n'));
+  assert.deepEqual(a.findings.map((f) => `${f.code} ${f.severity}`), ['syntax error']);
+  assert.equal(a.partial, true);
+  assert.ok(a.levels.every((v) => v.consistent === true));
+});
+
+test('a plume line cut short does not swallow the next line (its error stays on its own line)', () => {
+  const a = analyzePlumeBytes(new TextEncoder().encode('r(0,1,1,2\nnonsense\nw(0,1,0,1)\n'));
+  assert.deepEqual(a.findings.filter((f) => f.code === 'syntax').map((f) => a.lines.range(f.span.start, f.span.end).start.line), [0, 1]);
+  assert.equal(a.history.opCount, 1);
 });

@@ -12,7 +12,8 @@ export function renderTable(reports: readonly FileReport[]): string {
     r.file,
     ...levelNames.map((l) => (r.levels[l] ? MARK(r.levels[l]) : '')),
     ...(withMixed ? [r.mixed ? MARK(r.mixed) : ''] : []),
-    result(r),
+    // PARTIAL: the file has syntax errors and its verdicts are for what parsed.
+    r.partial ? `PARTIAL, ${result(r)}` : result(r),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => [...row[i]].length)));
   const line = (cells: string[]): string => cells.map((c, i) => c + ' '.repeat(widths[i] - [...c].length)).join('  ').trimEnd();

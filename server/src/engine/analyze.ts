@@ -3,7 +3,8 @@
 import { finding, READ_CONSISTENCY_CODES, type DiagnosticCode, type Finding, type RelatedSpan, type Severity, type Span } from './model/diagnostics.ts';
 import { EdgeList, type EdgeView } from './model/edges.ts';
 import { parseHist, type Directives } from './syntax/hist-parser.ts';
-import type { History } from './model/history.ts';
+import { OP_READ, type History } from './model/history.ts';
+import { restrictHistory } from './model/restrict.ts';
 import { causalityCycles, checkCycles, CheckContext, forcedEdges, MAX_CLOCK_ENTRIES, mixedForcedEdges, type Rule } from './weak/level-check.ts';
 import { isWeakLevel, LEVELS, levelId, type Level } from './levels/levels.ts';
 import { LineIndex } from './syntax/line-index.ts';
@@ -39,6 +40,8 @@ export interface Analysis {
   forced: Map<Rule, EdgeList>;
   /** Per transaction, the level id it runs at in the mixed verdict (null without one). */
   mixedLevels: Int8Array | null;
+  /** The source has syntax errors: the verdicts are for what parsed (none when nothing did). */
+  partial: boolean;
 }
 
 export interface AnalyzeOptions {
@@ -85,8 +88,25 @@ export const PENDING = 'pending: the strong levels are being checked';
 /** Time spent shrinking a strong-level violation to a minimal sub-history, per verdict. */
 const WITNESS_MILLIS = 1000;
 
+/**
+ * Reads-from and read consistency. With syntax errors the verdicts are for what parsed: a read of
+ * a value no parsed write wrote may come from a line that did not parse, so it is a warning, not
+ * `thin-air`, and it is left out of the checks (the history is restricted to the other operations).
+ */
+function readConsistency(src: Source): { h: History; rf: ReadsFrom; partial: boolean } {
+  const partial = src.findings.some((f) => f.code === 'syntax');
+  const rf = computeReadsFrom(src.history);
+  if (!partial || !rf.findings.some((f) => f.code === 'thin-air')) return { h: src.history, rf, partial };
+  const h0 = src.history;
+  const drop = new Uint8Array(h0.opCount);
+  for (let o = 0; o < h0.opCount; o++) if (h0.opKind[o] === OP_READ && rf.observedTxn[o] < 0) drop[o] = 1;
+  const h = restrictHistory(h0, rf, new Uint8Array(h0.txnCount).fill(1), drop);
+  const findings = rf.findings.map((f) => (f.code !== 'thin-air' ? f : finding('thin-air', 'warning',
+    `${f.message}; this file has syntax errors, so the write may be on a line that did not parse: the read is left out of the checks`, f.span)));
+  return { h, rf: { ...computeReadsFrom(h), findings }, partial };
+}
+
 function analyze(src: Source, options: AnalyzeOptions): Analysis {
-  const h = src.history;
   const d = src.directives;
   const maxWitnesses = Math.max(1, options.maxWitnesses ?? 1);
   const hasExpects = (d?.expects.length ?? 0) > 0;
@@ -94,11 +114,13 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   /** With `expect` lines only failed expectations (and syntax) are errors. */
   const soften = (s: Severity): Severity => (hasExpects ? 'information' : s);
 
-  const rf = computeReadsFrom(h);
+  const { h, rf, partial } = readConsistency(src);
   for (const f of rf.findings) findings.push({ ...f, severity: soften(f.severity) });
   if (src.firstListOp) {
     findings.push(finding('not-checked', soften('warning'), 'list-append operations (a(k, v) and list reads r(k, [...])) are not checked yet: they are left out of every check', src.firstListOp));
   }
+
+  if (partial && src.history.opCount === 0) return nothingRead(src, h, rf, findings, options);
 
   const ctx = new CheckContext(h, rf);
   const explain = new Explainer(h, rf, ctx.baseCsr);
@@ -321,7 +343,18 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     const fallback = levelId(d.level?.level ?? 'SER');
     mixedLevels = h.txnLevel.map((l, t) => (t === 0 ? -1 : l >= 0 ? l : fallback));
   }
-  return { history: h, lines: src.lines, readsFrom: rf, title: d?.title ?? null, levels, mixed, findings, forced, mixedLevels };
+  return { history: h, lines: src.lines, readsFrom: rf, title: d?.title ?? null, levels, mixed, findings, forced, mixedLevels, partial };
+}
+
+/** Every line failed to parse: no verdict at all (not a vacuous ✓ for an empty history). */
+function nothingRead(src: Source, h: History, rf: ReadsFrom, findings: Finding[], options: AnalyzeOptions): Analysis {
+  const note = 'not decided: nothing could be read, every operation has a syntax error';
+  const requested = new Set<Level>(options.levels ?? LEVELS);
+  const levels = LEVELS.filter((l) => requested.has(l)).map((level): Verdict => ({ level, consistent: null, witness: null, note }));
+  const d = src.directives;
+  const mixed: Verdict | null = d && (d.level || src.hasTags) ? { level: 'mixed', consistent: null, witness: null, note } : null;
+  findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
+  return { history: h, lines: src.lines, readsFrom: rf, title: d?.title ?? null, levels, mixed, findings, forced: new Map(), mixedLevels: null, partial: true };
 }
 
 function relatedOf(w: Witness): RelatedSpan[] {

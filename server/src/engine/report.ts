@@ -40,6 +40,8 @@ export interface DiagnosticJson {
 export interface FileReport {
   file: string;
   title: string | null;
+  /** Present when the file has syntax errors: the verdicts are for what parsed (all null when nothing did). */
+  partial?: true;
   levels: Record<string, VerdictJson>;
   mixed: VerdictJson | null;
   diagnostics: DiagnosticJson[];
@@ -73,6 +75,7 @@ export function fileReport(file: string, a: Analysis): FileReport {
   return {
     file,
     title: a.title,
+    ...(a.partial ? { partial: true as const } : {}),
     levels,
     mixed: a.mixed ? verdict(a.mixed) : null,
     diagnostics: a.findings.map((f) => {

@@ -96,7 +96,7 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
     c = bytes[++i];
     while (c === 32 || c === 9) c = bytes[++i];
     let ok = kind >= 0 && c === 40;
-    i++;
+    if (c !== 10) i++; // never step over a line's end: a malformed line must not swallow the next
     let key = 0;
     let value = 0;
     let session = 0;
@@ -117,7 +117,7 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
       }
       while (c === 32 || c === 9) c = bytes[++i];
       if (i === digitsStart || v > INT32_MAX || c !== (f === 3 ? 41 : 44)) ok = false;
-      i++;
+      if (c !== 10) i++;
       if (neg) v = -v;
       if (f === 0) key = v;
       else if (f === 1) value = v;
