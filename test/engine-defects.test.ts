@@ -4,6 +4,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeHistText, analyzePlumeBytes, type Analysis } from '../server/src/engine/analyze.ts';
 import { fileReport } from '../server/src/engine/report.ts';
+import { generateHistory } from '../server/src/engine/gen/generate.ts';
+import { toHistString } from '../server/src/engine/gen/history-writers.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 function verdicts(a: Analysis): Record<string, boolean | null> {
   const out: Record<string, boolean | null> = {};
@@ -90,4 +94,48 @@ test('a plume line cut short does not swallow the next line (its error stays on 
   const a = analyzePlumeBytes(new TextEncoder().encode('r(0,1,1,2\nnonsense\nw(0,1,0,1)\n'));
   assert.deepEqual(a.findings.filter((f) => f.code === 'syntax').map((f) => a.lines.range(f.span.start, f.span.end).start.line), [0, 1]);
   assert.equal(a.history.opCount, 1);
+});
+
+/** A snapshot-store history claimed SER: write skews make SER violated with many transactions involved. */
+function snapshotClaimedSer(transactions: number): string {
+  const g = generateHistory({ sessions: 8, transactions, opsPerTxn: 4, keys: 12, distribution: 'uniform', zipfS: 0.8, readRatio: 0.5, store: 'snapshot', seed: 7 });
+  return `level SER\n${toHistString(g)}`;
+}
+
+test('issue 9 item 1: a violated claimed level is an error even when the witness search runs out', () => {
+  const text = snapshotClaimedSer(150);
+  // A work budget too small to shrink the history: the witness stays large and names no read.
+  const a = analyzeHistText(text, { levels: ['SER'], witnessWork: 1 });
+  assert.equal(a.mixed?.consistent, false);
+  const errors = a.findings.filter((f) => f.severity === 'error');
+  assert.ok(errors.some((f) => f.code === 'SER'), JSON.stringify(errors.map((f) => f.code)));
+  assert.match(errors.find((f) => f.code === 'SER')!.message, /witness search ran out/);
+  // With the default budget the witness is small and reported at its reads.
+  const b = analyzeHistText(text, { levels: ['SER'] });
+  assert.ok(b.findings.some((f) => f.severity === 'error' && f.code === 'SER'));
+});
+
+/** A ring of n sessions: each transaction reads what the previous one wrote, the first what the last wrote. */
+function causalityRing(n: number): string {
+  const lines = [];
+  for (let i = 0; i < n; i++) lines.push(`session s${i}\n  T${i}: r(k${i}, ${i === 0 ? n : i}) w(k${(i + 1) % n}, ${i + 1})`);
+  return lines.join('\n') + '\n';
+}
+
+test('issue 9 item 4: a causality cycle of 1,000 sessions gives output linear in its size, related information capped', () => {
+  const size = (n: number): number => JSON.stringify(fileReport('ring.hist', analyzeHistText(causalityRing(n)))).length;
+  const a = analyzeHistText(causalityRing(1000));
+  const cycles = a.findings.filter((f) => f.code === 'causality-cycle');
+  assert.equal(cycles.length, 1000);
+  assert.ok(cycles.every((f) => f.related.length <= 21 && f.message.length < 400), 'each finding is short');
+  const s1 = size(1000);
+  const s2 = size(2000);
+  assert.ok(s1 < 5_000_000, `${s1} bytes for 1,000 sessions`);
+  assert.ok(s2 / s1 < 2.5, `2,000 sessions: ${s2} bytes, 1,000: ${s1} (not linear)`);
+});
+
+test('issue 9 item 11: the engine reads the clock only in the strong searches\' deadline checks (a time limit can only make a verdict undecided)', () => {
+  const root = join(import.meta.dirname, '..', 'server', 'src', 'engine');
+  const clocked = readdirSync(root, { recursive: true }).map(String).filter((f) => f.endsWith('.ts') && /Date\.now|performance\.now/.test(readFileSync(join(root, f), 'utf8'))).sort();
+  assert.deepEqual(clocked, ['strong/commit-search.ts', 'strong/orientation-search.ts', 'strong/strong-check.ts']);
 });

@@ -11,7 +11,8 @@ import { LineIndex } from './syntax/line-index.ts';
 import { readPlume } from './readers/plume-reader.ts';
 import { computeReadsFrom, firstViolation, opSpan, txnSpan, type ReadsFrom } from './model/reads-from.ts';
 import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongResult } from './strong/strong-check.ts';
-import { explainStrong, levelsOf, liftWitness, minimizeViolation } from './witness/strong-witness.ts';
+import { explainStrong, liftWitness } from './witness/strong-witness.ts';
+import { levelOfTarget, minimizeWitness, type Target } from './witness/violation.ts';
 import { Explainer, type Witness } from './witness/witness.ts';
 
 export interface Verdict {
@@ -50,7 +51,9 @@ export interface AnalyzeOptions {
   maxWitnesses?: number;
   /** Milliseconds each strong-level search may take before its verdict is 'unknown' (default 10000). */
   strongMillis?: number;
-  /** Milliseconds spent shrinking each strong-level violation to a minimal sub-history (default 1000). */
+  /** Work units spent shrinking each strong-level violation to a minimal sub-history (steps, not time: deterministic). */
+  witnessWork?: number;
+  /** @deprecated Ignored: shrinking is bounded by work units, not time (issue 9 item 11). */
   witnessMillis?: number;
   /**
    * Leave the strong-level searches for later: strong levels and a mixed verdict with strong tags
@@ -85,8 +88,10 @@ const TOO_MANY_CLOCKS = `not decided: CC keeps a vector clock per transaction (t
 
 /** The note of a strong verdict left for a later, full analysis (AnalyzeOptions.deferStrong). */
 export const PENDING = 'pending: the strong levels are being checked';
-/** Time spent shrinking a strong-level violation to a minimal sub-history, per verdict. */
-const WITNESS_MILLIS = 1000;
+/** Work units spent shrinking a strong-level violation to a minimal sub-history, per verdict (witness/minimize.ts). */
+const WITNESS_WORK = 2_000_000;
+/** Commit orders of the minimal sub-history explained at most. */
+const MAX_ORDERS_EXPLAINED = 120;
 
 /**
  * Reads-from and read consistency. With syntax errors the verdicts are for what parsed: a read of
@@ -144,11 +149,14 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     for (const cycle of causalityCycles(ctx, maxWitnesses)) {
       const w = toWitness('causality-cycle', cycle, ctx.base);
       causalityWitness ??= w;
+      // Once per read, with the cycle as (capped) related information: output stays linear in the cycle.
       const related = relatedOf(w);
+      const whole = w.edges.length <= MAX_RELATED ? w.edges.map((x) => x.because).join('; ') : null;
       for (const e of w.edges) {
         if (e.kind !== 'wr') continue;
-        findings.push(finding('causality-cycle', soften('error'),
-          `information flows in a circle: ${w.edges.map((x) => x.because).join('; ')}`, e.span, related));
+        findings.push(finding('causality-cycle', soften('error'), whole !== null
+          ? `information flows in a circle: ${whole}`
+          : `information flows in a circle of ${w.edges.length} edges through this read: ${e.because} (the cycle is in the related information and in the CC witness)`, e.span, related));
       }
     }
     return causalityWitness;
@@ -186,15 +194,15 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   const extraWitnesses = new Map<Rule, Witness[]>();
   // Strong levels (and mixed ones with a strong tag): CC first, a necessary condition, then the search.
   const strongBudget = { ...DEFAULT_STRONG_BUDGET, millis: options.strongMillis ?? DEFAULT_STRONG_BUDGET.millis, stop: options.stop };
-  const verdictFrom = (name: Level | 'mixed', r: StrongResult, levelFor: (sub: History) => (t: number) => Level): Verdict => {
+  const verdictFrom = (name: Level | 'mixed', r: StrongResult, target: Target): Verdict => {
     if (r.kind === 'consistent') return { level: name, consistent: true, witness: null, note: null, order: r.order };
     if (r.kind === 'unknown') return { level: name, consistent: null, witness: null, note: `${name === 'mixed' ? 'the mixed verdict' : name} could not be decided: ${r.reason}` };
-    // Shrinking re-checks many sub-histories: each gets a small budget ('unknown' keeps the part).
-    const millis = options.witnessMillis ?? WITNESS_MILLIS;
-    const shrink = { deadline: Date.now() + millis, budget: { ...strongBudget, states: 20_000, millis }, maxOrders: 120 };
-    const min = minimizeViolation(h, rf, levelFor, shrink);
+    // Shrinking re-checks many sub-histories, each within a small search budget, all within a work budget.
+    const min = minimizeWitness(h, rf, target, { work: options.witnessWork ?? WITNESS_WORK, stop: options.stop });
+    if (min.stopped) return { level: name, consistent: null, witness: null, note: 'not decided: the analysis was stopped' };
     // Explained on the sub-history, reported with the ids of the file's transactions and operations.
-    return { level: name, consistent: false, witness: liftWitness(explainStrong(name, min.h, min.rf, levelFor(min.h), shrink), min), note: null };
+    const w = explainStrong(name, min.h, min.rf, levelOfTarget(min.h, target), MAX_ORDERS_EXPLAINED);
+    return { level: name, consistent: false, witness: liftWitness(w, min), note: null };
   };
   /** One search per strong level, shared by its verdict and the lattice shortcuts. */
   const searches = new Map<Level, StrongResult>();
@@ -223,7 +231,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     let v = strong.get(level);
     if (v) return v;
     if (options.deferStrong) return { level, consistent: null, witness: null, note: PENDING };
-    const own = (): Verdict => verdictFrom(level, search(level), () => () => level);
+    const own = (): Verdict => verdictFrom(level, search(level), { level });
     if (level === 'SER') {
       v = own();
     } else if (search('SER').kind === 'consistent') {
@@ -283,7 +291,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
         : strongTags.length > 0 && options.deferStrong
           ? { level: 'mixed', consistent: null, witness: null, note: PENDING }
           : strongTags.length > 0
-          ? verdictFrom('mixed', checkStrong(ctx, levelsOf(h, fallbackLevel, null), strongBudget), (sub) => levelsOf(sub, fallbackLevel, null))
+          ? verdictFrom('mixed', checkStrong(ctx, levelOfTarget(h, { level: 'mixed', fallback: fallbackLevel }), strongBudget), { level: 'mixed', fallback: fallbackLevel })
           : { level: 'mixed', consistent: true, witness: null, note: null };
     }
   }
@@ -292,24 +300,36 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
 
   // Level findings at the forcing reads: errors for the claimed or mixed level, information otherwise.
   const reported = new Set<string>();
-  const report = (code: DiagnosticCode, severity: Severity, w: Witness): void => {
-    if (w.anomaly === 'causality-cycle' || READ_CONSISTENCY_CODES.includes(w.anomaly as DiagnosticCode)) return;
+  /** Findings added for w (-1: w is a read-consistency or causality witness, reported at its reads already). */
+  const report = (code: DiagnosticCode, severity: Severity, w: Witness): number => {
+    if (w.anomaly === 'causality-cycle' || READ_CONSISTENCY_CODES.includes(w.anomaly as DiagnosticCode)) return -1;
     const related = relatedOf(w);
     const name = code === 'mixed' ? 'mixed levels' : code;
+    let added = 0;
     const at = (span: Span, because: string): void => {
       const id = `${code}:${span.start}:${span.end}:${because}`;
       if (reported.has(id)) return;
       reported.add(id);
+      added++;
       findings.push(finding(code, severity, `${name} violated: ${because}`, span, related));
     };
     // At the reads whose axiom forced an inferred edge; for a strong level without such an
     // edge, at the reads that fail in the remaining commit orders.
     const forcing = w.edges.filter((e) => e.kind === 'co' || e.kind === 'rw' || e.kind === 'ww');
     for (const e of forcing) at(e.span, e.because);
-    if (forcing.length === 0) for (const o of w.readOps ?? []) at(opSpan(h, o), w.message);
+    if (forcing.length === 0) for (const o of w.readOps ?? []) at(opSpan(h, o), clip(w.message));
+    return added;
   };
-  if (mixed?.consistent === false && mixed.witness) {
-    report(mixedUniform ?? 'mixed', soften('error'), mixed.witness);
+  // A violated claim is always an error (issue 9): at the claim itself when no read can carry it.
+  if (mixed?.consistent === false) {
+    const code: DiagnosticCode = mixedUniform ?? 'mixed';
+    const added = mixed.witness ? report(code, soften('error'), mixed.witness) : 0;
+    if (added === 0) {
+      const name = code === 'mixed' ? 'mixed levels' : code;
+      const why = mixed.witness ? clip(mixed.witness.message) : 'no witness was built';
+      findings.push(finding(code, soften('error'), `${name} violated (the witness search ran out of its budget before it found a small witness): ${why}`,
+        firstMention(h, d, [...LEVELS]) ?? ZERO, mixed.witness ? relatedOf(mixed.witness) : []));
+    }
   }
   for (const v of levels) {
     if (v.consistent !== false || !v.witness || v.level === mixedUniform) continue;
@@ -332,7 +352,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     const v = verdictOf(e.level);
     if (v.consistent === null) continue; // covered by the not-checked note
     if (v.consistent === e.ok) continue;
-    const why = v.consistent ? 'it holds' : `it is violated: ${v.witness?.message ?? ''}`;
+    const why = v.consistent ? 'it holds' : `it is violated: ${clip(v.witness?.message ?? '')}`;
     const related: RelatedSpan[] = v.witness ? relatedOf(v.witness) : [];
     findings.push(finding('expectation-failed', 'error', `expected ${e.level} ${e.ok ? 'ok' : 'violated'}, but ${why}`, e.span, related));
   }
@@ -357,8 +377,19 @@ function nothingRead(src: Source, h: History, rf: ReadsFrom, findings: Finding[]
   return { history: h, lines: src.lines, readsFrom: rf, title: d?.title ?? null, levels, mixed, findings, forced: new Map(), mixedLevels: null, partial: true };
 }
 
+/** Related information entries per finding at most: a long cycle's findings must not each carry all of it. */
+const MAX_RELATED = 20;
+/** Characters of a witness message repeated in a finding at most. */
+const MAX_MESSAGE = 600;
+
 function relatedOf(w: Witness): RelatedSpan[] {
-  return w.edges.map((e) => ({ span: e.span, message: `${e.kind}: ${e.because}` }));
+  const out = w.edges.slice(0, MAX_RELATED).map((e) => ({ span: e.span, message: `${e.kind}: ${e.because}` }));
+  if (w.edges.length > MAX_RELATED) out.push({ span: w.span, message: `… and ${w.edges.length - MAX_RELATED} more edges of this ${w.edges.length}-edge cycle (all in the verdict's witness)` });
+  return out;
+}
+
+function clip(text: string): string {
+  return text.length <= MAX_MESSAGE ? text : `${text.slice(0, MAX_MESSAGE)}… (${text.length - MAX_MESSAGE} more characters in the verdict's witness)`;
 }
 
 function strongOf(h: History, d: Directives | null): Level[] {

@@ -2,7 +2,7 @@
 
 import { INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, type History } from '../model/history.ts';
 import { LEVELS } from '../levels/levels.ts';
-import type { Target } from './minimize.ts';
+import type { Target } from '../witness/violation.ts';
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const KEYWORDS = new Set(['history', 'level', 'check', 'expect', 'init', 'session', 'committed', 'aborted', 'ok', 'violated', 'r', 'w', 'a', 'read', 'write', 'append']);

@@ -22,7 +22,11 @@ export type OrientationResult =
  * and PSI readers use visibility reachability, RA readers their direct predecessors, RC readers
  * the RC row. Snapshot levels (PC, SI, SER) are not handled here.
  */
-export function searchOrientations(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, deadline: number, stop: () => boolean = () => false): OrientationResult {
+export function searchOrientations(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, deadline: number, stop: () => boolean = () => false,
+  maxRounds = Number.POSITIVE_INFINITY): OrientationResult {
+  // Propagation rounds are the work count: a budget in steps gives the same answer on every run.
+  let rounds = 0;
+  const over = (): boolean => rounds > maxRounds || Date.now() > deadline || stop();
   const txns: number[] = [];
   for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 0) txns.push(t);
   const n = h.txnCount;
@@ -86,7 +90,8 @@ export function searchOrientations(h: History, rf: ReadsFrom, levelOf: (t: numbe
   /** Orientation per pair: 0 open, 1 first → second, 2 second → first. */
   const propagate = (orient: Int8Array): 'conflict' | 'stable' => {
     for (;;) {
-      if (Date.now() > deadline || stop()) return 'stable';
+      rounds++;
+      if (over()) return 'stable';
       const order = new Array<[number, number]>();
       const vis = new Array<[number, number]>();
       for (const e of fixed) { order.push(e); vis.push(e); }
@@ -138,7 +143,7 @@ export function searchOrientations(h: History, rf: ReadsFrom, levelOf: (t: numbe
   const stack: { orient: Int8Array; pair: number; tried: number }[] = [];
   let current: Int8Array = root;
   for (;;) {
-    if (Date.now() > deadline || stop()) return { kind: 'unknown', reason: 'the PSI search ran out of time' };
+    if (over()) return { kind: 'unknown', reason: rounds > maxRounds ? `the PSI search stopped after ${maxRounds} propagation rounds` : 'the PSI search ran out of time' };
     const open = current.indexOf(0);
     if (open < 0) return { kind: 'consistent', order: topological(n, fixed, pairs, current, txns) };
     // Before branching, try the cheap completion: any order extending what is known so far.

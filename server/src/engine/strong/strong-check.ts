@@ -33,6 +33,8 @@ const PROPAGATION_MAX_TXNS = 4000;
 const ORIENTATION_MAX_TXNS = 4000;
 /** Exact verification of an order keeps the visible sets as n² bits (20,000 transactions: 50 MB). */
 const VERIFY_MAX_TXNS = 20_000;
+/** A PSI propagation round (reachability over all transactions) counts as this many search states. */
+const PSI_STATES_PER_ROUND = 100;
 /** Memory for the commit-order search's memo of failed frontiers. */
 const MEMO_BYTES = 256 * 1024 * 1024;
 
@@ -67,7 +69,7 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
     if (committed > ORIENTATION_MAX_TXNS) {
       return { kind: 'unknown', reason: `PSI beside RC, RA and CC is searched exactly up to ${ORIENTATION_MAX_TXNS} transactions (this history has ${committed})` };
     }
-    const r = searchOrientations(h, rf, levelOf, Date.now() + budget.millis, budget.stop);
+    const r = searchOrientations(h, rf, levelOf, Date.now() + budget.millis, budget.stop, Math.ceil(budget.states / PSI_STATES_PER_ROUND));
     if (r.kind !== 'consistent' || verifyOrder(h, rf, levelOf, r.order) === null) return r;
     return { kind: 'unknown', reason: 'the PSI order found did not verify' };
   }
