@@ -1,7 +1,7 @@
 // Exact search for PSI (and mixes of RC, RA, CC and PSI): orient each write-conflicting pair, propagate.
 
 import { BOTTOM, type History } from '../model/history.ts';
-import type { Level } from '../levels/levels.ts';
+import { levelRow, weakReaderRule, type Level } from '../levels/levels.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
 import { adjacencyOf, reachability } from '../util/reachability.ts';
 import { verifyOrder } from './verify-order.ts';
@@ -85,7 +85,7 @@ export function searchOrientations(h: History, rf: ReadsFrom, levelOf: (t: numbe
   };
   for (const ws of writers) for (let i = 0; i < ws.length; i++) for (let j = i + 1; j < ws.length; j++) pairOf(ws[i], ws[j]);
   const psi = new Uint8Array(n);
-  for (const t of txns) psi[t] = levelOf(t) === 'PSI' ? 1 : 0;
+  for (const t of txns) psi[t] = levelRow(levelOf(t)).visibility.noConflict ? 1 : 0;
 
   /** Orientation per pair: 0 open, 1 first → second, 2 second → first. */
   const propagate = (orient: Int8Array): 'conflict' | 'stable' => {
@@ -125,8 +125,8 @@ export function searchOrientations(h: History, rf: ReadsFrom, levelOf: (t: numbe
         for (const t2 of writers[r.x]) {
           if (t2 === r.t1 || t2 === r.t3) continue;
           let premise: boolean;
-          if (r.level === 'RC') premise = r.earlier.includes(t2);
-          else if (r.level === 'RA') premise = directPreds[r.t3].has(t2);
+          if (weakReaderRule(r.level) === 'RC') premise = r.earlier.includes(t2);
+          else if (weakReaderRule(r.level) === 'RA') premise = directPreds[r.t3].has(t2);
           else premise = reach(v, t2, r.t3);
           if (!premise) continue;
           if (r.t1 === BOTTOM || reach(o, r.t1, t2)) return 'conflict';

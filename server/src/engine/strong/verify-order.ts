@@ -2,7 +2,7 @@
 
 import { sessionPredecessors } from '../model/happens-before.ts';
 import { BOTTOM, type History } from '../model/history.ts';
-import type { Level } from '../levels/levels.ts';
+import { levelRow, weakReaderRule, type Level } from '../levels/levels.ts';
 import { writesKey, type ReadsFrom } from '../model/reads-from.ts';
 
 /**
@@ -53,6 +53,7 @@ function visibility(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, or
   for (let i = 0; i < n; i++) {
     const t = order[i];
     const level = levelOf(t);
+    const rules = levelRow(level);
     const row = i * words;
     let head = 0;
     let tail = 0;
@@ -66,12 +67,12 @@ function visibility(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, or
     // Session: all so-predecessors (the previous one's row holds the rest only for closed levels).
     for (let u = soPrev[t]; u >= 0; u = soPrev[u]) add(pos[u]);
     for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (rf.wrSource[o] > BOTTOM) add(pos[rf.wrSource[o]]);
-    if (level === 'SER') for (let p = 0; p < i; p++) add(p);
-    if (level === 'PSI' || level === 'SI') {
+    if (rules.visibility.total) for (let p = 0; p < i; p++) add(p);
+    if (rules.visibility.noConflict) {
       for (let p = 0; p < i; p++) if (conflicts(rf, order[p], t)) add(p);
     }
-    const transitive = level === 'CC' || level === 'PSI';
-    const prefix = level === 'PC' || level === 'SI';
+    const transitive = rules.visibility.transitive;
+    const prefix = rules.visibility.prefix;
     let maxPos = -1;
     while (head < tail) {
       const p = queue[head++];
@@ -96,7 +97,7 @@ function visibility(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, or
       const t1 = rf.wrSource[o];
       if (t1 < 0) continue;
       const x = h.opKey[o];
-      if (level === 'RC') {
+      if (weakReaderRule(level) === 'RC') {
         for (let q = h.txnOpStart[t]; q < o; q++) {
           const t2 = rf.wrSource[q];
           if (t2 > BOTTOM && t2 !== t1 && writesKey(rf, t2, x) && (t1 === BOTTOM || pos[t2] > pos[t1])) return { kind: 'rc', readOp: o, t2, premiseOp: q };

@@ -1,7 +1,7 @@
 // The sentence for one commit order that fails a strong or mixed level: which read breaks, and why.
 
 import { BOTTOM, type History } from '../model/history.ts';
-import type { Level } from '../levels/levels.ts';
+import { levelRow, type Level } from '../levels/levels.ts';
 import { writesKey, type ReadsFrom } from '../model/reads-from.ts';
 import { sessionPredecessors } from '../model/happens-before.ts';
 import type { OrderFailure } from '../strong/verify-order.ts';
@@ -48,8 +48,9 @@ function whySees(h: History, rf: ReadsFrom, level: Level, order: Int32Array, t2:
   const seen = direct(h, rf, soPrev, t3, explain);
   const why = seen.get(t2);
   if (why) return why;
-  if (level === 'SER') return `at SER a transaction sees every transaction that commits before it`;
-  if (level === 'SI' || level === 'PSI') {
+  const vis = levelRow(level).visibility;
+  if (vis.total) return `at ${level} a transaction sees every transaction that commits before it`;
+  if (vis.noConflict) {
     for (let j = rf.writeKeyStart[t3]; j < rf.writeKeyStart[t3 + 1]; j++) {
       if (writesKey(rf, t2, rf.writeKeys[j])) return `at ${level} a transaction sees the earlier writers of the keys it writes, and both write ${explain.key(rf.writeKeys[j])}`;
     }
@@ -57,13 +58,13 @@ function whySees(h: History, rf: ReadsFrom, level: Level, order: Int32Array, t2:
   const pos = new Map<number, number>();
   order.forEach((t, i) => pos.set(t, i));
   for (const [u, phrase] of seen) {
-    if ((level === 'PC' || level === 'SI') && (pos.get(u) ?? -1) > (pos.get(t2) ?? -1)) {
+    if (vis.prefix && (pos.get(u) ?? -1) > (pos.get(t2) ?? -1)) {
       return `at ${level} a transaction sees every transaction that commits before one it sees, and ${a} commits before ${explain.txn(u)}: ${phrase}`;
     }
     const via = direct(h, rf, soPrev, u, explain).get(t2);
-    if ((level === 'CC' || level === 'PSI') && via) return `at ${level} a transaction sees what the transactions it sees saw: ${phrase}, and ${via}`;
+    if (vis.transitive && via) return `at ${level} a transaction sees what the transactions it sees saw: ${phrase}, and ${via}`;
   }
-  return level === 'PC' || level === 'SI'
+  return vis.prefix
     ? `at ${level} a transaction sees every transaction that commits before one it sees`
     : `at ${level} a transaction sees what the transactions it sees saw`;
 }

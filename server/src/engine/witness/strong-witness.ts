@@ -3,7 +3,7 @@
 import { opSpan, type ReadsFrom } from '../model/reads-from.ts';
 import { BOTTOM, type History } from '../model/history.ts';
 import { CheckContext } from '../weak/level-check.ts';
-import type { Level } from '../levels/levels.ts';
+import { levelRow, type Level } from '../levels/levels.ts';
 import type { Restricted } from '../model/restrict.ts';
 import { enumerateOrders } from '../strong/strong-check.ts';
 import { EdgeList } from '../model/edges.ts';
@@ -26,7 +26,7 @@ export function explainStrong(anomaly: string, h: History, rf: ReadsFrom, levelO
   const explain = new Explainer(h, rf, null);
   const committed = h.txnCount - 1;
   const allSer = committed <= MAX_CYCLE_TXNS && (() => {
-    for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 0 && levelOf(t) !== 'SER') return false;
+    for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 0 && !levelRow(levelOf(t)).visibility.total) return false;
     return true;
   })();
   const cycle = allSer ? serForcedCycle(h, rf, explain) : null;

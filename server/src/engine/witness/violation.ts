@@ -2,7 +2,7 @@
 
 import type { History } from '../model/history.ts';
 import { checkCycles, CheckContext, forcedEdges, mixedForcedEdges, type Rule } from '../weak/level-check.ts';
-import { isWeakLevel, LEVELS, type Level } from '../levels/levels.ts';
+import { isWeakLevel, levelById, levelRow, type Level } from '../levels/levels.ts';
 import { firstViolation, type ReadsFrom } from '../model/reads-from.ts';
 import { shrinkHistory, type Shrunk } from './minimize.ts';
 import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongBudget } from '../strong/strong-check.ts';
@@ -33,7 +33,7 @@ export function levelOfTarget(h: History, target: Target): (t: number) => Level 
     return () => l;
   }
   const fallback = target.fallback;
-  return (t) => (h.txnLevel[t] >= 0 ? LEVELS[h.txnLevel[t]] : fallback);
+  return (t) => (h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : fallback);
 }
 
 /**
@@ -49,10 +49,10 @@ export function violates(h: History, rf: ReadsFrom, target: Target, budget: Stro
   for (let t = 1; t < h.txnCount; t++) {
     const l = levelOf(t);
     if (!isWeakLevel(l)) allWeak = false;
-    applies[isWeakLevel(l) ? (l as Rule) : 'CC'][t] = 1;
+    applies[levelRow(l).rule][t] = 1;
   }
   if (target.level !== 'mixed' && isWeakLevel(target.level)) {
-    const edges = forcedEdges(ctx, target.level as Rule, null);
+    const edges = forcedEdges(ctx, levelRow(target.level).rule, null);
     return edges !== null && !checkCycles(ctx, edges, 1).acyclic;
   }
   // Every level implies its own row of the weak table (CC for the strong ones): a cycle there is a violation.
