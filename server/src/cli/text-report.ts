@@ -1,11 +1,12 @@
 // The human output of `isocheck check`: a verdict table, then each witness and each error.
 
+import { LEVELS } from '../engine/levels/levels.ts';
 import type { DiagnosticJson, FileReport, VerdictJson, WitnessJson } from '../engine/report.ts';
 
 const MARK = (v: VerdictJson): string => (v.consistent === true ? '✓' : v.consistent === false ? '✗' : '?');
 
 export function renderTable(reports: readonly FileReport[]): string {
-  const levelNames = ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER'].filter((l) => reports.some((r) => r.levels[l]));
+  const levelNames = LEVELS.filter((l) => reports.some((r) => r.levels[l]));
   const withMixed = reports.some((r) => r.mixed);
   const header = ['file', ...levelNames, ...(withMixed ? ['mixed'] : []), 'result'];
   const rows = reports.map((r) => [

@@ -3,13 +3,13 @@
 // Lanes are columns, one per session in file order (⊥ has its own lane on the left); a
 // transaction's row is its depth in so ∪ wr (longest path), so reads-from edges point down.
 
-import { levelRow } from '../levels/levels.ts';
+import { levelRow, type Rule } from '../levels/levels.ts';
 import type {
   AnalysisResult, EdgeKindJson, JsonRange, LevelName, TransactionJson, VerdictJson, WitnessJson,
 } from '../../protocol/shapes.ts';
 
 export type ViewLevel = LevelName | 'mixed';
-export type WeakRule = 'RC' | 'RA' | 'CC';
+export type WeakRule = Rule;
 
 /** Which edges are drawn. */
 export interface EdgeToggles {
