@@ -75,3 +75,21 @@ test('verdicts carry a typed basis: implied verdicts name the level they come fr
   assert.deepEqual(pending.levels.find((v) => v.level === 'SI')?.basis, { kind: 'pending' });
   assert.deepEqual(fileReport('f', b).levels.PC.basis, { kind: 'implied', from: 'SER' });
 });
+
+test('the syntax grammar highlights exactly the table\'s level names and aliases', () => {
+  const grammar = JSON.parse(readFileSync(join(ROOT, 'syntaxes', 'hist.tmLanguage.json'), 'utf8')) as { repository: { level: { match: string } } };
+  const m = /\\b\((.*)\)\\b/.exec(grammar.repository.level.match);
+  const highlighted = new Set(m![1].split('|').map((s) => s.toLowerCase()));
+  const names = new Set(LEVELS.flatMap((l) => [l.toLowerCase(), ...levelRow(l).aliases]));
+  assert.deepEqual([...highlighted].sort(), [...names].sort());
+});
+
+test('the engine index: analyzeSource over an already-read source gives what analyzeHistText gives', async () => {
+  const engine = await import('../server/src/engine/index.ts');
+  const text = 'level SI\nsession s1\n  T1: r(x, _) w(x, 1)\nsession s2\n  T2: r(x, _) w(x, 2)\n';
+  const p = engine.parseHist(text);
+  const a = engine.analyzeSource({ history: p.history, lines: engine.LineIndex.ofText(text), findings: p.findings, directives: p.directives, hasTags: p.hasTags });
+  assert.equal(JSON.stringify(engine.fileReport('f', a)), JSON.stringify(engine.fileReport('f', engine.analyzeHistText(text))));
+  assert.equal(a.mixed?.consistent, false, 'a lost update violates SI');
+  assert.deepEqual(engine.LEVELS, LEVELS);
+});

@@ -207,7 +207,7 @@ class Parser {
     if (this.kind() === TK_LBRACKET) {
       this.pos++;
       if (this.kind() === TK_IDENT) level = this.levelToken();
-      else problem = { message: `expected a level (RC, RA, CC, PC, PSI, SI, SER), found ${this.describe()}`, span: this.span() };
+      else problem = { message: `expected a level (${LEVELS.join(', ')}), found ${this.describe()}`, span: this.span() };
       if (this.kind() === TK_RBRACKET) this.pos++;
       else problem ??= { message: `expected ']' after the level, found ${this.describe()}`, span: this.span() };
       this.hasTags = this.hasTags || level >= 0;
