@@ -53,6 +53,8 @@ export interface StatusParams {
   strongestAll?: LevelName[];
   /** Ready-made text for a status bar, e.g. "RC ✓ RA ✗ CC ✗". */
   text: string;
+  /** The file has syntax errors: the verdicts are for what parsed (issue 8). */
+  partial?: boolean;
   errors: number;
   warnings: number;
   /** Analysis time in the worker, milliseconds (0 while checking). */

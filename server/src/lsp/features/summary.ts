@@ -36,6 +36,6 @@ export function doneStatus(m: DocModel): StatusParams {
   const mixed = m.mixed ? stateOf(m.mixed) : null;
   return {
     uri: m.uri, version: m.version, state: 'done', levels, mixed, strongest: strongestHolding(levels), strongestAll: strongestHoldingAll(levels),
-    text: summaryText(levels, mixed), errors: m.snapshot.errors, warnings: m.snapshot.warnings, millis: Math.round(m.snapshot.millis),
+    text: summaryText(levels, mixed) + (m.snapshot.partial ? ' (partial: syntax errors)' : ''), partial: m.snapshot.partial, errors: m.snapshot.errors, warnings: m.snapshot.warnings, millis: Math.round(m.snapshot.millis),
   };
 }
