@@ -33,15 +33,18 @@ test('the table: names, stable unique ids, aliases, lattice edges that name leve
     assert.ok(levelRow(l).below.every((b) => LEVELS.indexOf(b) < LEVELS.indexOf(l)), `${l}: the levels below come earlier (weakest first)`);
   }
   // The ids in History.txnLevel are the table's, not positions in a list.
-  assert.deepEqual(Object.fromEntries(LEVELS.map((l) => [l, levelId(l)])), { RC: 0, RA: 1, CC: 2, PC: 3, PSI: 4, SI: 5, SER: 6 });
+  // A level added later gets a fresh id: these never change.
+  const stable: Record<string, number> = { RC: 0, RA: 1, CC: 2, PC: 3, PSI: 4, SI: 5, SER: 6 };
+  for (const [l, id] of Object.entries(stable)) assert.equal(levelId(l as Level), id, l);
   assert.equal(parseLevel('nonsense'), null);
 });
 
 test('derived facts: weak levels, rules, snapshot levels, the lattice and the strongest that holds', () => {
+  const seven = (ls: readonly Level[]): Level[] => ls.filter((l) => ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER'].includes(l));
   assert.deepEqual(WEAK_LEVELS, ['RC', 'RA', 'CC']);
   assert.deepEqual(RULES, ['RC', 'RA', 'CC']);
-  assert.deepEqual(LEVELS.filter(isSnapshotLevel), ['PC', 'SI', 'SER']);
-  assert.deepEqual(LEVELS.filter((l) => !isWeakLevel(l)), ['PC', 'PSI', 'SI', 'SER']);
+  assert.deepEqual(seven(LEVELS.filter(isSnapshotLevel)), ['PC', 'SI', 'SER']);
+  assert.deepEqual(seven(LEVELS.filter((l) => !isWeakLevel(l))), ['PC', 'PSI', 'SI', 'SER']);
   const lattice: [Level, Level][] = [['RC', 'RA'], ['RA', 'CC'], ['CC', 'PC'], ['CC', 'PSI'], ['PC', 'SI'], ['PSI', 'SI'], ['SI', 'SER'], ['RC', 'SER']];
   for (const [a, b] of lattice) assert.ok(weakerOrEqual(a, b) && !weakerOrEqual(b, a), `${a} ⊑ ${b}`);
   assert.ok(!weakerOrEqual('PC', 'PSI') && !weakerOrEqual('PSI', 'PC'), 'PC and PSI are incomparable');

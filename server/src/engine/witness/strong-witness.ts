@@ -1,6 +1,6 @@
 // Explains a strong-level violation on its minimal sub-history: a forced cycle, or per-order failures.
 
-import { opSpan, type ReadsFrom } from '../model/reads-from.ts';
+import { opSpan, writesKey, type ReadsFrom } from '../model/reads-from.ts';
 import { BOTTOM, type History } from '../model/history.ts';
 import { CheckContext } from '../weak/level-check.ts';
 import { levelRow, type Level } from '../levels/levels.ts';
@@ -89,7 +89,7 @@ function serForcedCycle(h: History, rf: ReadsFrom, explain: Explainer): WitnessE
     changed = false;
     for (const r of reads) {
       for (let t2 = 1; t2 < n; t2++) {
-        if (t2 === r.t1 || t2 === r.t3 || h.txnAborted[t2] === 1 || !writes(rf, t2, r.x)) continue;
+        if (t2 === r.t1 || t2 === r.t3 || h.txnAborted[t2] === 1 || !writesKey(rf, t2, r.x)) continue;
         if (reach(t2, r.t1) || reach(r.t3, t2)) continue;
         const x = explain.key(r.x);
         if (r.t1 === BOTTOM || reach(r.t1, t2)) {
@@ -106,11 +106,6 @@ function serForcedCycle(h: History, rf: ReadsFrom, explain: Explainer): WitnessE
     }
   }
   return null;
-}
-
-function writes(rf: ReadsFrom, t: number, x: number): boolean {
-  for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) if (rf.writeKeys[j] === x) return true;
-  return false;
 }
 
 /** BFS path from a to b over the edge list (small graphs only), as edge indexes. */
