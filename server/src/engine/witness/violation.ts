@@ -20,8 +20,8 @@ export interface MinimizeOptions {
 
 export type Minimized = Shrunk;
 
-/** Default work for an export: about 2,000 checks of a 10,000-operation candidate. */
-export const EXPORT_WORK = 20_000_000;
+/** Default work for an export: about 500 checks of a 10,000-operation candidate. */
+export const EXPORT_WORK = 5_000_000;
 
 /** Candidates are decided by search states only (no milliseconds), so shrinking is deterministic. */
 export const SHRINK_STRONG_BUDGET: StrongBudget = { ...DEFAULT_STRONG_BUDGET, states: 50_000, millis: Number.POSITIVE_INFINITY };
