@@ -40,16 +40,31 @@ export class Checks {
     for (const cycle of causalityCycles(this.ctx, this.maxWitnesses)) {
       const w = this.toWitness('causality-cycle', cycle, this.ctx.base);
       this.causalityWitness ??= w;
-      const related = relatedOf(w);
-      const whole = w.edges.length <= MAX_RELATED ? w.edges.map((x) => x.because).join('; ') : null;
-      for (const e of w.edges) {
-        if (e.kind !== 'wr') continue;
-        this.findings.push(finding('causality-cycle', this.soften('error'), whole !== null
-          ? `information flows in a circle: ${whole}`
-          : `information flows in a circle of ${w.edges.length} edges through this read: ${e.because} (the cycle is in the related information and in the CC witness)`, e.span, related));
-      }
+      this.reportCycle(w);
     }
     return this.causalityWitness;
+  }
+
+  /**
+   * A short cycle: the whole cycle at each of its reads. A long one is reported once, in full (capped
+   * related information), at its first read; every other read names that place and its two neighbouring edges.
+   */
+  private reportCycle(w: Witness): void {
+    const severity = this.soften('error');
+    const reads = w.edges.map((e, i) => ({ e, i })).filter((x) => x.e.kind === 'wr');
+    if (w.edges.length <= MAX_RELATED) {
+      const whole = w.edges.map((x) => x.because).join('; ');
+      for (const { e } of reads) this.findings.push(finding('causality-cycle', severity, `information flows in a circle: ${whole}`, e.span, relatedOf(w)));
+      return;
+    }
+    const head = reads[0].e;
+    this.findings.push(finding('causality-cycle', severity, `information flows in a circle of ${w.edges.length} edges, this read among them: ${head.because} (the cycle is in the related information and in the CC witness)`, head.span, relatedOf(w)));
+    const n = w.edges.length;
+    for (const { e, i } of reads.slice(1)) {
+      const near = [w.edges[(i + n - 1) % n], w.edges[(i + 1) % n]].map((x) => ({ span: x.span, message: `${x.kind}: ${x.because}` }));
+      this.findings.push(finding('causality-cycle', severity, `information flows in a circle of ${n} edges through this read: ${e.because}`, e.span,
+        [{ span: head.span, message: 'the cycle, reported here in full' }, ...near]));
+    }
   }
 
   /** The witness of a level whose own check found no cycle but that is still violated: causality, else read consistency. */

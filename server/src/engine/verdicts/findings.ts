@@ -9,7 +9,7 @@ import type { Witness } from '../witness/witness.ts';
 import type { LevelVerdicts } from './homogeneous.ts';
 import type { Mixed } from './mixed.ts';
 import { fallbackLevel } from './mixed.ts';
-import { clip, relatedOf } from './related.ts';
+import { clip, MAX_RELATED, relatedOf } from './related.ts';
 import type { Verdict } from './verdict.ts';
 
 const ZERO: Span = { start: 0, end: 0 };
@@ -22,14 +22,17 @@ class Reporter {
   /** Findings added for w (-1: a read-consistency or causality witness, reported at its reads already). */
   report(code: DiagnosticCode, severity: Severity, w: Witness): number {
     if (w.anomaly === 'causality-cycle' || READ_CONSISTENCY_CODES.includes(w.anomaly as DiagnosticCode)) return -1;
-    const related = relatedOf(w);
     const name = code === 'mixed' ? 'mixed levels' : code;
     let added = 0;
+    let first: Span | null = null;
     const at = (span: Span, because: string): void => {
       const id = `${code}:${span.start}:${span.end}:${because}`;
       if (this.reported.has(id)) return;
       this.reported.add(id);
       added++;
+      // A long cycle goes out in full once; the other findings point there (output linear in the cycle).
+      const related = first === null || w.edges.length <= MAX_RELATED ? relatedOf(w) : [{ span: first, message: `the ${w.edges.length}-edge witness, reported here in full` }];
+      first ??= span;
       this.findings.push(finding(code, severity, `${name} violated: ${because}`, span, related));
     };
     // At the reads whose axiom forced an inferred edge; for a strong level without such an
