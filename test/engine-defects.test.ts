@@ -164,3 +164,16 @@ test('issue 9 item 11: a time limit only makes verdicts undecided; decided verdi
   }
   assert.ok(compared > 500, `${compared} verdicts compared (${undecidedCount} undecided)`);
 });
+
+test('issue 9 item 11: verdicts do not depend on the order of the session blocks in the file', () => {
+  let compared = 0;
+  for (let seed = 1; seed <= 150; seed++) {
+    const g = generateHistory({ sessions: 4, transactions: 10, opsPerTxn: 3, keys: 3, distribution: 'uniform', zipfS: 0.8, readRatio: 0.5, store: 'permissive', seed });
+    const [head, ...blocks] = toHistString(g).split(/^(?=session )/m);
+    const rotated = head + [...blocks.slice(seed % blocks.length), ...blocks.slice(0, seed % blocks.length)].reverse().join('');
+    const a = analyzeHistText(head + blocks.join(''));
+    const b = analyzeHistText(rotated);
+    for (let i = 0; i < a.levels.length; i++, compared++) assert.equal(b.levels[i].consistent, a.levels[i].consistent, `seed ${seed} ${a.levels[i].level}`);
+  }
+  assert.ok(compared >= 1000);
+});
