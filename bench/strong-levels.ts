@@ -130,7 +130,11 @@ function large(sizes: number[], millis: number): void {
         const phases: string[] = [];
         t0 = performance.now();
         const c0 = process.cpuUsage();
-        const r = checkStrong(ctx, () => level, { ...DEFAULT_STRONG_BUDGET, millis, log: (l) => phases.push(l) });
+        // Each phase line with the wall and CPU time since the level started (the engine reads no clock for its logs).
+        const stamp = (l: string): void => {
+          phases.push(`${l}  [${((performance.now() - t0) / 1000).toFixed(2)} s wall, ${(process.cpuUsage(c0).user / 1e6).toFixed(2)} s CPU]`);
+        };
+        const r = checkStrong(ctx, () => level, { ...DEFAULT_STRONG_BUDGET, millis, log: stamp });
         const cpu = process.cpuUsage(c0).user / 1e6;
         own.set(level, r.kind);
         console.log(`    ${level.padEnd(3)} ${r.kind === 'unknown' ? `UNDECIDED (${r.reason})` : r.kind} — ${((performance.now() - t0) / 1000).toFixed(2)} s wall, ${cpu.toFixed(2)} s CPU`);

@@ -349,9 +349,8 @@ export class EventGraph {
       for (;;) {
         const before = this.addFrom.length;
         const looks = this.examined;
-        const t0 = Date.now();
         const r = this.drain(maxSteps, timeUp);
-        log?.(`  round: ${this.examined - looks} looks, ${this.addFrom.length - before} edges, ${Date.now() - t0} ms`);
+        log?.(`  round: ${this.examined - looks} looks, ${this.addFrom.length - before} edges`);
         if (r !== 'done') return r;
         if (this.addFrom.length === before) return 'done';
         if (!this.recompute()) return 'violated';

@@ -79,7 +79,9 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
   if (approximate && !hasSnapshotLevels(h.txnCount, levelOf, h.txnAborted)) {
     // Lost updates first, at any size (necessary conditions on events: only a violation decides).
     const cc = applies.CC.includes(1) ? forcedEdges(ctx, 'CC', applies.CC) : new EdgeList();
-    const refuted = cc ? refuteByEvents({ h, rf, mode, psi, exact: false, maxEntries: EVENT_CLOCK_ENTRIES, deadline: Date.now() + budget.millis, stop: budget.stop, log: budget.log,
+    const psiDeadline = Date.now() + budget.millis;
+    const refuted = cc ? refuteByEvents({ h, rf, mode, psi, exact: false, maxEntries: EVENT_CLOCK_ENTRIES, log: budget.log,
+      timeUp: () => Date.now() > psiDeadline || budget.stop?.() === true,
       precedence: { from: cc.from.data, to: cc.to.data, length: cc.length } }) : 'open';
     if (refuted === 'violated') return { kind: 'violated' };
     if (committed > ORIENTATION_MAX_TXNS) {
@@ -106,7 +108,8 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
   const known = { from: precedence.from.data, to: precedence.to.data, length: precedence.length };
   // The same conditions at any size on read and commit events, then a guided completion.
   const ev = hasSnapshotLevels(h.txnCount, levelOf, h.txnAborted)
-    ? decideByEvents({ h, rf, mode, precedence: known, exact: !approximate, maxEntries: EVENT_CLOCK_ENTRIES, deadline, stop: budget.stop, log: budget.log, psi })
+    ? decideByEvents({ h, rf, mode, precedence: known, exact: !approximate, maxEntries: EVENT_CLOCK_ENTRIES, log: budget.log, psi,
+      timeUp: () => Date.now() > deadline || budget.stop?.() === true })
     : null;
   if (ev?.kind === 'violated') return { kind: 'violated' };
   if (ev?.kind === 'stopped') return { kind: 'unknown', reason: `the necessary conditions ran out of time (${budget.millis} ms)` };
