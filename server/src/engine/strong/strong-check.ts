@@ -36,8 +36,12 @@ const PROPAGATION_MAX_TXNS = 4000;
 const ORIENTATION_MAX_TXNS = 4000;
 /** Exact verification of an order keeps the visible sets as n² bits (20,000 transactions: 50 MB). */
 const VERIFY_MAX_TXNS = 20_000;
-/** Entries (events × sessions) of each of the event propagation's two clock tables (4 bytes each). */
-const EVENT_CLOCK_ENTRIES = 48_000_000;
+/**
+ * Entries (events × sessions) of each of the event propagation's two clock tables (4 bytes each;
+ * four more tables of half that size remember what the rules last saw): 16M entries bound the
+ * whole at 256 MB, and hold 64 sessions × 125,000 transactions.
+ */
+const EVENT_CLOCK_ENTRIES = 16_000_000;
 /** An order found on events was checked exactly there (linear time); the n² verification repeats it on small histories only. */
 const FOUND_VERIFY_MAX_TXNS = 2000;
 /** A PSI propagation round (reachability over all transactions) counts as this many search states. */
