@@ -20,7 +20,7 @@ test('status unknown and its aliases, intervals and SSER tags land in typed arra
   assert.deepEqual(Array.from(h.txnStrict ?? []), [0, 1, 0, 0, 0]);
   assert.equal(h.txnLevel[1], 6); // SSER is SER plus the strict flag
   const o = h.txnOpStart[3];
-  const list = (op: number): string[] => Array.from((h.listElems ?? []).subarray((h.opListStart ?? [])[op], (h.opListStart ?? [])[op + 1]), (v) => h.names.valueText(v));
+  const list = (op: number): string[] => Array.from((h.listElems as Int32Array).subarray((h.opListStart as Int32Array)[op], (h.opListStart as Int32Array)[op + 1]), (v) => h.names.valueText(v));
   assert.deepEqual(list(o), ['1', '2']);
   assert.deepEqual(list(o + 1), []);
   assert.deepEqual(list(h.txnOpStart[4]), []);
