@@ -3,7 +3,7 @@
 import { finding, READ_CONSISTENCY_CODES, type DiagnosticCode, type Finding, type RelatedSpan, type Severity, type Span } from './model/diagnostics.ts';
 import { EdgeList, type EdgeView } from './model/edges.ts';
 import { parseHist, type Directives } from './syntax/hist-parser.ts';
-import type { History } from './model/history.ts';
+import { OP_READ, OP_WRITE, type History } from './model/history.ts';
 import { causalityCycles, checkCycles, CheckContext, forcedEdges, MAX_CLOCK_ENTRIES, mixedForcedEdges, type Rule } from './weak/level-check.ts';
 import { isWeakLevel, LEVELS, levelId, type Level } from './levels/levels.ts';
 import { LineIndex } from './syntax/line-index.ts';
@@ -12,6 +12,10 @@ import { computeReadsFrom, opSpan, txnSpan, type ReadsFrom } from './model/reads
 import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongResult } from './strong/strong-check.ts';
 import { explainStrong, levelsOf, minimizeViolation } from './witness/strong-witness.ts';
 import { Explainer, type Witness } from './witness/witness.ts';
+import { hasListOps } from './listappend/infer.ts';
+import { analyzeListAppend, anomalySeverity, type ListAnalysis } from './listappend/list-analysis.ts';
+import { anomalyExpectations, claimedListLevels, listWitness, mixedListLevels } from './listappend/list-verdicts.ts';
+import { CYCLE_CLASSES, type ListLevel } from './listappend/anomaly-table.ts';
 
 export interface Verdict {
   /** A level name, or 'mixed' for the per-transaction verdict. */
@@ -39,6 +43,10 @@ export interface Analysis {
   forced: Map<Rule, EdgeList>;
   /** Per transaction, the level id it runs at in the mixed verdict (null without one). */
   mixedLevels: Int8Array | null;
+  /** The list-append analysis (anomalies, version orders) when the history has list operations. */
+  list: ListAnalysis | null;
+  /** SSER (SER whose commit order extends rt): when the file asks for it or a list history has times. */
+  sser: Verdict | null;
 }
 
 export interface AnalyzeOptions {
@@ -96,8 +104,14 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
 
   const rf = computeReadsFrom(h);
   for (const f of rf.findings) findings.push({ ...f, severity: soften(f.severity) });
-  if (src.firstListOp) {
-    findings.push(finding('not-checked', soften('warning'), 'list-append operations (a(k, v) and list reads r(k, [...])) are not checked yet: they are left out of every check', src.firstListOp));
+  // List-append histories: findings at the offending ops (they break every level) and named anomalies.
+  const list = src.firstListOp && hasListOps(h) ? analyzeListAppend(h) : null;
+  if (list) {
+    const claimed = claimedListLevels(h, d);
+    for (const f of list.findings) {
+      const isAnomaly = (CYCLE_CLASSES as readonly string[]).some((c) => f.code === c || f.code === `${c}-realtime`) || f.code === 'lost-update';
+      findings.push({ ...f, severity: soften(isAnomaly ? anomalySeverity(f.code as never, claimed) : f.severity) });
+    }
   }
 
   const ctx = new CheckContext(h, rf);
@@ -221,7 +235,14 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
 
   // All seven levels unless narrowed (history-dsl.md); strong ones are decided only when CC fails.
   const requested = new Set<Level>(options.levels ?? LEVELS);
-  const levels = LEVELS.filter((l) => requested.has(l)).map(verdictOf);
+  /** A level's verdict on a list history: the register engine's (register keys) and the list analysis's, both must hold. */
+  const withList = (v: Verdict, level: ListLevel, lv: boolean | null | undefined): Verdict => {
+    if (!list || lv === undefined || lv === true) return v;
+    if (v.consistent === false) return v;
+    if (lv === null) return { level: v.level, consistent: null, witness: null, note: `${level} could not be decided on the list-append keys: too many orders between appends nobody read` };
+    return { level: v.level, consistent: false, witness: listWitness(list, level), note: null };
+  };
+  const levels = LEVELS.filter((l) => requested.has(l)).map((l) => withList(verdictOf(l), l, list?.verdicts.get(l)));
   /** Strong levels someone asked for explicitly: the file, or the user's --level. */
   const asked = new Set<Level>(options.levels ?? []);
   for (const m of [d?.level, ...(d?.checks ?? []), ...(d?.expects ?? [])]) if (m) asked.add(m.level);
@@ -265,6 +286,21 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     }
   }
 
+  if (mixed && list && d) mixed = withList(mixed, 'SER', list.mixed(mixedListLevels(h, d)));
+  // SSER: on list histories from the graph; on register histories not decided yet.
+  const sserAsked = (options.levels === undefined && list !== null && h.txnTimeStart !== undefined)
+    || [d?.level, ...(d?.checks ?? []), ...(d?.expects ?? [])].some((x) => x?.strict === true);
+  let sser: Verdict | null = null;
+  if (sserAsked) {
+    const ser = verdictOf('SER');
+    const registers = h.opKind.some((k) => k === OP_READ || k === OP_WRITE);
+    sser = ser.consistent === false
+      ? { level: 'SER', consistent: false, witness: ser.witness, note: 'implied: SER is violated' }
+      : list && !registers
+        ? withList({ level: 'SER', consistent: true, witness: null, note: null }, 'SSER', list.verdicts.get('SSER'))
+        : { level: 'SER', consistent: null, witness: null, note: 'SSER is decided on list-append histories only (register histories: not checked yet)' };
+  }
+
   causality(); // its findings, if no check above needed them yet
 
   // Level findings at the forcing reads: errors for the claimed or mixed level, information otherwise.
@@ -306,13 +342,14 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
 
   // Expectations decide files that have them.
   for (const e of d?.expects ?? []) {
-    const v = verdictOf(e.level);
+    const v = e.strict ? sser ?? verdictOf(e.level) : levels.find((x) => x.level === e.level) ?? withList(verdictOf(e.level), e.level, list?.verdicts.get(e.level));
     if (v.consistent === null) continue; // covered by the not-checked note
     if (v.consistent === e.ok) continue;
     const why = v.consistent ? 'it holds' : `it is violated: ${v.witness?.message ?? ''}`;
     const related: RelatedSpan[] = v.witness ? relatedOf(v.witness) : [];
-    findings.push(finding('expectation-failed', 'error', `expected ${e.level} ${e.ok ? 'ok' : 'violated'}, but ${why}`, e.span, related));
+    findings.push(finding('expectation-failed', 'error', `expected ${e.strict ? 'SSER' : e.level} ${e.ok ? 'ok' : 'violated'}, but ${why}`, e.span, related));
   }
+  if (d) findings.push(...anomalyExpectations(list, d.anomalyExpects));
 
   findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
   let mixedLevels: Int8Array | null = null;
@@ -320,7 +357,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     const fallback = levelId(d.level?.level ?? 'SER');
     mixedLevels = h.txnLevel.map((l, t) => (t === 0 ? -1 : l >= 0 ? l : fallback));
   }
-  return { history: h, lines: src.lines, readsFrom: rf, title: d?.title ?? null, levels, mixed, findings, forced, mixedLevels };
+  return { history: h, lines: src.lines, readsFrom: rf, title: d?.title ?? null, levels, mixed, findings, forced, mixedLevels, list, sser };
 }
 
 function relatedOf(w: Witness): RelatedSpan[] {

@@ -8,7 +8,7 @@ import type { Witness } from './witness/witness.ts';
 export interface EdgeJson {
   from: string;
   to: string;
-  kind: 'so' | 'wr' | 'co' | 'ww' | 'rw';
+  kind: 'so' | 'wr' | 'co' | 'ww' | 'rw' | 'rt';
   key: string | null;
   because: string;
   range: Range;
@@ -42,7 +42,17 @@ export interface FileReport {
   title: string | null;
   levels: Record<string, VerdictJson>;
   mixed: VerdictJson | null;
+  /** List-append histories: each anomaly found, with its cycle (empty for lost-update). */
+  anomalies?: AnomalyJson[];
   diagnostics: DiagnosticJson[];
+}
+
+export interface AnomalyJson {
+  code: string;
+  message: string;
+  range: Range;
+  transactions: string[];
+  cycle: EdgeJson[];
 }
 
 export function fileReport(file: string, a: Analysis): FileReport {
@@ -70,11 +80,17 @@ export function fileReport(file: string, a: Analysis): FileReport {
   };
   const levels: Record<string, VerdictJson> = {};
   for (const v of a.levels) levels[v.level] = verdict(v);
+  if (a.sser) levels.SSER = verdict(a.sser);
+  const anomalies = a.list?.anomalies.map((x): AnomalyJson => ({
+    code: x.code, message: x.message, range: range(x.span), transactions: x.txns,
+    cycle: x.cycle.map((e) => ({ from: e.from, to: e.to, kind: e.kind, key: e.key, because: e.because, range: range(e.span) })),
+  }));
   return {
     file,
     title: a.title,
     levels,
     mixed: a.mixed ? verdict(a.mixed) : null,
+    ...(anomalies ? { anomalies } : {}),
     diagnostics: a.findings.map((f) => {
       const d: DiagnosticJson = { code: f.code, severity: f.severity, message: f.message, range: range(f.span) };
       if (f.related.length > 0) d.relatedInformation = f.related.map((r) => ({ range: range(r.span), message: r.message }));
