@@ -3,20 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
-import { generateListHistory, listHistToString, DEFAULT_LIST_GEN } from '../server/src/engine/gen/list-append-store.ts';
 import { inferListAppend } from '../server/src/engine/listappend/infer.ts';
 import { decideListLevel, ListLevelContext, uniformLevels } from '../server/src/engine/listappend/list-levels.ts';
 import { LIST_LEVELS } from '../server/src/engine/listappend/anomaly-table.ts';
 import { oracleHolds } from './helpers/listappend-oracle.ts';
+import { smallListHistory } from './helpers/listappend-random.ts';
 import { Rng } from '../server/src/engine/gen/generate.ts';
-
-export function smallListHistory(seed: number): string {
-  const rng = new Rng(seed * 7919 + 13);
-  return listHistToString(generateListHistory({
-    ...DEFAULT_LIST_GEN, seed, transactions: 2 + rng.below(5), sessions: 1 + rng.below(3), keys: 1 + rng.below(2),
-    maxAppends: 100, opsPerTxn: 3, readRatio: 0.5, abortRatio: 0.08, unknownRatio: 0.15, store: 'permissive', times: rng.float() < 0.7,
-  }));
-}
 
 const RUNS = Number(process.env.LIST_DIFF_RUNS ?? 2000);
 

@@ -322,7 +322,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     if (forcing.length === 0) for (const o of w.readOps ?? []) at(opSpan(h, o), w.message);
   };
   if (mixed?.consistent === false && mixed.witness) {
-    report(mixedUniform ?? 'mixed', soften('error'), mixed.witness);
+    report(d?.level?.strict && !src.hasTags ? 'SSER' : mixedUniform ?? 'mixed', soften('error'), mixed.witness);
   }
   for (const v of levels) {
     if (v.consistent !== false || !v.witness || v.level === mixedUniform) continue;

@@ -160,7 +160,7 @@ function lostUpdates(inf: ListInference): ListAnomaly[] {
         first.set(id, o);
         continue;
       }
-      if (reported.has(id)) continue;
+      if (reported.has(id) || h.opTxn[prev] === t) continue;
       // Only reads of the same version: a prefix of the version order of the same length.
       if (listText(h, listOf(h, prev)) !== listText(h, listOf(h, o))) continue;
       reported.add(id);

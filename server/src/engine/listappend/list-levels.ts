@@ -424,7 +424,7 @@ export function decideListLevel(ctx: ListLevelContext, lvl: Int8Array): boolean 
 }
 
 /** Pairs (a, b, key) of included transactions whose appends to a key nobody read: flat triples, each pair once. */
-function freePairs(inf: ListInference): number[] {
+export function freePairs(inf: ListInference): number[] {
   const out: number[] = [];
   const seen = new Set<number>();
   const n = inf.h.txnCount;
