@@ -78,7 +78,7 @@ test(`every reported cycle on ${RUNS} random histories chains, has its class's s
         const s = edgeSentence(c[i]);
         assert.ok(s.startsWith(`${c[i].from} → ${c[i].to} [${c[i].kind}] `), s);
         assert.ok(c[i].because.includes(c[i].kind === 'so' ? 'session' : c[i].kind === 'rt' ? 'ended' : c[i].to) || c[i].because.includes(c[i].from), s);
-        assert.ok((row.edges ?? []).includes(c[i].kind as never), `${x.code} allows ${c[i].kind}: ${ctx}`);
+        assert.ok((row.edges ?? []).includes(c[i].kind), `${x.code} allows ${c[i].kind}: ${ctx}`);
       }
       const rw = c.map((e, i) => (e.kind === 'rw' ? i : -1)).filter((i) => i >= 0);
       const adjacent = rw.some((i) => c[(i + 1) % c.length].kind === 'rw');
