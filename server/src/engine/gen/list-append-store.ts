@@ -181,3 +181,52 @@ export function listHistToString(d: ListHistoryData, times = true): string {
   writeListHist(d, (c) => parts.push(c), times);
   return parts.join('');
 }
+
+/**
+ * Writes the history as Jepsen events, one map per line, in time order: an :invoke at each
+ * transaction's start (reads without values) and its completion (:ok with the values read, :fail,
+ * or :info) at its end. A thread whose transaction ended :info goes on as a new process, as
+ * Jepsen's do. format 'json': the same events as JSON lines.
+ */
+export function writeListEvents(d: ListHistoryData, format: 'edn' | 'json', sink: (chunk: string) => void): void {
+  const n = d.txnCount;
+  // Event e: transaction e >> 1, invoke (even) or completion (odd), sorted by time then by kind.
+  const events = new Int32Array(2 * n);
+  for (let i = 0; i < 2 * n; i++) events[i] = i;
+  const timeOf = (e: number): number => ((e & 1) === 0 ? d.txnStart[e >> 1] : d.txnEnd[e >> 1]);
+  // At equal times completions come first, except a transaction's own invoke before its completion.
+  events.sort((a, b) => timeOf(a) - timeOf(b) || ((a >> 1) === (b >> 1) ? (a & 1) - (b & 1) : (b & 1) - (a & 1)) || a - b);
+  const process = new Int32Array(n);
+  const generation = new Int32Array(d.sessionCount);
+  for (let t = 0; t < n; t++) {
+    const s = d.txnSession[t];
+    process[t] = s + d.sessionCount * generation[s];
+    if (d.txnStatus[t] === TXN_INFO) generation[s]++;
+  }
+  let buf = '';
+  for (let i = 0; i < 2 * n; i++) {
+    const e = events[i];
+    const t = e >> 1;
+    const done = (e & 1) === 1;
+    const type = !done ? 'invoke' : d.txnStatus[t] === TXN_OK ? 'ok' : d.txnStatus[t] === TXN_FAIL ? 'fail' : 'info';
+    const withValues = done && d.txnStatus[t] === TXN_OK;
+    const ops: string[] = [];
+    for (let o = d.opStart[t]; o < d.opStart[t + 1]; o++) {
+      const k = d.opKey[o];
+      if (d.opKind[o] === LOP_APPEND) ops.push(format === 'edn' ? `[:append ${k} ${d.opValue[o]}]` : `["append",${k},${d.opValue[o]}]`);
+      else {
+        const list = withValues ? Array.from(d.elems.subarray(d.listStart[o], d.listStart[o + 1])) : null;
+        ops.push(format === 'edn' ? `[:r ${k} ${list ? `[${list.join(' ')}]` : 'nil'}]` : `["r",${k},${list ? `[${list.join(',')}]` : 'null'}]`);
+      }
+    }
+    const time = timeOf(e);
+    buf += format === 'edn'
+      ? `{:type :${type}, :f :txn, :value [${ops.join(' ')}], :time ${time}, :process ${process[t]}, :index ${i}}\n`
+      : `{"type":"${type}","f":"txn","value":[${ops.join(',')}],"time":${time},"process":${process[t]},"index":${i}}\n`;
+    if (buf.length > 1 << 16) {
+      sink(buf);
+      buf = '';
+    }
+  }
+  if (buf.length > 0) sink(buf);
+}

@@ -50,7 +50,10 @@ export function analyzeListAppend(h: History, levels: readonly ListLevel[] = LIS
   const inf = inferListAppend(h);
   const ctx = new ListLevelContext(inf);
   const verdicts = new Map<ListLevel, boolean | null>();
-  for (const l of levels) verdicts.set(l, decideListLevel(ctx, new Int8Array(h.txnCount).fill(listLevelId(l))));
+  // SER first: a serial order satisfies every weaker level too (each premise implies t2 co t3).
+  const uniform = (l: ListLevel): boolean | null => decideListLevel(ctx, new Int8Array(h.txnCount).fill(listLevelId(l)));
+  const ser = uniform('SER');
+  for (const l of levels) verdicts.set(l, ser === true && l !== 'SSER' ? true : l === 'SER' ? ser : uniform(l));
   const anomalies: ListAnomaly[] = [];
   const hasTimes = h.txnTimeStart !== undefined;
   for (const c of findCycles(inf, hasTimes, CYCLE_CLASSES)) {

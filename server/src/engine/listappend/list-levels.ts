@@ -21,6 +21,12 @@ export const L_SI = 5;
 export const L_SER = 6;
 export const L_SSER = 7;
 
+/**
+ * CC and PSI keep a vector clock per transaction (transactions × sessions entries, 256 MB here);
+ * beyond it they are undecided. Sessions multiply when crashed (unknown) processes go on as new ones.
+ */
+export const MAX_CLOCK_ENTRIES = 64 * 1024 * 1024;
+
 /** An unobserved append follows every observed version. */
 const UNOBSERVED = 0x7fffffff;
 const NONE = -1;
@@ -89,6 +95,18 @@ export class ListLevelContext {
     return this.base;
   }
 
+  /** so ∪ wr ∪ ww ∪ rw: acyclic exactly when SER holds (on a consistent history). */
+  serGraph(): Csr {
+    const e = this.inf.edges;
+    const from = new Int32Vec(e.length + 1);
+    const to = new Int32Vec(e.length + 1);
+    for (let i = 0; i < e.length; i++) {
+      from.push(e.from.data[i]);
+      to.push(e.to.data[i]);
+    }
+    return buildListCsr(this.h.txnCount, from.data, to.data, from.length, 0);
+  }
+
   baseAcyclic(): boolean {
     if (this.baseTopo === null) this.baseTopo = topologicalOrder(this.baseGraph()).count === this.h.txnCount;
     return this.baseTopo;
@@ -121,19 +139,30 @@ export class ListLevelContext {
     const e = this.inf.edges;
     const inWr = this.byKind(LK_WR, true);
     const inWw = this.byKind(LK_WW, true);
+    const included = this.inf.included;
+    const from = e.from.data;
+    const session = h.txnSession;
+    const indexIn = h.txnIndexInSession;
+    const preds = new Int32Vec(64);
     for (let i = 0; i < h.txnCount; i++) {
       const t = order[i];
-      if (t === 0 || this.inf.included[t] === 0) continue;
+      if (t === 0 || included[t] === 0) continue;
       const base = t * S;
-      const join = (u: number): void => {
+      preds.length = 0;
+      if (this.soPrev[t] >= 0) preds.push(this.soPrev[t]);
+      for (let p = inWr.start[t]; p < inWr.start[t + 1]; p++) preds.push(from[inWr.edgeId[p]]);
+      if (withWw) for (let p = inWw.start[t]; p < inWw.start[t + 1]; p++) preds.push(from[inWw.edgeId[p]]);
+      // Join the predecessors' clocks (hot: transactions × predecessors × sessions).
+      for (let q = 0; q < preds.length; q++) {
+        const u = preds.data[q];
         const ub = u * S;
-        for (let s = 0; s < S; s++) if (c[ub + s] > c[base + s]) c[base + s] = c[ub + s];
-        const us = h.txnSession[u];
-        if (h.txnIndexInSession[u] > c[base + us]) c[base + us] = h.txnIndexInSession[u];
-      };
-      if (this.soPrev[t] >= 0) join(this.soPrev[t]);
-      for (let p = inWr.start[t]; p < inWr.start[t + 1]; p++) join(e.from.data[inWr.edgeId[p]]);
-      if (withWw) for (let p = inWw.start[t]; p < inWw.start[t + 1]; p++) join(e.from.data[inWw.edgeId[p]]);
+        for (let s = 0; s < S; s++) {
+          const x = c[ub + s];
+          if (x > c[base + s]) c[base + s] = x;
+        }
+        const us = base + session[u];
+        if (indexIn[u] > c[us]) c[us] = indexIn[u];
+      }
     }
     if (withWw) this.clocksBase = c;
     else this.clocksSoWr = c;
@@ -144,7 +173,7 @@ export class ListLevelContext {
    * Whether the history holds with transaction t at level lvl[t] (ids as LIST_LEVELS; SSER's rt
    * applies to transactions at SSER). The mixed verdict and each homogeneous one.
    */
-  holds(lvl: Int8Array): boolean {
+  holds(lvl: Int8Array): boolean | null {
     const { h, inf } = this;
     if (inf.inconsistent) return false;
     if (!this.baseAcyclic()) return false;
@@ -198,10 +227,12 @@ export class ListLevelContext {
       }
     }
     // CC (over so ∪ wr) and PSI (over so ∪ wr ∪ ww, cf being ww here): an overwriter in the reader's past.
+    // PC, SI, SER, SSER: precedence edges, then one acyclicity test.
+    if (!this.precedenceAcyclic(lvl, rwOut, wrIn, wwIn)) return false;
+    if ((needSoWrClocks || needBaseClocks) && h.txnCount * h.sessionCount > MAX_CLOCK_ENTRIES) return null;
     if (needSoWrClocks && !this.pastCheck(lvl, L_CC, this.clocks(false))) return false;
     if (needBaseClocks && !this.pastCheck(lvl, L_PSI, this.clocks(true))) return false;
-    // PC, SI, SER, SSER: precedence edges, then one acyclicity test.
-    return this.precedenceAcyclic(lvl, rwOut, wrIn, wwIn);
+    return true;
   }
 
   /** No reader at `level` has an overwriter of a version it read in its past (per clocks). */
@@ -398,7 +429,7 @@ export function decideListLevel(ctx: ListLevelContext, lvl: Int8Array): boolean 
   const inf = ctx.inf;
   const h = inf.h;
   const plain = ctx.holds(lvl);
-  if (!plain) return false;
+  if (plain !== true) return plain;
   let cfReaders = false;
   for (let t = 1; t < h.txnCount && !cfReaders; t++) cfReaders = inf.included[t] === 1 && (lvl[t] === L_PSI || lvl[t] === L_SI);
   if (!cfReaders) return true;
@@ -411,12 +442,16 @@ export function decideListLevel(ctx: ListLevelContext, lvl: Int8Array): boolean 
       if (orient(a, b, i / 3)) edges.add(a, b, LK_WW, k, -1, -1, -1);
       else edges.add(b, a, LK_WW, k, -1, -1, -1);
     }
-    return new ListLevelContext({ ...inf, edges }).holds(lvl);
+    return new ListLevelContext({ ...inf, edges }).holds(lvl) === true;
   };
-  const rank = topologicalOrder(ctx.baseGraph()).order;
-  const at = new Int32Array(h.txnCount);
-  for (let i = 0; i < h.txnCount; i++) at[rank[i]] = i;
-  if (withPairs((a, b) => at[a] < at[b])) return true;
+  // First along a serial order when there is one (it satisfies every level but SSER), then along so ∪ wr ∪ ww.
+  for (const g of [ctx.serGraph(), ctx.baseGraph()]) {
+    const topo = topologicalOrder(g);
+    if (topo.count < h.txnCount) continue;
+    const at = new Int32Array(h.txnCount);
+    for (let i = 0; i < h.txnCount; i++) at[topo.order[i]] = i;
+    if (withPairs((a, b) => at[a] < at[b])) return true;
+  }
   const count = pairs.length / 3;
   if (count > MAX_FREE_PAIRS) return null;
   for (let mask = 0; mask < 1 << count; mask++) if (withPairs((_a, _b, i) => ((mask >> i) & 1) === 0)) return true;
