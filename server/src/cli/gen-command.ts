@@ -5,6 +5,7 @@ import { DEFAULT_GEN_OPTIONS, generateHistory, optionsForEvents, STORE_KINDS, va
 import { writeHist, writePlume } from '../engine/gen/history-writers.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
+import { runGenList } from './gen-list-command.ts';
 
 export const GEN_USAGE = `usage: isocheck gen [--sessions N] [--txns N | --events N] [--ops N] [--keys N]
                     [--dist uniform|zipf] [--zipf S] [--reads R] [--aborts R]
@@ -17,9 +18,11 @@ export const GEN_USAGE = `usage: isocheck gen [--sessions N] [--txns N | --event
   --reads      share of reads, 0..1 (default ${DEFAULT_GEN_OPTIONS.readRatio}); --aborts share of aborted transactions
   --store      serial (serializable), snapshot (SI), causal (CC), read-committed (RC) or permissive
                (reads pick any earlier write: anomalies are common); default causal
-  --format     hist (default) or plume; -o writes to FILE instead of standard output`;
+  --format     hist (default) or plume; -o writes to FILE instead of standard output
+  --workload list-append: list-append histories (isocheck gen --workload list-append --help)`;
 
 export function runGen(argv: readonly string[], io: Io): number {
+  if (argv.includes('--workload')) return runGenList(argv, io);
   const parsed = parseArgs(argv, ['--sessions', '--txns', '--events', '--ops', '--keys', '--dist', '--zipf', '--reads', '--aborts', '--store', '--seed', '--format', '-o', '--output'], ['--help']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;

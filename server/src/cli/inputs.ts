@@ -3,12 +3,16 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type InputFormat = 'hist' | 'plume';
+export type InputFormat = 'hist' | 'plume' | 'edn' | 'json';
 
-export const HISTORY_EXTENSIONS = ['.hist', '.txt', '.plume'];
+export const INPUT_FORMATS: readonly InputFormat[] = ['hist', 'plume', 'edn', 'json'];
+
+export const HISTORY_EXTENSIONS = ['.hist', '.txt', '.plume', '.edn', '.jsonl'];
 
 export function formatOf(file: string, forced: InputFormat | undefined): InputFormat {
   if (forced) return forced;
+  if (file.endsWith('.edn')) return 'edn';
+  if (file.endsWith('.jsonl') || file.endsWith('.json')) return 'json';
   return file.endsWith('.txt') || file.endsWith('.plume') ? 'plume' : 'hist';
 }
 

@@ -8,6 +8,9 @@ import { causalityCycles, checkCycles, CheckContext, forcedEdges, MAX_CLOCK_ENTR
 import { isWeakLevel, LEVELS, levelId, type Level } from './levels/levels.ts';
 import { LineIndex } from './syntax/line-index.ts';
 import { readPlume } from './readers/plume-reader.ts';
+import { readJepsenEdn } from './readers/edn-reader.ts';
+import { readJepsenJson } from './readers/json-events-reader.ts';
+import { utf8 } from './util/utf8.ts';
 import { computeReadsFrom, opSpan, txnSpan, type ReadsFrom } from './model/reads-from.ts';
 import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongResult } from './strong/strong-check.ts';
 import { explainStrong, levelsOf, minimizeViolation } from './witness/strong-witness.ts';
@@ -83,6 +86,13 @@ export function analyzeHistText(text: string, options: AnalyzeOptions = {}): Ana
 export function analyzePlumeBytes(bytes: Uint8Array, options: AnalyzeOptions = {}): Analysis {
   const p = readPlume(bytes);
   return analyze({ history: p.history, lines: p.lines, findings: p.findings, directives: null, hasTags: false, firstListOp: null }, options);
+}
+
+/** Jepsen/Elle histories: EDN (one map per line, or a vector) or the same events as JSON lines. */
+export function analyzeJepsenBytes(bytes: Uint8Array | string, format: 'edn' | 'json', options: AnalyzeOptions = {}): Analysis {
+  const p = typeof bytes === 'string' ? readJepsenJson(bytes) : format === 'edn' ? readJepsenEdn(bytes) : readJepsenJson(utf8(bytes, 0, bytes.length));
+  const firstListOp = hasListOps(p.history) ? { start: 0, end: 0 } : null;
+  return analyze({ history: p.history, lines: p.lines, findings: p.findings, directives: null, hasTags: false, firstListOp }, options);
 }
 
 const ZERO: Span = { start: 0, end: 0 };

@@ -18,6 +18,8 @@ export interface ListGenOptions {
   keys: number;
   maxAppends: number;
   opsPerTxn: number;
+  /** Every transaction has exactly opsPerTxn ops (else 1..opsPerTxn, uniformly). */
+  fixedSize?: boolean;
   /** Probability that an op is a read. */
   readRatio: number;
   abortRatio: number;
@@ -100,7 +102,7 @@ export function generateListHistory(o: ListGenOptions): ListHistoryData {
     txnEnd[t] = end;
     lastEnd[s] = end;
     const mine = new Map<number, number[]>();
-    const size = 1 + rng.below(o.opsPerTxn);
+    const size = o.fixedSize ? o.opsPerTxn : 1 + rng.below(o.opsPerTxn);
     for (let j = 0; j < size; j++) {
       const slot = rng.below(o.keys);
       const k = live[slot];

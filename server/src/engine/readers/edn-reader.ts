@@ -10,6 +10,7 @@ import type { Finding } from '../model/diagnostics.ts';
 import type { History } from '../model/history.ts';
 import { LineIndex } from '../syntax/line-index.ts';
 import { Int32Vec } from '../util/int-vec.ts';
+import { utf8 } from '../util/utf8.ts';
 import { EV_FAIL, EV_INFO, EV_INVOKE, EV_OK, JepsenAssembler, looksListAppend, MOP_APPEND, MOP_READ, MOP_WRITE } from './jepsen-history.ts';
 
 export interface JepsenFile {
@@ -112,7 +113,7 @@ class EdnParser {
     if (this.i >= this.n) return 'the end of the file';
     let end = this.i + 1;
     while (end < this.n && end < this.i + 20 && !isDelimiter(this.b[end])) end++;
-    return `'${new TextDecoder().decode(this.b.subarray(this.i, end))}'`;
+    return `'${utf8(this.b, this.i, end)}'`;
   }
 
   private ws(): void {
@@ -155,7 +156,7 @@ class EdnParser {
   }
 
   private text(s: number, e: number): string {
-    return new TextDecoder().decode(this.b.subarray(s, e));
+    return utf8(this.b, s, e);
   }
 
   private keyword(): number {
@@ -271,7 +272,9 @@ class EdnParser {
         } else this.skipValue();
       } else if (this.is(ks, ke, 'process')) {
         if (this.b[this.i] === C_COLON) this.keyword(); // :nemesis
-        else {
+        else if (this.b[this.i] === C_QUOTE || this.b[this.i] === C_LBRACK || this.b[this.i] === C_LBRACE) {
+          throw new EdnError(`:process must be a non-negative integer or a keyword, found ${this.describe()}`, this.i);
+        } else {
           const e = this.token();
           const s = this.ts;
           const v = this.number(s, e);

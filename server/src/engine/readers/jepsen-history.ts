@@ -202,8 +202,15 @@ export class JepsenAssembler {
   }
 }
 
-/** Whether the bytes mention an append micro-op (`:append` or `"append"`): a list-append workload. */
-export function looksListAppend(bytes: Uint8Array): boolean {
-  const text = new TextDecoder().decode(bytes.subarray(0, Math.min(bytes.length, 1 << 20)));
-  return text.includes(':append') || text.includes('"append"');
+/** Whether the input mentions an append micro-op (`:append` or `"append"`): a list-append workload. */
+export function looksListAppend(bytes: Uint8Array | string): boolean {
+  if (typeof bytes === 'string') return bytes.includes(':append') || bytes.includes('"append"');
+  const needle = [97, 112, 112, 101, 110, 100]; // append
+  for (let i = 1; i + needle.length < bytes.length; i++) {
+    if (bytes[i] !== 97 || (bytes[i - 1] !== 58 && bytes[i - 1] !== 34)) continue;
+    let j = 1;
+    while (j < needle.length && bytes[i + j] === needle[j]) j++;
+    if (j === needle.length) return true;
+  }
+  return false;
 }

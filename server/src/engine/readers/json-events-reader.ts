@@ -9,10 +9,9 @@ const TYPES: Record<string, number> = { invoke: EV_INVOKE, ok: EV_OK, fail: EV_F
 const MOPS: Record<string, number> = { append: MOP_APPEND, r: MOP_READ, w: MOP_WRITE };
 
 /** `{"type": "ok", "f": "txn", "value": [["append", k, v], ["r", k, [..] | null], ["w", k, v]], "process": p, "time": t, "index": i}` per line. */
-export function readJepsenJson(bytes: Uint8Array): JepsenFile {
-  const text = new TextDecoder().decode(bytes);
+export function readJepsenJson(text: string): JepsenFile {
   const starts = new Int32Vec(1024);
-  const asm = new JepsenAssembler((bytes.length / 30) | 0, looksListAppend(bytes));
+  const asm = new JepsenAssembler((text.length / 30) | 0, looksListAppend(text));
   let pos = 0;
   let lineNo = 0;
   while (pos <= text.length) {
