@@ -358,22 +358,22 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
       if (u !== prevTxn) e.add(prevTxn, u, LK_WW, k, -1, prevVal, opValue[unOps[j]]);
     }
   }
-  // wr: every appender a read observed; rw: from an external read to the next version's writer.
-  const stamp = new Int32Array(txnCount).fill(-1);
+  // wr: from the appender of the last element the read did not append itself (the read's source).
+  // The appenders of the earlier elements precede it in ww, so their wr edges add no path: the
+  // levels that need every observed appender (RC, RA, CC premises) read them from the lists.
   for (let t = 1; t < txnCount; t++) {
     if (included[t] === 0) continue;
     for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
       if (opKind[o] !== OP_LIST_READ) continue;
       const k = opKey[o];
       const list = listOf(h, o);
-      // Walk backwards so each writer's edge names its last element in the list.
       for (let i = list.length - 1; i >= 0; i--) {
         const a = appenderOf(k, list[i]);
         if (a < 0) continue;
         const u = opTxn[a];
-        if (u === t || included[u] === 0 || stamp[u] === o) continue;
-        stamp[u] = o;
-        e.add(u, t, LK_WR, k, o, list[i], -1);
+        if (u === t) continue;
+        if (included[u] === 1) e.add(u, t, LK_WR, k, o, list[i], -1);
+        break;
       }
       if (external[o] === 0) continue;
       const n = list.length;

@@ -52,6 +52,7 @@ export class ListLevelContext {
     this.h = inf.h;
     const h = this.h;
     this.soPrev = new Int32Array(h.txnCount).fill(-1);
+    this.seenStamp = new Int32Array(h.txnCount);
     const e = inf.edges;
     for (let i = 0; i < e.length; i++) if (e.kind.data[i] === LK_SO) this.soPrev[e.to.data[i]] = e.from.data[i];
   }
@@ -76,6 +77,35 @@ export class ListLevelContext {
     for (let p = 0; p < g.edgeId.length; p++) g.edgeId[p] = ids[g.edgeId[p]];
     cache.set(kind, g);
     return g;
+  }
+
+  private readonly seenStamp: Int32Array;
+  private stampNo = 0;
+
+  /**
+   * Calls visit(u) once for each transaction u ≠ t whose append a list read of t returned (only
+   * the read `onlyOp` when it is ≥ 0): every observed appender, a wr predecessor of t.
+   */
+  forEachObserved(t: number, onlyOp: number, visit: (u: number) => void): void {
+    const { h, inf } = this;
+    const stamp = ++this.stampNo;
+    const seen = this.seenStamp;
+    const ls = h.opListStart as Int32Array;
+    const elems = h.listElems as Int32Array;
+    const from = onlyOp >= 0 ? onlyOp : h.txnOpStart[t];
+    const to = onlyOp >= 0 ? onlyOp + 1 : h.txnOpStart[t + 1];
+    for (let o = from; o < to; o++) {
+      if (h.opKind[o] !== OP_LIST_READ) continue;
+      const k = h.opKey[o];
+      for (let j = ls[o]; j < ls[o + 1]; j++) {
+        const a = inf.appenderOf(k, elems[j]);
+        if (a < 0) continue;
+        const u = h.opTxn[a];
+        if (u === t || seen[u] === stamp || inf.included[u] === 0) continue;
+        seen[u] = stamp;
+        visit(u);
+      }
+    }
   }
 
   /** so ∪ wr ∪ ww as one CSR over transactions. */
@@ -150,7 +180,9 @@ export class ListLevelContext {
       const base = t * S;
       preds.length = 0;
       if (this.soPrev[t] >= 0) preds.push(this.soPrev[t]);
-      for (let p = inWr.start[t]; p < inWr.start[t + 1]; p++) preds.push(from[inWr.edgeId[p]]);
+      // CC's past runs through every observed appender; PSI's through ww too, which implies them.
+      if (withWw) for (let p = inWr.start[t]; p < inWr.start[t + 1]; p++) preds.push(from[inWr.edgeId[p]]);
+      else this.forEachObserved(t, -1, (u) => preds.push(u));
       if (withWw) for (let p = inWw.start[t]; p < inWw.start[t + 1]; p++) preds.push(from[inWw.edgeId[p]]);
       // Join the predecessors' clocks (hot: transactions × predecessors × sessions).
       for (let q = 0; q < preds.length; q++) {
@@ -177,7 +209,6 @@ export class ListLevelContext {
     const { h, inf } = this;
     if (inf.inconsistent) return false;
     if (!this.baseAcyclic()) return false;
-    const e = inf.edges;
     const rwOut = this.byKind(LK_RW, false);
     const wrIn = this.byKind(LK_WR, true);
     const wwIn = this.byKind(LK_WW, true);
@@ -215,14 +246,16 @@ export class ListLevelContext {
           if (h.opKind[o] !== OP_LIST_READ) continue;
           if (inf.external[o] === 1 && curMax[h.opKey[o]] !== NONE && curMax[h.opKey[o]] > readPos(o)) return false;
           // This read's observed writers join the premise of the reads after it.
-          for (let p = wrIn.start[t]; p < wrIn.start[t + 1]; p++) if (e.op.data[wrIn.edgeId[p]] === o) absorb(e.from.data[wrIn.edgeId[p]]);
+          this.forEachObserved(t, o, absorb);
         }
       } else if (l === L_RA) {
         reset();
-        for (let p = wrIn.start[t]; p < wrIn.start[t + 1]; p++) absorb(e.from.data[wrIn.edgeId[p]]);
-        for (let u = this.soPrev[t]; u >= 0; u = this.soPrev[u]) absorb(u);
+        this.forEachObserved(t, -1, absorb);
         for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
-          if (h.opKind[o] === OP_LIST_READ && inf.external[o] === 1 && curMax[h.opKey[o]] !== NONE && curMax[h.opKey[o]] > readPos(o)) return false;
+          if (h.opKind[o] !== OP_LIST_READ || inf.external[o] === 0) continue;
+          const k = h.opKey[o];
+          const seen = Math.max(curMax[k], this.latestBefore(t, k));
+          if (seen !== NONE && seen > readPos(o)) return false;
         }
       }
     }
@@ -266,6 +299,12 @@ export class ListLevelContext {
     const h = this.h;
     const r = this.inf.edges.op.data[i];
     return ((h.opListStart as Int32Array)[r + 1] - (h.opListStart as Int32Array)[r]) - 1;
+  }
+
+  /** The largest version position of k appended by t's session before t (its so predecessors). */
+  private latestBefore(t: number, k: number): number {
+    const idx = this.h.txnIndexInSession[t] - 1;
+    return idx < 0 ? NONE : this.latestPosInSession(this.h.txnSession[t], idx, k);
   }
 
   /** Per (key, session): appenders' session indexes and prefix-max positions, for latestPosInSession. */
@@ -416,14 +455,14 @@ export function uniformLevels(h: History, level: ListLevel): Int8Array {
   return new Int8Array(h.txnCount).fill(listLevelId(level));
 }
 
-/** Orientations of unordered append pairs tried one by one, at most 2^this. */
-const MAX_FREE_PAIRS = 10;
+/** Orientations of unordered append pairs are tried one by one while 2^pairs × edges stays under this (work steps, not time). */
+const MAX_ORIENTATION_WORK = 64_000_000;
 
 /**
  * The verdict with transaction t at lvl[t]: true, false, or null when undecided. PSI and SI
  * readers see cf, the commit order between transactions appending a common key; between two
  * appends nobody read that order is free. It is chosen along a topological order of the
- * constraints (which decides the common case), else every orientation is tried up to 2^10.
+ * constraints (which decides the common case), else every orientation is tried (bounded work).
  */
 export function decideListLevel(ctx: ListLevelContext, lvl: Int8Array): boolean | null {
   const inf = ctx.inf;
@@ -453,7 +492,7 @@ export function decideListLevel(ctx: ListLevelContext, lvl: Int8Array): boolean 
     if (withPairs((a, b) => at[a] < at[b])) return true;
   }
   const count = pairs.length / 3;
-  if (count > MAX_FREE_PAIRS) return null;
+  if (count > 30 || 2 ** count * (inf.edges.length + h.txnCount) > MAX_ORIENTATION_WORK) return null;
   for (let mask = 0; mask < 1 << count; mask++) if (withPairs((_a, _b, i) => ((mask >> i) & 1) === 0)) return true;
   return false;
 }

@@ -1,0 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { readJepsenEdn } from './server/src/engine/readers/edn-reader.ts';
+import { analyzeListAppend } from './server/src/engine/listappend/list-analysis.ts';
+const t0 = performance.now();
+const bytes = readFileSync(process.argv[2]);
+const t1 = performance.now();
+const f = readJepsenEdn(bytes);
+const t2 = performance.now();
+console.log(`file ${(t1 - t0).toFixed(0)} ms, parse ${(t2 - t1).toFixed(0)} ms, txns ${f.history.txnCount - 1}, ops ${f.history.opCount}, findings ${f.findings.length}`, f.findings.slice(0, 3).map((x) => x.message));
+const a = analyzeListAppend(f.history);
+const t3 = performance.now();
+console.log(`analysis ${(t3 - t2).toFixed(0)} ms`, [...a.verdicts].map(([l, v]) => `${l}=${v}`).join(' '), a.anomalies.map((x) => x.code), a.inference.findings.slice(0, 3).map((x) => x.message));
+console.log('rss MB', (process.memoryUsage().rss / 1e6).toFixed(0));
