@@ -103,3 +103,11 @@ test(`every reported cycle on ${RUNS} random histories chains, has its class's s
   }
   assert.ok(cycles > RUNS / 20, `only ${cycles} cycles`);
 });
+
+test('docs/list-append.md shows the anomaly table exactly as the engine declares it', () => {
+  const doc = readFileSync(join(import.meta.dirname, '..', 'docs', 'list-append.md'), 'utf8');
+  for (const r of ANOMALIES) {
+    const row = `| \`${r.code}\` | ${r.meaning} | ${r.violates.join(', ')} | ${r.edges ? r.edges.join(', ') : '–'} |`;
+    assert.ok(doc.includes(row), row);
+  }
+});

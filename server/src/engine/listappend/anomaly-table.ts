@@ -44,7 +44,7 @@ export const ANOMALIES: readonly AnomalyRow[] = [
   { code: 'garbage-read', meaning: 'a read list holds an element that nobody appended', violates: ALL },
   { code: 'incompatible-order', meaning: 'two read lists of a key where neither is a prefix of the other', violates: ALL },
   { code: 'duplicate-element', meaning: 'an element appears twice in one list, or is appended twice', violates: ALL },
-  { code: 'internal', meaning: 'a read disagrees with its own transaction\'s earlier appends and reads of the key', violates: ALL },
+  { code: 'internal', meaning: 'a read after its own transaction\'s appends to the key does not end with exactly those appends', violates: ALL },
   { code: 'dirty-update', meaning: 'a committed append is ordered after an aborted transaction\'s element', violates: ALL },
   { code: 'future-read', meaning: 'a read observed its own transaction\'s later append', violates: ALL },
 ];
