@@ -2,7 +2,8 @@
 // threads, 10 % unknown outcomes, real-time intervals) read and fully analysed, phase by phase.
 // Usage: npm run bench:list [-- TRANSACTIONS [serial|permissive]]   (not a test: figures only)
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LIST_GEN, generateListHistory, writeListEvents } from '../server/src/engine/gen/list-append-store.ts';
@@ -14,6 +15,19 @@ import { CYCLE_CLASSES, LIST_LEVELS } from '../server/src/engine/listappend/anom
 
 const txns = Number(process.argv[2] ?? '1000000');
 const store = (process.argv[3] ?? 'serial') as 'serial' | 'permissive';
+
+/** In a child process (`--write FILE`): the history's EDN, so the measured process starts clean. */
+function writeHistory(file: string): void {
+  const d = generateListHistory({ ...DEFAULT_LIST_GEN, transactions: txns, sessions: 64, keys: 1024, maxAppends: 32, opsPerTxn: 4, fixedSize: true, abortRatio: 0.01, unknownRatio: 0.1, store, seed: 1 });
+  const fd = openSync(file, 'w');
+  writeListEvents(d, 'edn', (c) => writeSync(fd, c));
+  closeSync(fd);
+}
+
+if (process.argv[4] === '--write') {
+  writeHistory(process.argv[5]);
+  process.exit(0);
+}
 const dir = mkdtempSync(join(tmpdir(), 'isocheck-bench-'));
 const file = join(dir, 'history.edn');
 let peak = 0;
@@ -22,12 +36,8 @@ const sample = (): void => {
 };
 const timer = setInterval(sample, 20);
 try {
-  const d = generateListHistory({ ...DEFAULT_LIST_GEN, transactions: txns, sessions: 64, keys: 1024, maxAppends: 32, opsPerTxn: 4, fixedSize: true, abortRatio: 0.01, unknownRatio: 0.1, store, seed: 1 });
-  const parts: string[] = [];
-  writeListEvents(d, 'edn', (c) => parts.push(c));
-  writeFileSync(file, parts.join(''));
-  parts.length = 0;
-  if (global.gc) global.gc();
+  const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1], String(txns), store, '--write', file], { stdio: 'inherit' });
+  if (child.status !== 0) throw new Error('writing the history failed');
   peak = 0;
   const bytes = readFileSync(file);
   console.log(`${txns} transactions, ${(bytes.length / 1e6).toFixed(0)} MB of EDN (${store} store)`);

@@ -21,7 +21,7 @@ export interface FoundCycle {
 }
 
 /** Work steps (edge relaxations) per class before the smallest-so-far cycle is taken as the answer. */
-const STEPS_PER_CLASS = 4_000_000;
+const STEPS_PER_CLASS = 2_000_000;
 
 const RW_LAST = 1;
 const COUNT_SHIFT = 1;
@@ -182,39 +182,51 @@ class CycleGraph {
       let tail = 0;
       queue[tail++] = s0;
       let found = -1;
+      const compA = comp[a];
+      const allowed = rule.allowed;
+      const kinds = e.kind.data;
       while (head < tail && found < 0) {
         const st = queue[head++];
         const v = (st / P) | 0;
         const ph = st - v * P;
-        if (dist[st] >= limit) break;
-        const relax = (w: number, kind: number, edge: number): boolean => {
+        const d = dist[st];
+        if (d >= limit) break;
+        // Out-edges of v, then (realtime) its rt successors: a suffix of the start-sorted list.
+        const outEnd = this.out.start[v + 1];
+        let rtFrom = -1;
+        let rtTo = -1;
+        if (realtime && this.inf.h.txnUnknown?.[v] !== 1 && this.startOf && this.endOf && !Number.isNaN(this.startOf[v])) {
+          rtFrom = firstStartAfter(this.byStart, this.startOf, this.endOf[v]);
+          rtTo = rtCovered[ph];
+          if (rtFrom < rtCovered[ph]) rtCovered[ph] = rtFrom;
+        }
+        for (let p = this.out.start[v], r = rtFrom; found < 0; ) {
+          let w: number;
+          let kind: number;
+          let edge: number;
+          if (p < outEnd) {
+            edge = this.out.edgeId[p];
+            kind = kinds[edge];
+            w = this.out.target[p++];
+            if ((allowed & (1 << kind)) === 0) continue;
+          } else if (r >= 0 && r < rtTo) {
+            w = this.byStart[r++];
+            kind = LK_RT;
+            edge = -1;
+          } else break;
           steps++;
-          if (comp[w] !== comp[a]) return false;
+          if (comp[w] !== compA) continue;
           const np = rule.step(ph, kind);
-          if (np < 0) return false;
+          if (np < 0) continue;
           const ns = w * P + np;
-          if (dist[ns] >= 0) return false;
-          dist[ns] = dist[st] + 1;
+          if (dist[ns] >= 0) continue;
+          dist[ns] = d + 1;
           parent[ns] = st;
           parentEdge[ns] = edge;
           touched.push(ns);
-          if (w === a && rule.accept(np)) {
-            found = ns;
-            return true;
-          }
-          if (w !== a) queue[tail++] = ns;
-          return false;
-        };
-        for (let p = this.out.start[v]; p < this.out.start[v + 1]; p++) {
-          const idx = this.out.edgeId[p];
-          const kind = e.kind.data[idx];
-          if ((rule.allowed & bit(kind)) === 0) continue;
-          if (relax(this.out.target[p], kind, idx)) break;
-        }
-        if (found < 0 && realtime && this.inf.h.txnUnknown?.[v] !== 1 && this.startOf && this.endOf && !Number.isNaN(this.startOf[v])) {
-          const j = firstStartAfter(this.byStart, this.startOf, this.endOf[v]);
-          for (let i = j; i < rtCovered[ph] && found < 0; i++) relax(this.byStart[i], LK_RT, -1);
-          if (j < rtCovered[ph]) rtCovered[ph] = j;
+          if (w === a) {
+            if (rule.accept(np)) found = ns;
+          } else queue[tail++] = ns;
         }
       }
       if (found >= 0) {
