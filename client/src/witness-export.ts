@@ -5,7 +5,7 @@ import type { AnalysisResult, JsonRange, TransactionJson, VerdictJson, VerdictSt
 export interface ExportedEdge {
   from: string;
   to: string;
-  kind: 'so' | 'wr' | 'co' | 'ww' | 'rw' | 'rt';
+  kind: 'so' | 'wr' | 'co' | 'ww' | 'rw';
   key: string | null;
   because: string;
   range: JsonRange;

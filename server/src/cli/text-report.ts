@@ -5,13 +5,16 @@ import type { DiagnosticJson, FileReport, VerdictJson, WitnessJson } from '../en
 const MARK = (v: VerdictJson): string => (v.consistent === true ? '✓' : v.consistent === false ? '✗' : '?');
 
 export function renderTable(reports: readonly FileReport[]): string {
-  const levelNames = ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER'].filter((l) => reports.some((r) => r.levels[l]));
+  const levelNames = ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER', 'SSER'].filter((l) => reports.some((r) => r.levels[l]));
   const withMixed = reports.some((r) => r.mixed);
-  const header = ['file', ...levelNames, ...(withMixed ? ['mixed'] : []), 'result'];
+  // List-append histories: the anomalies found, weakest first (docs/list-append.md).
+  const withAnomalies = reports.some((r) => r.anomalies !== undefined);
+  const header = ['file', ...levelNames, ...(withMixed ? ['mixed'] : []), ...(withAnomalies ? ['anomalies'] : []), 'result'];
   const rows = reports.map((r) => [
     r.file,
     ...levelNames.map((l) => (r.levels[l] ? MARK(r.levels[l]) : '')),
     ...(withMixed ? [r.mixed ? MARK(r.mixed) : ''] : []),
+    ...(withAnomalies ? [r.anomalies === undefined ? '' : r.anomalies.length === 0 ? '–' : r.anomalies.map((a) => a.code).join(' ')] : []),
     result(r),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => [...row[i]].length)));

@@ -297,19 +297,23 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   }
 
   if (mixed && list && d) mixed = withList(mixed, 'SER', list.mixed(mixedListLevels(h, d)));
-  // SSER: on list histories from the graph; on register histories not decided yet.
-  const sserAsked = (options.levels === undefined && list !== null && h.txnTimeStart !== undefined)
-    || [d?.level, ...(d?.checks ?? []), ...(d?.expects ?? [])].some((x) => x?.strict === true);
-  let sser: Verdict | null = null;
-  if (sserAsked) {
+  // SSER: on list histories from the graph; on register histories not decided yet. Shown when the
+  // file asks for it or a list history has times (and --level does not narrow the levels).
+  let sserVerdict: Verdict | undefined;
+  const sserOf = (): Verdict => {
+    if (sserVerdict) return sserVerdict;
     const ser = verdictOf('SER');
     const registers = h.opKind.some((k) => k === OP_READ || k === OP_WRITE);
-    sser = ser.consistent === false
+    sserVerdict = ser.consistent === false
       ? { level: 'SER', consistent: false, witness: ser.witness, note: 'implied: SER is violated' }
       : list && !registers
         ? withList({ level: 'SER', consistent: true, witness: null, note: null }, 'SSER', list.verdicts.get('SSER'))
         : { level: 'SER', consistent: null, witness: null, note: 'SSER is decided on list-append histories only (register histories: not checked yet)' };
-  }
+    return sserVerdict;
+  };
+  const sserAsked = options.levels === undefined && ((list !== null && h.txnTimeStart !== undefined)
+    || [d?.level, ...(d?.checks ?? []), ...(d?.expects ?? [])].some((x) => x?.strict === true));
+  const sser: Verdict | null = sserAsked ? sserOf() : null;
 
   causality(); // its findings, if no check above needed them yet
 
@@ -352,7 +356,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
 
   // Expectations decide files that have them.
   for (const e of d?.expects ?? []) {
-    const v = e.strict ? sser ?? verdictOf(e.level) : levels.find((x) => x.level === e.level) ?? withList(verdictOf(e.level), e.level, list?.verdicts.get(e.level));
+    const v = e.strict ? sserOf() : levels.find((x) => x.level === e.level) ?? withList(verdictOf(e.level), e.level, list?.verdicts.get(e.level));
     if (v.consistent === null) continue; // covered by the not-checked note
     if (v.consistent === e.ok) continue;
     const why = v.consistent ? 'it holds' : `it is violated: ${v.witness?.message ?? ''}`;

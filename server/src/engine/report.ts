@@ -8,7 +8,7 @@ import type { Witness } from './witness/witness.ts';
 export interface EdgeJson {
   from: string;
   to: string;
-  kind: 'so' | 'wr' | 'co' | 'ww' | 'rw' | 'rt';
+  kind: 'so' | 'wr' | 'co' | 'ww' | 'rw';
   key: string | null;
   because: string;
   range: Range;
@@ -52,7 +52,8 @@ export interface AnomalyJson {
   message: string;
   range: Range;
   transactions: string[];
-  cycle: EdgeJson[];
+  /** As a witness's edges, with one more kind: `rt` (real time, in the -realtime classes). */
+  cycle: (Omit<EdgeJson, 'kind'> & { kind: EdgeJson['kind'] | 'rt' })[];
 }
 
 export function fileReport(file: string, a: Analysis): FileReport {

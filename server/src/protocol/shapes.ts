@@ -107,7 +107,7 @@ export interface WrEdgeJson {
   write: JsonRange | null;
 }
 
-export type EdgeKindJson = 'so' | 'wr' | 'co' | 'ww' | 'rw' | 'rt';
+export type EdgeKindJson = 'so' | 'wr' | 'co' | 'ww' | 'rw';
 
 export interface CoEdgeJson {
   from: number;

@@ -66,7 +66,7 @@ function isVerdict(x: unknown): boolean {
   if (x.witness === null) return true;
   const w = x.witness;
   return isObj(w) && isStr(w.anomaly) && isStr(w.message) && (w.range === undefined || isRange(w.range)) && Array.isArray(w.cycle)
-    && w.cycle.every((e) => isObj(e) && isNum(e.from) && isNum(e.to) && ['so', 'wr', 'co', 'ww', 'rw', 'rt'].includes(e.kind as string) && isStr(e.because) && isRange(e.range) && (e.key === null || isStr(e.key)));
+    && w.cycle.every((e) => isObj(e) && isNum(e.from) && isNum(e.to) && ['so', 'wr', 'co', 'ww', 'rw'].includes(e.kind as string) && isStr(e.because) && isRange(e.range) && (e.key === null || isStr(e.key)));
 }
 
 /** A structural check of the analysis (every field the view reads), linear in its size. */

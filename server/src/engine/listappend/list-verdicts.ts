@@ -19,7 +19,8 @@ export function listWitness(list: ListAnalysis, level: ListLevel): Witness {
   if (a) {
     return {
       anomaly: a.code, message: a.message, span: a.span,
-      edges: a.cycle.map((e) => ({ from: e.fromId, to: e.toId, kind: e.kind, key: e.keyId, readOp: e.readOp, because: e.because, span: e.span })),
+      // A real-time edge constrains the commit order: a co edge in the witness contract.
+      edges: a.cycle.map((e) => ({ from: e.fromId, to: e.toId, kind: e.kind === 'rt' ? 'co' : e.kind, key: e.keyId, readOp: e.readOp, because: e.because, span: e.span })),
     };
   }
   return {

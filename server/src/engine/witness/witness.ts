@@ -6,7 +6,7 @@ import type { Csr } from '../util/graph.ts';
 import { BOTTOM, type History } from '../model/history.ts';
 import { opSpan, txnSpan, type ReadsFrom } from '../model/reads-from.ts';
 
-export type WitnessEdgeKind = 'so' | 'wr' | 'co' | 'ww' | 'rw' | 'rt';
+export type WitnessEdgeKind = 'so' | 'wr' | 'co' | 'ww' | 'rw';
 
 export interface WitnessEdge {
   from: number;
