@@ -99,7 +99,12 @@ class EdnParser {
         this.eventMap(eventNo++);
       } catch (e) {
         if (!(e instanceof EdnError)) throw e;
-        const at = Math.min(e.at, this.n);
+        // An error at the end of the file is shown on the last line that has something.
+        let at = Math.min(e.at, this.n);
+        if (at >= this.n) {
+          at = this.n - 1;
+          while (at > start && isSpace(this.b[at])) at--;
+        }
         this.asm.problem(`malformed EDN at line ${this.lineOf(at)}: ${e.message}; the event is skipped`, start, Math.max(at, start + 1));
         // Resume at the next line.
         const nl = this.b.indexOf(10, Math.max(at, start));
