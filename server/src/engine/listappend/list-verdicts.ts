@@ -19,8 +19,14 @@ export function listWitness(list: ListAnalysis, level: ListLevel): Witness {
   if (a) {
     return {
       anomaly: a.code, message: a.message, span: a.span,
-      // A real-time edge constrains the commit order: a co edge in the witness contract.
-      edges: a.cycle.map((e) => ({ from: e.fromId, to: e.toId, kind: e.kind === 'rt' ? 'co' : e.kind, key: e.keyId, readOp: e.readOp, because: e.because, span: e.span })),
+      // In the witness contract's words: "B read … from A" for wr, "A must commit before B: …" for the
+      // order edges (a real-time edge constrains the commit order: a co edge there).
+      edges: a.cycle.map((e) => ({
+        from: e.fromId, to: e.toId, kind: e.kind === 'rt' ? 'co' : e.kind, key: e.keyId, readOp: e.readOp, span: e.span,
+        because: e.kind === 'so' ? e.because
+          : e.kind === 'wr' ? `${e.to} read ${e.key ?? ''} from ${e.from} (${e.because})`
+          : `${e.from} must commit before ${e.to}: ${e.because}`,
+      })),
     };
   }
   return {
