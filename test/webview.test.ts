@@ -232,7 +232,7 @@ session s2
         const l = layoutGraph(a, { level, kinds: { so: true, wr: true, co: true }, visible: null });
         const svg = renderSvg(l, LIGHT_PALETTE, l.witness ? witnessSentences(a, l.witness) : []);
         await page.setContent(`<!DOCTYPE html><html><body style="margin:0">${svg}</body></html>`);
-        const r = await page.evaluate(MEASURE) as { problems: string[]; labels: number };
+        const r = await page.evaluate<{ problems: string[]; labels: number }>(MEASURE);
         assert.deepEqual(r.problems, [], `${f} at ${level}`);
         drawings++;
         labels += r.labels;
@@ -248,7 +248,7 @@ session s2
       const g = await openGraph(browser, 'light', { width: 640, height: 760 });
       await g.send({ type: 'analysis', analysis: a });
       await g.page.locator('g.box').first().waitFor();
-      const m = await g.page.evaluate(FIT_FACTS) as { min: number; inView: boolean; witness: number; faded: string[] };
+      const m = await g.page.evaluate<{ min: number; inView: boolean; witness: number; faded: string[] }>(FIT_FACTS);
       assert.ok(m.min >= 11 - 1e-6, `${f}: box text at ${m.min} px`);
       assert.ok(m.witness > 0 && m.inView, `${f}: the witness is in view`);
       assert.ok(m.faded.every((o) => Number(o) < 0.5), `${f}: the others are faded`);
