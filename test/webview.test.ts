@@ -270,6 +270,10 @@ session s2
     const selectColour = await g.page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--ic-select').trim());
     const edgeColours = await g.page.evaluate(() => ['--ic-so', '--ic-wr', '--ic-rc', '--ic-ra', '--ic-cc', '--ic-ww', '--ic-rw', '--ic-witness'].map((v) => getComputedStyle(document.documentElement).getPropertyValue(v).trim()));
     assert.ok(!edgeColours.includes(selectColour), `${selectColour} vs ${edgeColours.join(' ')}`);
+    // The pin: the host keeps this document instead of following the active editor.
+    await g.page.locator('button.pin').click();
+    assert.deepEqual((await g.posted()).filter((m) => m.type === 'pin'), [{ type: 'pin', pinned: true }]);
+    assert.equal(await g.page.locator('button.pin').getAttribute('aria-pressed'), 'true');
     await g.page.close();
   });
 });

@@ -17,7 +17,7 @@ import { hostApi } from './vscode-api.ts';
 
 const api = hostApi();
 let state: GraphViewState = asGraphViewState(api.getState()) ?? {
-  uri: '', level: null, kinds: { so: true, wr: true, co: true }, transform: null, selected: null, depth: 1,
+  uri: '', level: null, kinds: { so: true, wr: true, co: true }, transform: null, selected: null, depth: 1, pinned: false,
 };
 let analysis: AnalysisResult | null = null;
 let layout: Layout | null = null;
@@ -56,6 +56,9 @@ for (const kind of ['so', 'wr', 'co'] as const) {
   toggles[kind] = box;
 }
 const fitButton = el('button', toolbar, 'fit', 'Fit');
+const pinButton = el('button', toolbar, 'pin', 'Pin');
+pinButton.setAttribute('aria-pressed', String(state.pinned));
+pinButton.title = 'Pinned: keep this file instead of following the active editor';
 const exportSelect = el('select', toolbar, 'export-format');
 exportSelect.setAttribute('aria-label', 'export format');
 for (const f of EXPORT_FORMATS) {
@@ -164,6 +167,14 @@ for (const kind of ['so', 'wr', 'co'] as const) {
   });
 }
 fitButton.addEventListener('click', fit);
+pinButton.addEventListener('click', () => {
+  state.pinned = !state.pinned;
+  pinButton.setAttribute('aria-pressed', String(state.pinned));
+  pinButton.textContent = state.pinned ? 'Pinned' : 'Pin';
+  save();
+  api.postMessage({ type: 'pin', pinned: state.pinned });
+});
+pinButton.textContent = state.pinned ? 'Pinned' : 'Pin';
 widenButton.addEventListener('click', () => {
   state.depth += 1;
   save();
@@ -210,7 +221,8 @@ function handle(m: HostToViewMessage): void {
     case 'analysis':
       if (state.uri !== m.analysis.uri) {
         // Another document: its own view, not the last one's selection.
-        state = { ...state, uri: m.analysis.uri, level: null, selected: null, depth: 1 };
+        state = { ...state, uri: m.analysis.uri, level: null, selected: null, depth: 1, transform: null };
+        zoomApplied = false;
       }
       analysis = m.analysis;
       save();
@@ -424,3 +436,4 @@ function reveal(range: JsonRange): void {
 
 messageEl.textContent = 'Waiting for the analysis…';
 api.postMessage({ type: 'ready' });
+if (state.pinned) api.postMessage({ type: 'pin', pinned: true });
