@@ -1,6 +1,7 @@
 // The .hist language for CodeMirror: a stream tokenizer whose patterns come from the TextMate grammar's rules (syntaxes/).
 
-import { StreamLanguage, type StreamParser } from '@codemirror/language';
+import { HighlightStyle, StreamLanguage, syntaxHighlighting, type StreamParser } from '@codemirror/language';
+import { tags } from '@lezer/highlight';
 import grammar from '../../syntaxes/hist.tmLanguage.json';
 
 interface Rule { match?: string; begin?: string }
@@ -63,3 +64,15 @@ const parser: StreamParser<{ inString: boolean }> = {
 };
 
 export const histLanguage = StreamLanguage.define(parser);
+
+/** Token colours from the page's CSS variables, so light and dark both read well. */
+export const histHighlighting = syntaxHighlighting(HighlightStyle.define([
+  { tag: tags.comment, color: 'var(--pg-comment)' },
+  { tag: tags.keyword, color: 'var(--pg-keyword)' },
+  { tag: tags.operatorKeyword, color: 'var(--pg-keyword)', fontWeight: '600' },
+  { tag: tags.atom, color: 'var(--pg-atom)', fontWeight: '600' },
+  { tag: tags.string, color: 'var(--pg-string)' },
+  { tag: tags.number, color: 'var(--pg-number)' },
+  { tag: tags.definition(tags.variableName), color: 'var(--pg-definition)' },
+  { tag: tags.operator, color: 'var(--pg-keyword)' },
+]));

@@ -17,7 +17,7 @@ import type { AnalysisResult } from '../../server/src/protocol/shapes.ts';
 import type { ExportFormat, GraphLevel } from '../../server/src/protocol/webview.ts';
 import { onGraphMessage, toGraph } from './graph-host.ts';
 import type { FromWorker, LevelSummary, ToWorker } from './protocol.ts';
-import { histLanguage } from './hist-mode.ts';
+import { histHighlighting, histLanguage } from './hist-mode.ts';
 import { decodeShare, encodeShare } from './share.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -80,7 +80,7 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 const view = new EditorView({
   parent: $('editor'),
   extensions: [
-    basicSetup, histLanguage, lint, lintGutter(),
+    basicSetup, histLanguage, histHighlighting, lint, lintGutter(),
     EditorView.updateListener.of((u) => { if (u.docChanged) schedule(); }),
     hoverTooltip((v, pos) => hover(v, pos)),
     autocompletion({ override: [complete] }),
