@@ -104,6 +104,11 @@ describe('graph webview in Chromium', { skip, timeout: 120_000 }, () => {
     // The editor's cursor inside T2 highlights it.
     await g.send({ type: 'cursor', uri: a.uri, position: t2.extent!.start });
     await g.page.locator('g.box.cursor[data-name="T2"]').waitFor();
+    // Keyboard: a focused box reveals on Enter.
+    await g.page.locator('g.box[data-name="T2"]').focus();
+    await g.page.keyboard.press('Enter');
+    const last = (await g.posted()).filter((m) => m.type === 'reveal').pop();
+    assert.deepEqual(last, { type: 'reveal', uri: a.uri, range: t2.extent });
     // Malformed messages are ignored.
     await g.send({ type: 'analysis', analysis: { uri: 1 } });
     await g.send({ type: 'reveal' });

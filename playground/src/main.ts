@@ -93,14 +93,23 @@ function schedule(): void {
   timer = setTimeout(() => { void check(); }, 150);
 }
 
+/** Texts larger than this get the editor's two passes: RC/RA/CC first, then the strong levels. */
+const QUICK_FIRST = 100_000;
+
 async function check(): Promise<void> {
   const text = view.state.doc.toString();
   cancelBusy();
+  if (text.length > QUICK_FIRST && !(await pass(text, true))) return;
+  await pass(text, false);
+}
+
+/** One analysis of `text` shown in the editor and the graph; false when a newer edit superseded it. */
+async function pass(text: string, quick: boolean): Promise<boolean> {
   const id = (textId = nextId++);
-  const r = await request({ type: 'text', id, text });
+  const r = await request({ type: 'text', id, text, quick });
   if (id !== textId || r.type !== 'text') {
     if (r.type === 'error') notice(r.message);
-    return;
+    return false;
   }
   model = new DocModel('playground:/history.hist', id, '', r.snapshot);
   modelText = text;
@@ -122,6 +131,7 @@ async function check(): Promise<void> {
   const a = analysisJson(model);
   showLevels(a.levels.map((v) => ({ level: v.level, state: v.state, anomaly: v.witness?.anomaly ?? null, message: v.witness?.message ?? null })), a.mixed);
   graph(a);
+  return true;
 }
 
 function hover(v: EditorView, pos: number): { pos: number; create: () => { dom: HTMLElement } } | null {

@@ -7,7 +7,7 @@ import type { GraphLevel, ExportFormat } from '../../server/src/protocol/webview
 /** page → worker. */
 export type ToWorker =
   /** Check the editor's text (a newer request makes the page terminate a busy worker). */
-  | { type: 'text'; id: number; text: string }
+  | { type: 'text'; id: number; text: string; quick: boolean }
   /** Check a dropped or opened file (.hist or plume text), kept in the worker for exports. */
   | { type: 'file'; id: number; name: string; bytes: ArrayBuffer }
   /** Export one level's witness of the last text or file. */
@@ -22,7 +22,7 @@ export interface LevelSummary {
 
 /** worker → page. */
 export type FromWorker =
-  | { type: 'text'; id: number; snapshot: AnalysisSnapshot }
+  | { type: 'text'; id: number; snapshot: AnalysisSnapshot; quick: boolean }
   | { type: 'progress'; id: number; stage: string; done: number; total: number }
   | { type: 'file'; id: number; name: string; analysis: AnalysisResult; levels: LevelSummary[]; transactions: number; operations: number; millis: number }
   | { type: 'export'; id: number; ok: true; text: string; extension: string }

@@ -38,8 +38,8 @@ port.onmessage = (e: MessageEvent<ToWorker>): void => {
   try {
     switch (m.type) {
       case 'text': {
-        const { snapshot, transfer } = buildSnapshot(m.text, { uri: 'playground:/history.hist', levels: undefined, maxWitnesses: 1, docsBase: null, maxDiagnostics: 1000 });
-        post({ type: 'text', id: m.id, snapshot }, transfer);
+        const { snapshot, transfer } = buildSnapshot(m.text, { uri: 'playground:/history.hist', levels: undefined, maxWitnesses: 1, docsBase: null, maxDiagnostics: 1000, deferStrong: m.quick });
+        post({ type: 'text', id: m.id, snapshot, quick: m.quick }, transfer);
         return;
       }
       case 'file': {

@@ -379,13 +379,23 @@ function drawNodes(l: Layout): void {
   boxes.select('title').text((d) => (d.bottom ? 'the initial state' : [`${d.name}${d.aborted ? ' (aborted)' : ''}`, ...d.ops].join('\n')));
   boxes.selectAll<SVGTextElement, string>('text.op').data((d) => d.ops).join('text').attr('class', 'op')
     .attr('x', 6).attr('y', (_d, i) => HEADER_H + 11 + i * OP_H).text((d) => clip(d, OP_CHARS));
-  boxes.on('click', (event: MouseEvent, d) => {
-    event.stopPropagation();
+  const pick = (d: NodeBox): void => {
     state.selected = { kind: 'txn', name: d.name };
     save();
     applyHighlights();
     const range = d.extent ?? d.range;
     if (range) reveal(range);
+  };
+  // Keyboard: every box is a button in the tab order (Enter or Space reveals it).
+  boxes.attr('tabindex', 0).attr('role', 'button').attr('aria-label', (d) => (d.bottom ? 'the initial state' : `transaction ${d.name}`));
+  boxes.on('click', (event: MouseEvent, d) => {
+    event.stopPropagation();
+    pick(d);
+  });
+  boxes.on('keydown', (event: KeyboardEvent, d) => {
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    event.preventDefault();
+    pick(d);
   });
 }
 
@@ -405,12 +415,19 @@ function drawWitness(a: AnalysisResult, l: Layout): void {
   witnessSentences(a, w).forEach((sentence, i) => {
     const li = el('li', witnessList, undefined, sentence);
     li.dataset.index = String(i);
-    li.addEventListener('click', () => {
+    li.tabIndex = 0;
+    const pick = (): void => {
       const edge = l.edges.find((e) => e.witness === i);
       if (edge) state.selected = { kind: 'edge', id: edge.id };
       save();
       applyHighlights();
       reveal(w.cycle[i].range);
+    };
+    li.addEventListener('click', pick);
+    li.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      pick();
     });
   });
 }
