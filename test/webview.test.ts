@@ -52,9 +52,9 @@ const FIT_FACTS = `(() => {
   const view = document.querySelector('svg.graph').getBoundingClientRect();
   const texts = [...document.querySelectorAll('svg.graph g.box text')].map((e) => parseFloat(getComputedStyle(e).fontSize) * (e.getScreenCTM() ? e.getScreenCTM().a : 0));
   const witness = [...document.querySelectorAll('svg.graph g.box.witness rect')].map((e) => e.getBoundingClientRect());
-  const inView = witness.every((r) => r.left >= view.left - 1 && r.top >= view.top - 1 && r.left < view.right && r.top < view.bottom);
+  const shown = (r) => r.left >= view.left - 1 && r.top >= view.top - 1 && r.left < view.right && r.top < view.bottom;
   const faded = [...document.querySelectorAll('svg.graph g.box:not(.witness)')].map((e) => getComputedStyle(e).opacity);
-  return { min: Math.min(...texts), inView, witness: witness.length, faded };
+  return { min: Math.min(...texts), inView: witness.every(shown), someInView: witness.some(shown), witness: witness.length, faded };
 })()`;
 
 describe('graph webview in Chromium', { skip, timeout: 120_000 }, () => {
@@ -222,6 +222,12 @@ session s2
     await h.page.locator('button.widen').click();
     await h.page.waitForTimeout(100);
     assert.ok(await count(h, 'g.box') > shown, 'widening shows more');
+    // Every witness edge is drawn in the witness colour, whatever its kind.
+    const strokes = await h.page.locator('svg.graph g.edge.witness:not(.selected) path.line').evaluateAll((es) => [...new Set(es.map((e) => getComputedStyle(e).stroke))]);
+    assert.equal(strokes.length, 1, strokes.join(' '));
+    const after = await h.page.evaluate<{ min: number; someInView: boolean; witness: number }>(FIT_FACTS);
+    assert.ok(after.witness > 0 && after.someInView, `the witness stays highlighted and in view: ${JSON.stringify(after)}`);
+    assert.ok(after.min >= 11 - 1e-6, `text at ${after.min} px`);
     await h.page.screenshot({ path: join(SHOTS, 'neighbourhood.png') });
     await h.page.close();
   });

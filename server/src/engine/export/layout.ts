@@ -340,7 +340,11 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
   const column = new Map<number, number>();
   column.set(-1, 0);
   const laneHas = new Set(txns.map(laneOf));
-  for (const s of a.sessions) if (laneHas.has(s.id)) column.set(s.id, column.size);
+  // A neighbourhood of a large history: the witness's sessions first (in file order), so the story is compact.
+  const storyLanes = new Set<number>();
+  if (o.visible !== null) for (const e of witness?.cycle ?? []) for (const t of [e.from, e.to]) if (t !== 0) storyLanes.add(a.transactions[t].session);
+  for (const s of a.sessions) if (laneHas.has(s.id) && storyLanes.has(s.id)) column.set(s.id, column.size);
+  for (const s of a.sessions) if (laneHas.has(s.id) && !column.has(s.id)) column.set(s.id, column.size);
   const columns = column.size;
   const rowOf = new Map<number, number>();
   for (const r of [...new Set(txns.map((t) => rank[t.id]))].sort((p, q) => p - q)) rowOf.set(r, rowOf.size);
