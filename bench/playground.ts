@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   console.log(`  isocheck check: ${(cliMs / 1000).toFixed(1)} s (exit ${cli.status})`);
 
   await buildPlayground();
-  console.log(`  first load JavaScript: ${['main.js', 'worker.js'].map((f) => `${f} ${(gzipSync(readFileSync(join(OUT, f))).length / 1024).toFixed(0)} KiB`).join(', ')} (gzip)`);
+  console.log(`  first load JavaScript: ${['main.js'].map((f) => `${f} ${(gzipSync(readFileSync(join(OUT, f))).length / 1024).toFixed(0)} KiB`).join(', ')} (gzip)`);
   const { server, url } = await servePlayground();
   const browser = await launchChromium();
   const page = await browser.newPage();

@@ -1,7 +1,7 @@
 // Builds the playground into out/playground/ (plain static files) and, with --serve, serves it on localhost.
 
 import { createServer, type Server } from 'node:http';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, existsSync, rmSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 
@@ -23,13 +23,23 @@ const examplesPlugin: Plugin = {
 
 export async function buildPlayground(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
-  await build({
-    entryPoints: { main: join(ROOT, 'playground/src/main.ts'), worker: join(ROOT, 'playground/src/worker.ts') },
-    bundle: true, minify: true, format: 'iife', platform: 'browser', target: 'chrome114', outdir: OUT, logLevel: 'warning',
-    plugins: [examplesPlugin],
+  const common = {
+    bundle: true, minify: true, format: 'iife', platform: 'browser', target: 'chrome114', logLevel: 'warning',
     // The LSP features use only protocol types and one enum, which the types package has without the transport.
     alias: { 'vscode-languageserver-protocol': 'vscode-languageserver-types' },
-  });
+  } as const;
+  // The worker is built first and embedded in the page's bundle (started from a blob: URL), so once the page
+  // has loaded nothing is fetched again: a replaced worker works offline too.
+  const worker = await build({ ...common, entryPoints: [join(ROOT, 'playground/src/worker.ts')], write: false });
+  const workerSource: Plugin = {
+    name: 'isocheck-worker-source',
+    setup(b) {
+      b.onResolve({ filter: /^isocheck:worker-source$/ }, () => ({ path: 'worker', namespace: 'isocheck-worker' }));
+      b.onLoad({ filter: /.*/, namespace: 'isocheck-worker' }, () => ({ contents: worker.outputFiles[0].text, loader: 'text' }));
+    },
+  };
+  await build({ ...common, entryPoints: { main: join(ROOT, 'playground/src/main.ts') }, outdir: OUT, plugins: [examplesPlugin, workerSource] });
+  rmSync(join(OUT, 'worker.js'), { force: true });
   copyFileSync(join(ROOT, 'playground/index.html'), join(OUT, 'index.html'));
 }
 

@@ -3,3 +3,9 @@ declare module 'isocheck:examples' {
   const examples: Record<string, string>;
   export default examples;
 }
+
+// The analysis worker's bundle as text (started from a blob: URL).
+declare module 'isocheck:worker-source' {
+  const source: string;
+  export default source;
+}

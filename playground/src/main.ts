@@ -9,6 +9,7 @@ import { linter, lintGutter, setDiagnostics, type Diagnostic } from '@codemirror
 import { EditorView, hoverTooltip } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 import examples from 'isocheck:examples';
+import workerSource from 'isocheck:worker-source';
 import { DocModel } from '../../server/src/lsp/doc-model.ts';
 import { analysisJson } from '../../server/src/lsp/features/analysis-json.ts';
 import { completions } from '../../server/src/lsp/features/completion.ts';
@@ -33,6 +34,7 @@ const fileSummary = $('file-summary');
 // ---- the analysis worker (a busy one is replaced when the text changes: stale analyses are cancelled) ----
 
 let worker: Worker | null = null;
+let workerUrl: string | null = null;
 let busy = 0;
 let nextId = 1;
 let textId = 0;
@@ -45,7 +47,8 @@ const pending = new Map<number, (m: FromWorker) => void>();
 
 function ensureWorker(): Worker {
   if (worker) return worker;
-  const w = new Worker('worker.js');
+  workerUrl ??= URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
+  const w = new Worker(workerUrl);
   w.onmessage = (e: MessageEvent<FromWorker>): void => {
     const m = e.data;
     if (m.type !== 'progress') busy = Math.max(0, busy - 1);
