@@ -16,6 +16,7 @@ import { AnalysisRunner } from './analysis-runner.ts';
 import { DocModel } from './doc-model.ts';
 import type { RunResult } from './worker-protocol.ts';
 import { analysisJson } from './features/analysis-json.ts';
+import { codeActions } from './features/code-actions.ts';
 import { codeLenses } from './features/code-lens.ts';
 import { completions } from './features/completion.ts';
 import { hoverAt } from './features/hover.ts';
@@ -216,6 +217,7 @@ export function serve(connection: Connection): void {
         referencesProvider: true,
         documentSymbolProvider: true,
         codeLensProvider: { resolveProvider: false },
+        codeActionProvider: { codeActionKinds: ['quickfix'] },
         completionProvider: { triggerCharacters: ['(', '[', ' ', '-'] },
         foldingRangeProvider: true,
       },
@@ -302,6 +304,10 @@ export function serve(connection: Connection): void {
   connection.onCodeLens(guard('code lens', [], (p) => {
     const m = model(p.textDocument.uri);
     return m ? codeLenses(m) : [];
+  }));
+  connection.onCodeAction(guard('code actions', [], (p) => {
+    const doc = documents.get(p.textDocument.uri);
+    return doc ? codeActions(p.textDocument.uri, doc.getText(), p.context.diagnostics) : [];
   }));
   connection.onCompletion(guard('completion', null, (p) => {
     const doc = documents.get(p.textDocument.uri);

@@ -1,0 +1,108 @@
+// Quick fixes over stdio: request the actions at a diagnostic, apply the edit, and the diagnostic is gone.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CodeActionRequest, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver-protocol/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { nearestLevel } from '../server/src/lsp/features/code-actions.ts';
+import { ensureBuilt, fileUri, LspClient } from './helpers/lsp-client.ts';
+
+before(() => ensureBuilt());
+
+function apply(text: string, edits: readonly TextEdit[]): string {
+  return TextDocument.applyEdits(TextDocument.create('x', 'hist', 1, text), [...edits]);
+}
+
+describe('quick fixes', () => {
+  let c: LspClient;
+  before(async () => {
+    c = await LspClient.start({ settings: {} });
+  });
+  after(() => {
+    if (c.process.exitCode === null) c.kill();
+  });
+
+  /** Opens text, finds the diagnostic with code, returns the offered actions and the diagnostic. */
+  async function actionsFor(name: string, text: string, code: string): Promise<{ uri: string; d: Diagnostic; actions: CodeAction[] }> {
+    const uri = fileUri(name);
+    const ds = await c.diagnosticsOfVersion(uri, await c.open(uri, text));
+    const d = ds.find((x) => x.code === code);
+    assert.ok(d, `no ${code} in ${JSON.stringify(ds.map((x) => x.code))}`);
+    const actions = (await c.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri }, range: d.range, context: { diagnostics: [d] },
+    })) as CodeAction[];
+    assert.ok(actions.length > 0, `no actions for ${code}`);
+    for (const a of actions) assert.equal(a.kind, 'quickfix');
+    return { uri, d, actions };
+  }
+
+  /** Applies the action's edit, sends the new text, returns the new text and its codes. */
+  async function applied(uri: string, text: string, a: CodeAction): Promise<{ text: string; codes: string[] }> {
+    const edits = a.edit?.changes?.[uri];
+    assert.ok(edits, 'no edit');
+    const next = apply(text, edits);
+    const ds = await c.diagnosticsOfVersion(uri, await c.change(uri, next));
+    return { text: next, codes: ds.map((x) => String(x.code)) };
+  }
+
+  test('thin-air: add the value to a new init line', async () => {
+    const text = 'history "t"\nsession s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 42)\n';
+    const { uri, actions } = await actionsFor('qf-thin-air.hist', text, 'thin-air');
+    assert.equal(actions[0]?.title, 'Add x = 42 to init');
+    const r = await applied(uri, text, actions[0]);
+    assert.equal(r.text, 'history "t"\ninit x = 42\nsession s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 42)\n');
+    assert.ok(!r.codes.includes('thin-air'), r.codes.join());
+  });
+
+  test('thin-air: add the value to an existing init line', async () => {
+    const text = 'init y = 0  # start\nsession s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 42) r(y, 0)\n';
+    const { uri, actions } = await actionsFor('qf-thin-air2.hist', text, 'thin-air');
+    const r = await applied(uri, text, actions[0]);
+    assert.ok(r.text.startsWith('init y = 0, x = 42  # start\n'), r.text);
+    assert.ok(!r.codes.includes('thin-air'), r.codes.join());
+  });
+
+  test('unknown level: the nearest level name', async () => {
+    const text = 'level SERR\nsession s1\n  T1: w(x, 1)\n';
+    const { uri, actions } = await actionsFor('qf-level.hist', text, 'unknown-level');
+    assert.equal(actions[0]?.title, 'Change to SER');
+    const r = await applied(uri, text, actions[0]);
+    assert.ok(r.text.startsWith('level SER\n'), r.text);
+    assert.ok(!r.codes.includes('unknown-level'), r.codes.join());
+  });
+
+  test('nearestLevel uses names and aliases', () => {
+    assert.equal(nearestLevel('snapshott'), 'SI');
+    assert.equal(nearestLevel('serializble'), 'SER');
+    assert.equal(nearestLevel('psii'), 'PSI');
+    assert.equal(nearestLevel('zzzzzzzzzzzzzz'), null);
+  });
+
+  test('expectation-failed: update expect to what was found (both ways)', async () => {
+    const text = 'expect RA ok\nexpect RC violated\nsession s1\n  T1: w(x, 1) w(y, 1)\nsession s2\n  T2: r(y, init) r(x, 1)\n';
+    const uri = fileUri('qf-expect.hist');
+    const ds = await c.diagnosticsOfVersion(uri, await c.open(uri, text));
+    const failed = ds.filter((x) => x.code === 'expectation-failed');
+    assert.equal(failed.length, 2);
+    const actions = (await c.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 2, character: 0 } }, context: { diagnostics: failed },
+    })) as CodeAction[];
+    assert.deepEqual(actions.map((a) => a.title), ['Update expect to what was found', 'Update expect to what was found']);
+    const edits = actions.flatMap((a) => a.edit?.changes?.[uri] ?? []);
+    const next = apply(text, edits);
+    assert.ok(next.startsWith('expect RA violated\nexpect RC ok\n'), next);
+    const after = await c.diagnosticsOfVersion(uri, await c.change(uri, next));
+    assert.ok(!after.some((x) => x.code === 'expectation-failed'), after.map((x) => x.message).join('\n'));
+  });
+
+  test('ambiguous read: one action per writer, each inserts <- T', async () => {
+    const text = 'session s1\n  T1: w(x, 1)\n  T2: w(x, 1)\nsession s2\n  T3: r(x, 1)\n';
+    const { uri, actions } = await actionsFor('qf-ambiguous.hist', text, 'ambiguous-read');
+    assert.deepEqual(actions.map((a) => a.title), ['Read from T1: insert <- T1', 'Read from T2: insert <- T2']);
+    for (const a of actions) {
+      const r = await applied(uri, text, a);
+      assert.match(r.text, /T3: r\(x, 1\) <- T[12]\n/);
+      assert.ok(!r.codes.includes('ambiguous-read'), r.codes.join());
+    }
+  });
+});
