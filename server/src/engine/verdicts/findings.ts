@@ -6,6 +6,8 @@ import { isWeakLevel, levelById, levelRow, LEVELS, type Level } from '../levels/
 import { opSpan, txnSpan } from '../model/reads-from.ts';
 import type { Directives } from '../syntax/hist-parser.ts';
 import type { Witness } from '../witness/witness.ts';
+import { anomalyHeadline } from '../witness/patterns.ts';
+import type { ReadsFrom } from '../model/reads-from.ts';
 import type { LevelVerdicts } from './homogeneous.ts';
 import type { Mixed } from './mixed.ts';
 import { fallbackLevel } from './mixed.ts';
@@ -17,12 +19,17 @@ const ZERO: Span = { start: 0, end: 0 };
 /** Reports witnesses at their reads, each finding once (a read forcing edges of several witnesses gets one per sentence). */
 class Reporter {
   private readonly reported = new Set<string>();
-  constructor(private readonly h: History, private readonly findings: Finding[]) {}
+  constructor(private readonly h: History, private readonly rf: ReadsFrom, private readonly findings: Finding[], private readonly fallback: Level) {}
 
   /** Findings added for w (-1: a read-consistency or causality witness, reported at its reads already). */
   report(code: DiagnosticCode, severity: Severity, w: Witness): number {
     if (w.anomaly === 'causality-cycle' || READ_CONSISTENCY_CODES.includes(w.anomaly as DiagnosticCode)) return -1;
     const name = code === 'mixed' ? 'mixed levels' : code;
+    const { h, fallback } = this;
+    const levelOf = code === 'mixed' ? (t: number): Level => (h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : fallback) : (): Level => code as Level;
+    // The pattern's name first (docs/anomalies.md), then the precise edge as before.
+    const headline = anomalyHeadline(h, this.rf, w, levelOf, code === 'mixed' ? 'mixed' : code);
+    const lead = headline.endsWith(' violation') ? `${name} violated: ` : `${headline} — `;
     let added = 0;
     let first: Span | null = null;
     const at = (span: Span, because: string): void => {
@@ -33,7 +40,7 @@ class Reporter {
       // A long cycle goes out in full once; the other findings point there (output linear in the cycle).
       const related = first === null || w.edges.length <= MAX_RELATED ? relatedOf(w) : [{ span: first, message: `the ${w.edges.length}-edge witness, reported here in full` }];
       first ??= span;
-      this.findings.push(finding(code, severity, `${name} violated: ${because}`, span, related));
+      this.findings.push(finding(code, severity, `${lead}${because}`, span, related));
     };
     // At the reads whose axiom forced an inferred edge; for a strong level without such an
     // edge, at the reads that fail in the remaining commit orders.
@@ -47,7 +54,7 @@ class Reporter {
 /** Level findings: errors for the claimed (mixed) level, information for the other levels evaluated. */
 export function levelFindings(verdicts: LevelVerdicts, levels: readonly Verdict[], mixed: Mixed | null, d: Directives | null): void {
   const { h, findings, soften } = verdicts.checks;
-  const reporter = new Reporter(h, findings);
+  const reporter = new Reporter(h, verdicts.checks.rf, findings, fallbackLevel(d));
   const claimed = mixed?.verdict;
   // A violated claim is always an error (issue 9): at the claim itself when no read can carry it.
   if (claimed?.consistent === false) {
