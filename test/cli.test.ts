@@ -370,7 +370,7 @@ describe('--claim L: the level the system under test claims', () => {
     assert.deepEqual(Object.keys(r.reports[0].levels), ['RC', 'RA']);
     const t = run(['check', p, '--level', 'RC', '--claim', 'RA']);
     assert.equal(t.status, 1);
-    assert.match(t.stdout, /error \[RA\] RA violated/);
+    assert.match(t.stdout, /error \[RA\] Fractured read \(RA\): /);
   });
 
   test('an undecided claim is reported and exits 3, or 0 with --undecided ok', () => {

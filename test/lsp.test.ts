@@ -88,7 +88,7 @@ describe('language server over stdio', () => {
     const ra = ds[0];
     assert.equal(ra.source, 'isocheck');
     assert.equal(ra.codeDescription?.href, `${fileUri('docs/anomalies.md')}#ra`);
-    assert.match(ra.message, /^RA violated: T1 must commit before the initial state/);
+    assert.match(ra.message, /^Fractured read \(RA\): .* — T1 must commit before the initial state/);
     for (const r of ra.relatedInformation ?? []) assert.equal(r.location.uri, uri);
   });
 

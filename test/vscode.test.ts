@@ -49,8 +49,8 @@ describe('VS Code extension (code-server 4.100.3 + Chromium)', { skip, timeout: 
     assert.ok(!readdirSync(installed).includes('node_modules'), 'everything is bundled');
     assert.match(ui.statusBar, /RC ✓ RA ✗ CC ✗/);
     assert.match(ui.statusBar, /strongest: RC/);
-    assert.match(ui.hover, /RA violated: T1 must commit before the initial state/);
-    assert.ok(ui.problems.some((p) => p.includes('RA violated') && p.includes(ui.expectedLocation)), `${ui.expectedLocation} in\n${ui.problems.join('\n')}`);
+    assert.match(ui.hover, /Fractured read \(RA\): .* — T1 must commit before the initial state/);
+    assert.ok(ui.problems.some((p) => p.includes('Fractured read (RA)') && p.includes(ui.expectedLocation)), `${ui.expectedLocation} in\n${ui.problems.join('\n')}`);
     assert.deepEqual(ui.graphWitness, ['co:1->0', 'so:0->1'], 'the graph panel draws the RA cycle');
     for (const shot of Object.values(ui.screenshots)) assert.ok(existsSync(shot), shot);
     t.diagnostic(`screenshots: ${Object.values(ui.screenshots).join(', ')}`);
