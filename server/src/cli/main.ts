@@ -2,6 +2,7 @@
 
 import { CHECK_USAGE, runCheck, type Io } from './check-command.ts';
 import { runGen } from './gen-command.ts';
+import { HERMITAGE_USAGE, RUN_USAGE } from '../harness/usage.ts';
 import { runWitness, WITNESS_USAGE } from './witness-command.ts';
 
 const HELP = `isocheck — does a transactional history honour its isolation level?
@@ -14,6 +15,13 @@ ${CHECK_USAGE}
 
 ${WITNESS_USAGE}
   Exports one level's witness: the cycle as JSON, Graphviz DOT, an SVG drawing, or a minimised .hist.
+
+${RUN_USAGE}
+  Runs concurrent transactions against a database (embedded SQLite by default), records the
+  history, checks it and prints the verdict (docs/harness.md).
+
+${HERMITAGE_USAGE}
+  Runs Hermitage's anomaly scripts at each isolation level of a database and prints its table.
 
 usage: isocheck gen [options] [-o FILE]      (isocheck gen --help for the options)
 usage: isocheck lsp [--stdio]                (the language server, for editors: docs/editors.md)
@@ -33,6 +41,13 @@ function main(argv: readonly string[]): number {
       return runGen(rest, io);
     case 'witness':
       return runWitness(rest, io);
+    case 'run':
+    case 'hermitage':
+      // Asynchronous (they talk to a database): the exit status is set when they finish.
+      void import(command === 'run' ? './run-command.ts' : './hermitage-command.ts')
+        .then((m: { runCommand: (a: readonly string[], io: Io) => Promise<number> }) => m.runCommand(rest, io))
+        .then((code) => { process.exitCode = code; }, (e: Error) => { io.err(`isocheck: internal error: ${e.stack ?? e.message}`); process.exitCode = 2; });
+      return 0;
     case 'lsp':
       // Loaded on demand, so that `check` does not pay for the LSP libraries. The server runs until
       // the client sends exit (or closes stdin), then ends the process itself.

@@ -1,0 +1,1 @@
+export function runCommand(): Promise<number> { return Promise.resolve(2); }
