@@ -32,8 +32,8 @@ export interface Session {
 
 export interface Driver {
   readonly kind: DbKind;
-  /** Creates the tables afresh: `keys` registers (value 0) and `keys` lists (empty), keys 1..keys. */
-  reset(keys: number): Promise<void>;
+  /** Creates the tables afresh: `keys` registers (value `initial[k - 1]`, default 0) and `keys` lists (empty), keys 1..keys. */
+  reset(keys: number, initial?: readonly number[]): Promise<void>;
   /** A new connection whose transactions run at `isolation` (a name from isolation.ts). */
   open(isolation: string): Promise<Session>;
   /** Ends the driver's own administrative connection. */

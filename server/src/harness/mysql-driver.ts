@@ -79,14 +79,14 @@ export class MysqlDriver implements Driver {
     }
   }
 
-  async reset(keys: number): Promise<void> {
+  async reset(keys: number, initial: readonly number[] = []): Promise<void> {
     const c = await this.connect();
     try {
       await c.query('DROP TABLE IF EXISTS isocheck_reg, isocheck_list');
       await c.query('CREATE TABLE isocheck_reg (k INT PRIMARY KEY, v BIGINT NOT NULL) ENGINE=InnoDB');
       await c.query('CREATE TABLE isocheck_list (k INT PRIMARY KEY, v TEXT NOT NULL) ENGINE=InnoDB');
       const ks = Array.from({ length: keys }, (_, i) => i + 1);
-      await c.query(`INSERT INTO isocheck_reg (k, v) VALUES ${ks.map(() => '(?, 0)').join(', ')}`, ks);
+      await c.query(`INSERT INTO isocheck_reg (k, v) VALUES ${ks.map(() => '(?, ?)').join(', ')}`, ks.flatMap((k) => [k, initial[k - 1] ?? 0]));
       await c.query(`INSERT INTO isocheck_list (k, v) VALUES ${ks.map(() => "(?, '')").join(', ')}`, ks);
     } catch (e) {
       throw classify(e);

@@ -82,13 +82,13 @@ export class PgDriver implements Driver {
     return client;
   }
 
-  async reset(keys: number): Promise<void> {
+  async reset(keys: number, initial: readonly number[] = []): Promise<void> {
     const c = await this.connect();
     try {
       await c.query('DROP TABLE IF EXISTS isocheck_reg, isocheck_list');
       await c.query('CREATE TABLE isocheck_reg (k integer PRIMARY KEY, v bigint NOT NULL)');
       await c.query('CREATE TABLE isocheck_list (k integer PRIMARY KEY, v text NOT NULL)');
-      await c.query('INSERT INTO isocheck_reg (k, v) SELECT g, 0 FROM generate_series(1, $1::int) g', [keys]);
+      await c.query('INSERT INTO isocheck_reg (k, v) SELECT g, coalesce(($2::bigint[])[g], 0) FROM generate_series(1, $1::int) g', [keys, initial]);
       await c.query("INSERT INTO isocheck_list (k, v) SELECT g, '' FROM generate_series(1, $1::int) g", [keys]);
     } catch (e) {
       throw classify(e);

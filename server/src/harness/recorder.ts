@@ -29,30 +29,36 @@ export interface HistoryHeader {
   comments: string[];
   /** The claimed level, written as `level L` so that its violations are the history's errors. */
   level: string | null;
-  /** Register keys with initial value 0 (list keys start empty and need no init). */
+  /** Register keys with their initial values (list keys start empty and need no init). */
   registerKeys: number[];
+  /** Initial value of each register key (default 0). */
+  initial?: (key: number) => number;
+  /** Key names (default k1, k2, …). */
+  keyName?: KeyNamer;
 }
 
 export function keyName(key: number): string {
   return `k${key}`;
 }
 
-function renderOp(op: RecordedOp): string {
+export type KeyNamer = (key: number) => string;
+
+function renderOp(op: RecordedOp, name: KeyNamer): string {
   switch (op.kind) {
     case 'r':
-      return `r(${keyName(op.key)}, ${op.value})`;
+      return `r(${name(op.key)}, ${op.value})`;
     case 'w':
-      return `w(${keyName(op.key)}, ${op.value})`;
+      return `w(${name(op.key)}, ${op.value})`;
     case 'a':
-      return `a(${keyName(op.key)}, ${op.value})`;
+      return `a(${name(op.key)}, ${op.value})`;
     case 'rl':
-      return `r(${keyName(op.key)}, [${op.list.join(', ')}])`;
+      return `r(${name(op.key)}, [${op.list.join(', ')}])`;
   }
 }
 
 /** `T7 aborted @ 10..25: r(k1, 3) w(k2, 9)`, or its fallbacks when the parser lacks `unknown` or `@`. */
-export function renderTxn(t: RecordedTxn, f: HistFeatures, unknownAs: 'committed' | 'omitted' | 'unknown' = 'unknown'): string {
-  const ops = t.ops.map(renderOp).join(' ');
+export function renderTxn(t: RecordedTxn, f: HistFeatures, unknownAs: 'committed' | 'omitted' | 'unknown' = 'unknown', name: KeyNamer = keyName): string {
+  const ops = t.ops.map((op) => renderOp(op, name)).join(' ');
   const time = `@ ${t.start}..${t.end}`;
   let status = t.status === 'committed' ? '' : ` ${t.status}`;
   let trailer = f.times ? '' : `  # ${time}`;
@@ -68,7 +74,8 @@ export function renderHeader(h: HistoryHeader): string {
   const lines = h.comments.map((c) => `# ${c}`);
   lines.push(`history "${h.title.replace(/["\\]/g, '')}"`);
   if (h.level) lines.push(`level ${h.level}`);
-  if (h.registerKeys.length > 0) lines.push(`init ${h.registerKeys.map((k) => `${keyName(k)} = 0`).join(', ')}`);
+  const name = h.keyName ?? keyName;
+  if (h.registerKeys.length > 0) lines.push(`init ${h.registerKeys.map((k) => `${name(k)} = ${h.initial?.(k) ?? 0}`).join(', ')}`);
   return lines.join('\n') + '\n';
 }
 
@@ -111,7 +118,7 @@ export function renderHistory(h: HistoryHeader, txns: readonly RecordedTxn[], f:
   for (const session of sessions) {
     const list = bySession.get(session) ?? [];
     out.push(`\nsession ${session}\n`);
-    for (const t of list) out.push(renderTxn(t, f, read.has(t.name) ? 'committed' : 'omitted') + '\n');
+    for (const t of list) out.push(renderTxn(t, f, read.has(t.name) ? 'committed' : 'omitted', h.keyName) + '\n');
   }
   return out.join('');
 }

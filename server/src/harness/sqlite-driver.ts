@@ -120,7 +120,7 @@ export class SqliteDriver implements Driver {
     return new Worker(WORKER_SOURCE, { eval: true, workerData: { module: moduleFile(), file: this.file, busyMillis: this.busyMillis } });
   }
 
-  async reset(keys: number): Promise<void> {
+  async reset(keys: number, initial: readonly number[] = []): Promise<void> {
     const s = new SqliteSession(this.worker());
     try {
       // WAL lets readers run beside the one writer, as a server database's clients would.
@@ -129,7 +129,7 @@ export class SqliteDriver implements Driver {
         DROP TABLE IF EXISTS isocheck_reg; DROP TABLE IF EXISTS isocheck_list;
         CREATE TABLE isocheck_reg (k INTEGER PRIMARY KEY, v INTEGER NOT NULL);
         CREATE TABLE isocheck_list (k INTEGER PRIMARY KEY, v TEXT NOT NULL);
-        INSERT INTO isocheck_reg (k, v) VALUES ${rows.map((k) => `(${k}, 0)`).join(', ')};
+        INSERT INTO isocheck_reg (k, v) VALUES ${rows.map((k) => `(${k}, ${Math.trunc(initial[k - 1] ?? 0)})`).join(', ')};
         INSERT INTO isocheck_list (k, v) VALUES ${rows.map((k) => `(${k}, '')`).join(', ')};`);
     } finally {
       await s.close();
