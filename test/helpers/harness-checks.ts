@@ -1,0 +1,40 @@
+// Assertions shared by the harness tests: recorded histories parse cleanly and every witness is a real cycle.
+
+import assert from 'node:assert/strict';
+import { analyzeHistText, type Analysis } from '../../server/src/engine/analyze.ts';
+import { fileReport, type WitnessJson } from '../../server/src/engine/report.ts';
+
+/** Parses and checks a recorded history; fails on any syntax error (the recorder must write valid `.hist`). */
+export function checkRecorded(text: string): Analysis {
+  const a = analyzeHistText(text, { maxWitnesses: 1 });
+  const syntax = a.findings.filter((f) => f.code === 'syntax' || f.code === 'duplicate-name' || f.code === 'undefined-transaction');
+  assert.deepEqual(syntax.map((f) => f.message), [], 'the recorded history has syntax errors');
+  return a;
+}
+
+/** The witness of `level` chains into a cycle through transactions of the history. */
+export function assertRealCycle(a: Analysis, level: string): WitnessJson {
+  const rep = fileReport('run.hist', a);
+  const v = rep.levels[level];
+  assert.equal(v?.consistent, false, `${level} should be violated`);
+  const w = v.witness;
+  assert.ok(w, `${level} has a witness`);
+  const names = new Set<string>(['init']);
+  for (let t = 0; t < a.history.txnCount; t++) names.add(a.history.names.txnName(t));
+  if (w.cycle.length > 0) {
+    for (let i = 0; i < w.cycle.length; i++) {
+      const e = w.cycle[i];
+      const next = w.cycle[(i + 1) % w.cycle.length];
+      assert.equal(e.to, next.from, `witness edge ${i} does not chain: ${JSON.stringify(w.cycle)}`);
+      assert.ok(names.has(e.from) && names.has(e.to), `witness names a transaction not in the history: ${e.from} → ${e.to}`);
+    }
+  } else {
+    // A strong level without a forced cycle explains every commit order instead.
+    assert.ok((w.explanation ?? []).length > 0 || w.message.length > 0, 'the witness explains itself');
+  }
+  return w;
+}
+
+export function verdict(a: Analysis, level: string): boolean | null {
+  return a.levels.find((v) => v.level === level)?.consistent ?? null;
+}
