@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { analyzeHistText, type Analysis } from '../../server/src/engine/analyze.ts';
-import { fileReport, type WitnessJson } from '../../server/src/engine/report.ts';
+import { fileReport, type EdgeJson, type WitnessJson } from '../../server/src/engine/report.ts';
 
 /** Parses and checks a recorded history; fails on any syntax error (the recorder must write valid `.hist`). */
 export function checkRecorded(text: string): Analysis {
@@ -17,14 +17,14 @@ export function assertRealCycle(a: Analysis, level: string): WitnessJson {
   const rep = fileReport('run.hist', a);
   const v = rep.levels[level];
   assert.equal(v?.consistent, false, `${level} should be violated`);
-  const w = v.witness;
+  const w: WitnessJson | undefined = v.witness;
   assert.ok(w, `${level} has a witness`);
   const names = new Set<string>(['init']);
   for (let t = 0; t < a.history.txnCount; t++) names.add(a.history.names.txnName(t));
   if (w.cycle.length > 0) {
     for (let i = 0; i < w.cycle.length; i++) {
-      const e = w.cycle[i];
-      const next = w.cycle[(i + 1) % w.cycle.length];
+      const e: EdgeJson = w.cycle[i];
+      const next: EdgeJson = w.cycle[(i + 1) % w.cycle.length];
       assert.equal(e.to, next.from, `witness edge ${i} does not chain: ${JSON.stringify(w.cycle)}`);
       assert.ok(names.has(e.from) && names.has(e.to), `witness names a transaction not in the history: ${e.from} → ${e.to}`);
     }
