@@ -13,6 +13,8 @@ export interface RunRequest extends WorkloadOptions {
   target: Target;
   setting: IsolationSetting;
   outFile: string;
+  /** Levels to decide (default all seven); the claimed level is decided through `level` either way. */
+  levels?: readonly Level[];
   /** Called once the workload runs, with a way to stop it (Ctrl-C) and to read live counts. */
   onStart?: (w: Workload) => void;
 }
@@ -55,6 +57,6 @@ export async function runHarness(r: RunRequest): Promise<RunResult> {
   const elapsedMillis = Date.now() - t0;
   const text = recorder.finish();
   const c0 = Date.now();
-  const analysis = analyzeHistText(text, { maxWitnesses: 1 });
+  const analysis = analyzeHistText(text, { maxWitnesses: 1, levels: r.levels });
   return { stats, outFile: r.outFile, text, analysis, claims: r.setting.claims, elapsedMillis, checkMillis: Date.now() - c0 };
 }
