@@ -2,8 +2,8 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Analysis } from '../server/src/engine/analyze.ts';
@@ -155,6 +155,33 @@ describe('isocheck run (CLI)', () => {
     const path = /history: (.*)/.exec(r.stdout)?.[1];
     assert.ok(path && existsSync(path));
     checkRecorded(readFileSync(path, 'utf8'));
+  });
+
+  test('Ctrl-C stops the clients, then the history so far is assembled and checked', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'isocheck-int-'));
+    const out = join(dir, 'h.hist');
+    const child = spawn(process.execPath, [CLI, 'run', '--seconds', '300', '--workload', 'rw-register', '-o', out], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    for (let i = 0; i < 600 && !(existsSync(`${out}.parts`) && readdirSync(`${out}.parts`).length > 4); i++) await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGINT');
+    assert.equal(await exited, 0, stderr);
+    assert.match(stderr, /stopping: finishing the transactions in flight/);
+    assert.match(stdout, /serializable claims SER: holds/);
+    assert.equal(existsSync(`${out}.parts`), false);
+    checkRecorded(readFileSync(out, 'utf8'));
+  });
+
+  test('isocheck hermitage on SQLite prints Hermitage’s table and the histories’ directory', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'isocheck-hcli-'));
+    const r = spawnSync(process.execPath, [CLI, 'hermitage', '-o', dir, '--block-ms', '300'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 0, r.stderr + r.stdout);
+    assert.match(r.stdout, /\| DBMS +\| So-called isolation level \| Claims \| G0 \| G1a \| G1b \| G1c \| OTV \| PMP \| P4 \| G-single \| G2-item \|/);
+    assert.match(r.stdout, /\| SQLite \| "serializable" +\| SER +\| ✓ +\| ✓ +\| ✓ +\| ✓ +\| ✓ +\| n\/a \| ✓ +\| ✓ +\| ✓ +\|/);
+    assert.equal(readdirSync(dir).filter((f) => f.endsWith('.hist')).length, 8);
   });
 
   test('usage errors exit 2 with a message', () => {
