@@ -15,7 +15,7 @@ import { findIsolation, ISOLATION } from '../server/src/harness/isolation.ts';
 import { runHarness } from '../server/src/harness/run.ts';
 import { parseTarget } from '../server/src/harness/targets.ts';
 import { missing, startMariadb, startPostgres, type DbServer } from './helpers/db-servers.ts';
-import { assertRealCycle, checkRecorded, verdict } from './helpers/harness-checks.ts';
+import { assertListsPrefixConsistent, assertRealCycle, checkRecorded, verdict } from './helpers/harness-checks.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'out', 'cli.js');
@@ -33,6 +33,21 @@ function skipUnless(kind: 'postgres' | 'mysql'): string | false {
   if (why === null) return false;
   if (process.env.CI === 'true') throw new Error(`${why}: CI must run the server tests (.ci/run installs it)`);
   return `${why}; skipped outside CI`;
+}
+
+/** A short list-append run: the history parses and every read list is a prefix of the key's longest. */
+async function listAppend(url: string, isolation: string): Promise<void> {
+  const t = parseTarget(url);
+  assert.ok(t.ok);
+  const setting = findIsolation(t.target.kind, isolation);
+  assert.ok(setting);
+  const r = await runHarness({
+    target: t.target, setting, isolation, outFile: join(mkdtempSync(join(tmpdir(), 'isocheck-la-')), 'la.hist'), workload: 'list-append',
+    clients: 8, txns: 300, keys: 4, opsMin: 1, opsMax: 4, seed: 5, levels: ['RC'],
+  });
+  assert.equal(r.stats.fatal, null);
+  checkRecorded(r.text);
+  assert.ok(assertListsPrefixConsistent(r.text) > 50, 'too few list reads');
 }
 
 async function runs(url: string, isolation: string, n = RUNS) {
@@ -96,6 +111,10 @@ describe('PostgreSQL', { skip: skipUnless('postgres') }, () => {
     assert.ok(found > 0, 'no G-single or lost update in any run');
   });
 
+  test('list-append at read committed: every read list is a prefix of the longest', async () => {
+    await listAppend(pg.url, 'read-committed');
+  });
+
   test('Hermitage: the table matches Hermitage’s PostgreSQL rows', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'isocheck-herm-pg-'));
     const t = parseTarget(pg.url);
@@ -149,6 +168,10 @@ describe('MariaDB', { skip: skipUnless('mysql') }, () => {
     for (const r of await runs(db.url, 'serializable')) {
       for (const l of CHECKED) assert.notEqual(verdict(r.analysis, l), false, `${l} violated at serializable: ${r.outFile}`);
     }
+  });
+
+  test('list-append at read committed: every read list is a prefix of the longest', async () => {
+    await listAppend(db.url, 'read-committed');
   });
 
   test('Hermitage: MySQL/InnoDB’s rows, but OTV prevented at read uncommitted (see docs/harness.md)', async () => {

@@ -16,7 +16,7 @@ import { parseTarget } from '../server/src/harness/targets.ts';
 import { runScenario, scenarioFile } from '../server/src/harness/hermitage.ts';
 import { SCENARIOS } from '../server/src/harness/hermitage-scenarios.ts';
 import { SqliteDriver } from '../server/src/harness/sqlite-driver.ts';
-import { assertRealCycle, checkRecorded, verdict } from './helpers/harness-checks.ts';
+import { assertListsPrefixConsistent, assertRealCycle, checkRecorded, verdict } from './helpers/harness-checks.ts';
 
 function errorOf(r: ReturnType<typeof parseRunArgs>): string {
   return typeof r === 'string' ? r : 'no error';
@@ -124,6 +124,19 @@ describe('SQLite (embedded)', () => {
     for (const level of ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER']) assert.notEqual(verdict(a, level), false, `${level} violated on SQLite`);
     assert.equal(verdict(a, 'SER'), true);
     assert.equal(a.mixed?.consistent, true);
+  });
+
+  test('list-append: every read list is a prefix of the longest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'isocheck-sqlite-la-'));
+    const t = parseTarget(`sqlite:${join(dir, 'db.sqlite')}`);
+    const setting = findIsolation('sqlite', 'serializable');
+    assert.ok(t.ok && setting);
+    const r = await runHarness({
+      target: t.target, setting, isolation: 'serializable', outFile: join(dir, 'la.hist'), workload: 'list-append',
+      clients: 8, txns: 300, keys: 4, opsMin: 1, opsMax: 4, seed: 5, levels: ['RC'],
+    });
+    checkRecorded(r.text);
+    assert.ok(assertListsPrefixConsistent(r.text) > 50);
   });
 
   test('Hermitage on SQLite: every anomaly prevented', async () => {

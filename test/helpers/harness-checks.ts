@@ -38,3 +38,25 @@ export function assertRealCycle(a: Analysis, level: string): WitnessJson {
 export function verdict(a: Analysis, level: string): boolean | null {
   return a.levels.find((v) => v.level === level)?.consistent ?? null;
 }
+
+/**
+ * In a list-append history every read of a key must be a prefix of the longest read of it (else
+ * the database lost or reordered an append). Checked on the text, independently of the engine.
+ */
+export function assertListsPrefixConsistent(text: string): number {
+  const longest = new Map<string, string[]>();
+  const reads: [string, string[]][] = [];
+  // Committed transactions only: an aborted one may have read its own append, which never took effect.
+  for (const m of text.matchAll(/^ {2}T\d+(?: @ \d+\.\.\d+)?:(.*)$/gm)) {
+    for (const r of m[1].matchAll(/r\((k\d+), \[([^\]]*)\]\)/g)) {
+      const list = r[2].length === 0 ? [] : r[2].split(', ');
+      reads.push([r[1], list]);
+      if (list.length > (longest.get(r[1])?.length ?? -1)) longest.set(r[1], list);
+    }
+  }
+  for (const [key, list] of reads) {
+    const full = longest.get(key) ?? [];
+    assert.deepEqual(list, full.slice(0, list.length), `a read of ${key} is not a prefix of the longest read`);
+  }
+  return reads.length;
+}
