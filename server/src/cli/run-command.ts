@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileReport } from '../engine/report.ts';
+import { DbError } from '../harness/driver.ts';
 import { histFeatures } from '../harness/hist-features.ts';
 import { DEFAULT_ISOLATION, findIsolation, ISOLATION } from '../harness/isolation.ts';
 import { runHarness, type RunResult } from '../harness/run.ts';
@@ -117,7 +118,9 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
       },
     });
   } catch (e) {
-    io.err(`isocheck: ${(e as Error).message}`);
+    // Driver errors (cannot connect, cannot create the tables) are usage-level problems; others are bugs.
+    if (!(e instanceof DbError)) throw e;
+    io.err(`isocheck: ${target.label}: ${e.message}`);
     return 2;
   } finally {
     if (ticker) {
