@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Analysis } from '../server/src/engine/analyze.ts';
 import { parseRunArgs } from '../server/src/cli/run-command.ts';
+import { renderEdn } from '../server/src/harness/edn-writer.ts';
 import { histFeatures } from '../server/src/harness/hist-features.ts';
 import { findIsolation } from '../server/src/harness/isolation.ts';
 import { Recorder, renderHistory, type RecordedTxn } from '../server/src/harness/recorder.ts';
@@ -87,6 +88,23 @@ describe('recorder', () => {
     assert.equal(readFileSync(join(dir, 'h.hist'), 'utf8'), text);
     assert.equal(existsSync(rec.partsDir), false);
     assert.deepEqual(txnNames(checkRecorded(text)), ['T1', 'T2', 'T3', 'T4']);
+  });
+
+  test('EDN: an :invoke and one completion per transaction, in time order, Jepsen’s types for the outcomes', () => {
+    const txns: RecordedTxn[] = [
+      { name: 'T1', session: 'c1', status: 'committed', start: 5, end: 9, ops: [{ kind: 'a', key: 1, value: 3 }, { kind: 'rl', key: 1, list: [2, 3] }] },
+      { name: 'T2', session: 'c2', status: 'aborted', start: 1, end: 7, ops: [{ kind: 'r', key: 2, value: 0 }] },
+      { name: 'T3', session: 'c1.1', status: 'unknown', start: 10, end: 12, ops: [{ kind: 'w', key: 2, value: 4 }] },
+    ];
+    assert.equal(renderEdn(txns), [
+      '{:type :invoke, :f :txn, :value [[:r 2 nil]], :process 1, :time 1000, :index 0}',
+      '{:type :invoke, :f :txn, :value [[:append 1 3] [:r 1 nil]], :process 0, :time 5000, :index 1}',
+      '{:type :fail, :f :txn, :value [[:r 2 nil]], :process 1, :time 7000, :index 2}',
+      '{:type :ok, :f :txn, :value [[:append 1 3] [:r 1 [2 3]]], :process 0, :time 9000, :index 3}',
+      '{:type :invoke, :f :txn, :value [[:w 2 4]], :process 2, :time 10000, :index 4}',
+      '{:type :info, :f :txn, :value [[:w 2 4]], :process 2, :time 12000, :index 5}',
+      '',
+    ].join('\n'));
   });
 
   test('an unknown transaction counts as committed exactly when a committed one read its writes', () => {

@@ -30,6 +30,7 @@ interface Parsed {
   opsMax: number;
   seed: number;
   out: string | undefined;
+  edn: string | undefined;
 }
 
 function positiveInt(v: string | undefined, name: string, dflt: number | undefined): number | undefined | string {
@@ -39,7 +40,7 @@ function positiveInt(v: string | undefined, name: string, dflt: number | undefin
 }
 
 export function parseRunArgs(argv: readonly string[]): Parsed | string {
-  const parsed = parseArgs(argv, ['--db', '--isolation', '--workload', '--clients', '--txns', '--seconds', '--keys', '--ops-per-txn', '--seed', '-o', '--output'], ['--help']);
+  const parsed = parseArgs(argv, ['--db', '--isolation', '--workload', '--clients', '--txns', '--seconds', '--keys', '--ops-per-txn', '--seed', '-o', '--output', '--edn'], ['--help']);
   if (!parsed.ok) return parsed.error;
   const { args } = parsed;
   if (args.switches.has('--help')) return 'help';
@@ -68,7 +69,7 @@ export function parseRunArgs(argv: readonly string[]): Parsed | string {
   if (!m || opsMin < 1 || opsMax < opsMin || opsMax > 1000) return '--ops-per-txn needs A..B with 1 ≤ A ≤ B ≤ 1000';
   return {
     db: lastValue(args, '--db'), isolation: lastValue(args, '--isolation'), workload, clients: clients as number,
-    txns: txns as number | undefined, seconds, keys: keys as number, opsMin, opsMax, seed, out: lastValue(args, '-o', '--output'),
+    txns: txns as number | undefined, seconds, keys: keys as number, opsMin, opsMax, seed, out: lastValue(args, '-o', '--output'), edn: lastValue(args, '--edn'),
   };
 }
 
@@ -104,7 +105,7 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
   let result: RunResult;
   try {
     result = await runHarness({
-      ...p, isolation: setting.name, target, setting, outFile,
+      ...p, isolation: setting.name, target, setting, outFile, ednFile: p.edn === undefined ? undefined : resolve(p.edn),
       onStart: (w) => {
         workload = w;
         if (!io.errIsTty) return;
@@ -148,6 +149,7 @@ function report(r: RunResult, io: Io, isolation: string): number {
     io.out(`${isolation} claims ${r.claims}: ${verdict}`);
   }
   io.out(`history: ${r.outFile}`);
+  if (r.ednFile) io.out(`EDN history: ${r.ednFile}`);
   if (s.fatal) {
     io.err(`isocheck: the run ended early: ${s.fatal}; the history above holds every transaction recorded until then (those in flight are unknown)`);
     return 2;

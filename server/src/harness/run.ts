@@ -3,6 +3,7 @@
 import { analyzeHistText, type Analysis } from '../engine/analyze.ts';
 import type { Level } from '../engine/levels/levels.ts';
 import { driverFor } from './drivers.ts';
+import { writeEdn } from './edn-writer.ts';
 import { histFeatures } from './hist-features.ts';
 import type { IsolationSetting } from './isolation.ts';
 import { Recorder } from './recorder.ts';
@@ -13,6 +14,8 @@ export interface RunRequest extends WorkloadOptions {
   target: Target;
   setting: IsolationSetting;
   outFile: string;
+  /** Also write the run in Jepsen's EDN history shape here. */
+  ednFile?: string;
   /** Levels to decide (default all seven); the claimed level is decided through `level` either way. */
   levels?: readonly Level[];
   /** Called once the workload runs, with a way to stop it (Ctrl-C) and to read live counts. */
@@ -22,6 +25,7 @@ export interface RunRequest extends WorkloadOptions {
 export interface RunResult {
   stats: RunStats;
   outFile: string;
+  ednFile: string | undefined;
   text: string;
   analysis: Analysis;
   claims: Level | null;
@@ -56,7 +60,8 @@ export async function runHarness(r: RunRequest): Promise<RunResult> {
   if (stats.fatal && workload.lastLoss) stats.fatal = `the database went away (${workload.lastLoss}); ${stats.fatal}`;
   const elapsedMillis = Date.now() - t0;
   const text = recorder.finish();
+  if (r.ednFile) writeEdn(r.ednFile, recorder.txns);
   const c0 = Date.now();
   const analysis = analyzeHistText(text, { maxWitnesses: 1, levels: r.levels });
-  return { stats, outFile: r.outFile, text, analysis, claims: r.setting.claims, elapsedMillis, checkMillis: Date.now() - c0 };
+  return { stats, outFile: r.outFile, ednFile: r.ednFile, text, analysis, claims: r.setting.claims, elapsedMillis, checkMillis: Date.now() - c0 };
 }

@@ -1,7 +1,7 @@
 // The usage texts of `isocheck run` and `isocheck hermitage`, apart so that `isocheck --help` loads no driver.
 
 export const RUN_USAGE = `usage: isocheck run [--db URL] [--isolation LEVEL] [--workload list-append|rw-register]
-                    [--clients N] [--txns N | --seconds S] [--keys K] [--ops-per-txn A..B] [--seed S] [-o FILE]
+                    [--clients N] [--txns N | --seconds S] [--keys K] [--ops-per-txn A..B] [--seed S] [-o FILE] [--edn FILE]
   --db           sqlite:PATH, postgres://USER@HOST:PORT/DB, mysql://USER@HOST:PORT/DB (MariaDB too);
                  default: a fresh SQLite file in a temporary directory
   --isolation    the database's own name: read-uncommitted, read-committed, repeatable-read, serializable
@@ -12,7 +12,8 @@ export const RUN_USAGE = `usage: isocheck run [--db URL] [--isolation LEVEL] [--
   --keys         keys the transactions pick from, uniformly (default 8)
   --ops-per-txn  operations per transaction, uniformly from A to B (default 1..4); half reads, half writes
   --seed         seed of the transaction contents (default 1)
-  -o             where the history goes (default: a temporary directory; the path is printed)`;
+  -o             where the history goes (default: a temporary directory; the path is printed)
+  --edn          also write the run as a Jepsen history (EDN: :invoke/:ok/:fail/:info events)`;
 
 
 export const HERMITAGE_USAGE = `usage: isocheck hermitage [--db URL] [--isolation L,L…] [-o DIR] [--block-ms N]
