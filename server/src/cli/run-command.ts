@@ -117,6 +117,11 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
           process.stderr.write(`\r  ${secs.toFixed(1)} s  ${done} txns  ${(done / Math.max(secs, 0.001)).toFixed(0)} txn/s  ${s.aborted} aborted  ${s.unknown} unknown   `);
         }, 250);
       },
+      onCheck: (n) => {
+        if (ticker) clearInterval(ticker);
+        ticker = null;
+        if (io.errIsTty) process.stderr.write(`\n  checking ${n} transactions…\n`);
+      },
     });
   } catch (e) {
     // Driver errors (cannot connect, cannot create the tables) are usage-level problems; others are bugs.

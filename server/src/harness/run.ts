@@ -20,6 +20,8 @@ export interface RunRequest extends WorkloadOptions {
   levels?: readonly Level[];
   /** Called once the workload runs, with a way to stop it (Ctrl-C) and to read live counts. */
   onStart?: (w: Workload) => void;
+  /** Called when recording ends and the check begins (a long check should not look like a hang). */
+  onCheck?: (transactions: number) => void;
 }
 
 export interface RunResult {
@@ -61,6 +63,7 @@ export async function runHarness(r: RunRequest): Promise<RunResult> {
   const elapsedMillis = Date.now() - t0;
   const text = recorder.finish();
   if (r.ednFile) writeEdn(r.ednFile, recorder.txns);
+  r.onCheck?.(recorder.txns.length);
   const c0 = Date.now();
   const analysis = analyzeHistText(text, { maxWitnesses: 1, levels: r.levels });
   return { stats, outFile: r.outFile, ednFile: r.ednFile, text, analysis, claims: r.setting.claims, elapsedMillis, checkMillis: Date.now() - c0 };
