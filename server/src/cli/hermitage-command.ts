@@ -99,6 +99,8 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
     for (const { row, r } of allowed) io.out(`  ${row.setting.name} ${r.id}: ${r.outcome === 'allowed' ? '' : `${r.outcome}${r.error ? ` (${r.error})` : ''}: `}${r.file}`);
   }
   io.out(`\nhistories: ${dir}`);
+  // A hung server can leave a socket open; the table is out, so do not wait for it.
+  setTimeout(() => process.exit(), 2000).unref();
   return failures > 0 ? 2 : 0;
 }
 

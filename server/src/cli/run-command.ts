@@ -135,7 +135,11 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
     }
     process.off('SIGINT', onSigint);
   }
-  return report(result, io, setting.name);
+  const code = report(result, io, setting.name);
+  // A server that hung mid-run can leave a socket that never closes; the report is out, so do not
+  // wait for it (an unref'd timer does not delay a normal exit).
+  setTimeout(() => process.exit(), 2000).unref();
+  return code;
 }
 
 function report(r: RunResult, io: Io, isolation: string): number {

@@ -28,6 +28,8 @@ export interface Session {
   /** Never throws: a rollback on a dead connection is a no-op. */
   rollback(): Promise<void>;
   close(): Promise<void>;
+  /** Drops the connection without a goodbye (a lost or hung server must not keep the process alive). */
+  destroy(): void;
 }
 
 export interface Driver {

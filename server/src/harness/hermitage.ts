@@ -132,7 +132,8 @@ export async function runScenario(driver: Driver, isolation: string, sc: Scenari
       txns[i].status = 'aborted';
       txns[i].end = now();
     }
-    await sessions[i].close();
+    if (failed[i]?.failure === 'lost' || lost) sessions[i].destroy();
+    else await sessions[i].close();
   }
 
   const text = renderHistory({

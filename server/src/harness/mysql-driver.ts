@@ -53,6 +53,9 @@ class MysqlSession implements Session {
       // A dead connection has nothing to roll back.
     }
   }
+  destroy(): void {
+    this.conn.destroy();
+  }
   async close(): Promise<void> {
     try {
       await this.conn.end();

@@ -55,6 +55,10 @@ class PgSession implements Session {
       // A dead connection has nothing to roll back: the server ends its transaction itself.
     }
   }
+  destroy(): void {
+    // pg has no public destroy: end() waits for the server's goodbye, which a hung server never sends.
+    (this.client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  }
   async close(): Promise<void> {
     try {
       await this.client.end();

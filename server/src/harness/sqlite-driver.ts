@@ -102,6 +102,9 @@ class SqliteSession implements Session {
       // No transaction open (SQLite already rolled it back) or the worker is gone.
     }
   }
+  destroy(): void {
+    void this.worker.terminate();
+  }
   async close(): Promise<void> {
     try {
       await this.call('close');

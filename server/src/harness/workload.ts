@@ -52,6 +52,8 @@ type Planned = { kind: 'r' | 'w'; key: number };
 
 export class Workload {
   readonly stats: RunStats = { committed: 0, aborted: 0, unknown: 0, dbMicros: 0, fatal: null };
+  /** The last lost-connection message, for the report when reconnecting then fails. */
+  lastLoss: string | null = null;
   private stopped = false;
   private started = 0;
   private nextTxn = 1;
@@ -140,9 +142,9 @@ export class Workload {
           } else {
             // Lost before COMMIT was sent: the server rolls the transaction back. During COMMIT: nobody knows.
             status = phase === 'commit' ? 'unknown' : 'aborted';
-            void session.close();
+            session.destroy();
             session = null;
-            if (this.stats.fatal === null && e.code !== 'timeout') this.lastLoss = e.message;
+            this.lastLoss = e.message;
           }
         }
         this.stats[status]++;
@@ -152,9 +154,6 @@ export class Workload {
       if (session) await session.close();
     }
   }
-
-  /** The last lost-connection message, for the report when reconnecting then fails. */
-  lastLoss: string | null = null;
 
   private plan(random: () => number): Planned[] {
     const n = this.o.opsMin + Math.floor(random() * (this.o.opsMax - this.o.opsMin + 1));
