@@ -27,6 +27,8 @@ const CLI = join(ROOT, 'out', 'cli.js');
  */
 const RUNS = Number(process.env.ISOCHECK_HARNESS_RUNS ?? 3);
 const TXNS = Number(process.env.ISOCHECK_HARNESS_TXNS ?? 1000);
+/** Longer than the command's 500 ms default: on a loaded machine a slow step must not pass for a lock wait. */
+const BLOCK_MILLIS = 1000;
 const CHECKED: Level[] = ['RC', 'RA', 'PSI', 'SI', 'SER'];
 /**
  * Once this build checks list-append histories the runs record them and the tests assert the
@@ -143,7 +145,7 @@ describe('PostgreSQL', { skip: skipUnless('postgres') }, () => {
     const rows: HermitageRow[] = [];
     for (const setting of ISOLATION.postgres) {
       const results = [];
-      for (const sc of SCENARIOS) results.push(await runScenario(driver, setting.name, sc, scenarioFile(dir, 'postgres', setting.name, sc.id), { blockMillis: 500 }));
+      for (const sc of SCENARIOS) results.push(await runScenario(driver, setting.name, sc, scenarioFile(dir, 'postgres', setting.name, sc.id), { blockMillis: BLOCK_MILLIS }));
       rows.push({ setting, results });
     }
     assert.equal(renderHermitageTable('postgres', rows), [
@@ -205,7 +207,7 @@ describe('MariaDB', { skip: skipUnless('mysql') }, () => {
     const rows: HermitageRow[] = [];
     for (const setting of ISOLATION.mysql) {
       const results = [];
-      for (const sc of SCENARIOS) results.push(await runScenario(driver, setting.name, sc, scenarioFile(dir, 'mysql', setting.name, sc.id), { blockMillis: 500 }));
+      for (const sc of SCENARIOS) results.push(await runScenario(driver, setting.name, sc, scenarioFile(dir, 'mysql', setting.name, sc.id), { blockMillis: BLOCK_MILLIS }));
       rows.push({ setting, results });
     }
     assert.equal(renderHermitageTable('mysql', rows), [
