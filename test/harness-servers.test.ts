@@ -3,8 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Analysis } from '../server/src/engine/analyze.ts';
 import type { Level } from '../server/src/engine/levels/levels.ts';
@@ -17,9 +16,10 @@ import { findIsolation, ISOLATION } from '../server/src/harness/isolation.ts';
 import { runHarness } from '../server/src/harness/run.ts';
 import { parseTarget } from '../server/src/harness/targets.ts';
 import { missing, startMariadb, startPostgres, type DbServer } from './helpers/db-servers.ts';
-import { assertListsPrefixConsistent, assertRealCycle, checkRecorded, verdict } from './helpers/harness-checks.ts';
+import { assertListsPrefixConsistent, assertRealCycle, checkRecorded, removeTempDirs, tempDir, verdict } from './helpers/harness-checks.ts';
 
 const ROOT = join(import.meta.dirname, '..');
+after(() => removeTempDirs());
 const CLI = join(ROOT, 'out', 'cli.js');
 /**
  * The issue asks for 20 runs × 2,000 transactions per setting; on two shared cores that is most
@@ -57,7 +57,7 @@ async function listAppend(url: string, isolation: string): Promise<void> {
   const setting = findIsolation(t.target.kind, isolation);
   assert.ok(setting);
   const r = await runHarness({
-    target: t.target, setting, isolation, outFile: join(mkdtempSync(join(tmpdir(), 'isocheck-la-')), 'la.hist'), workload: 'list-append',
+    target: t.target, setting, isolation, outFile: join(tempDir('isocheck-la-'), 'la.hist'), workload: 'list-append',
     clients: 8, txns: 300, keys: 4, opsMin: 1, opsMax: 4, seed: 5, levels: ['RC'],
   });
   assert.equal(r.stats.fatal, null);
@@ -70,7 +70,7 @@ async function runs(url: string, isolation: string, n = RUNS) {
   assert.ok(t.ok);
   const setting = findIsolation(t.target.kind, isolation);
   assert.ok(setting);
-  const dir = mkdtempSync(join(tmpdir(), 'isocheck-srv-'));
+  const dir = tempDir('isocheck-srv-');
   const out = [];
   for (let i = 0; i < n; i++) {
     const r = await runHarness({
@@ -138,7 +138,7 @@ describe('PostgreSQL', { skip: skipUnless('postgres') }, () => {
   });
 
   test('Hermitage: the table matches Hermitage’s PostgreSQL rows', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'isocheck-herm-pg-'));
+    const dir = tempDir('isocheck-herm-pg-');
     const t = parseTarget(pg.url);
     assert.ok(t.ok);
     const driver = driverFor(t.target);
@@ -200,7 +200,7 @@ describe('MariaDB', { skip: skipUnless('mysql') }, () => {
   });
 
   test('Hermitage: MySQL/InnoDB’s rows, but OTV prevented at read uncommitted (see docs/harness.md)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'isocheck-herm-my-'));
+    const dir = tempDir('isocheck-herm-my-');
     const t = parseTarget(db.url);
     assert.ok(t.ok);
     const driver = driverFor(t.target);
@@ -225,7 +225,7 @@ describe('a database killed mid-run', { skip: skipUnless('mysql') }, () => {
   test('the history so far checks, in-flight transactions are unknown or aborted, and the harness says what happened', async () => {
     const db = await startMariadb();
     try {
-      const dir = mkdtempSync(join(tmpdir(), 'isocheck-kill-'));
+      const dir = tempDir('isocheck-kill-');
       const out = join(dir, 'killed.hist');
       const child = spawn(process.execPath, [CLI, 'run', '--db', db.url, '--isolation', 'serializable', '--workload', 'rw-register', '--clients', '16', '--seconds', '120', '-o', out], { cwd: ROOT });
       let stdout = '';

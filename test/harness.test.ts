@@ -1,11 +1,10 @@
 // The harness on embedded SQLite and its parts: URLs, options, the journal, the recorded history, Hermitage's table.
 
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Analysis } from '../server/src/engine/analyze.ts';
 import { parseRunArgs } from '../server/src/cli/run-command.ts';
 import { renderEdn } from '../server/src/harness/edn-writer.ts';
@@ -13,11 +12,11 @@ import { histFeatures } from '../server/src/harness/hist-features.ts';
 import { findIsolation } from '../server/src/harness/isolation.ts';
 import { Recorder, renderHistory, type RecordedTxn } from '../server/src/harness/recorder.ts';
 import { runHarness } from '../server/src/harness/run.ts';
-import { parseTarget } from '../server/src/harness/targets.ts';
+import { materialize, parseTarget } from '../server/src/harness/targets.ts';
 import { runScenario, scenarioFile } from '../server/src/harness/hermitage.ts';
 import { SCENARIOS } from '../server/src/harness/hermitage-scenarios.ts';
 import { SqliteDriver } from '../server/src/harness/sqlite-driver.ts';
-import { assertListsPrefixConsistent, assertRealCycle, checkRecorded, verdict } from './helpers/harness-checks.ts';
+import { assertListsPrefixConsistent, assertRealCycle, checkRecorded, removeTempDirs, tempDir, verdict } from './helpers/harness-checks.ts';
 
 function errorOf(r: ReturnType<typeof parseRunArgs>): string {
   return typeof r === 'string' ? r : 'no error';
@@ -31,6 +30,9 @@ function txnNames(a: Analysis): string[] {
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'out', 'cli.js');
+/** Directories the CLI made itself (its default SQLite file and history). */
+const cliDirs: string[] = [];
+after(() => removeTempDirs(...cliDirs));
 
 describe('targets and options', () => {
   test('URLs name the database; passwords are not printed', () => {
@@ -41,7 +43,10 @@ describe('targets and options', () => {
     const lite = parseTarget('sqlite:/tmp/a.db');
     assert.ok(lite.ok && lite.target.kind === 'sqlite' && lite.target.location === '/tmp/a.db');
     const dflt = parseTarget(undefined);
-    assert.ok(dflt.ok && dflt.target.kind === 'sqlite' && dflt.target.location.endsWith('.sqlite'));
+    assert.ok(dflt.ok && dflt.target.kind === 'sqlite' && dflt.target.location === '');
+    const fresh = materialize(dflt.target);
+    assert.ok(fresh.location.endsWith('.sqlite') && existsSync(dirname(fresh.location)));
+    cliDirs.push(dirname(fresh.location));
     assert.equal(parseTarget('oracle://x').ok, false);
     assert.equal(parseTarget('sqlite:').ok, false);
   });
@@ -73,7 +78,7 @@ describe('recorder', () => {
   const header = { title: 't', comments: ['c'], level: 'SER', registerKeys: [1, 2] };
 
   test('the journal is a readable history at every moment (a crash leaves a checkable prefix)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'isocheck-rec-'));
+    const dir = tempDir('isocheck-rec-');
     const rec = new Recorder(join(dir, 'h.hist'), header, histFeatures());
     rec.add(0, txn('T1', 'c1', 'committed', [{ kind: 'w', key: 1, value: 1 }]));
     rec.add(1, txn('T2', 'c2', 'aborted', [{ kind: 'r', key: 1, value: 0 }, { kind: 'w', key: 2, value: 2 }]));
@@ -127,7 +132,7 @@ describe('recorder', () => {
 
 describe('SQLite (embedded)', () => {
   test('default isolation: no anomaly in a concurrent rw-register run', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'isocheck-sqlite-'));
+    const dir = tempDir('isocheck-sqlite-');
     const t = parseTarget(`sqlite:${join(dir, 'db.sqlite')}`);
     assert.ok(t.ok);
     const setting = findIsolation('sqlite', 'serializable');
@@ -145,7 +150,7 @@ describe('SQLite (embedded)', () => {
   });
 
   test('list-append: every read list is a prefix of the longest', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'isocheck-sqlite-la-'));
+    const dir = tempDir('isocheck-sqlite-la-');
     const t = parseTarget(`sqlite:${join(dir, 'db.sqlite')}`);
     const setting = findIsolation('sqlite', 'serializable');
     assert.ok(t.ok && setting);
@@ -158,7 +163,7 @@ describe('SQLite (embedded)', () => {
   });
 
   test('Hermitage on SQLite: every anomaly prevented', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'isocheck-herm-'));
+    const dir = tempDir('isocheck-herm-');
     const driver = new SqliteDriver(join(dir, 'db.sqlite'));
     for (const sc of SCENARIOS) {
       const r = await runScenario(driver, 'serializable', sc, scenarioFile(dir, 'sqlite', 'serializable', sc.id), { blockMillis: 300 });
@@ -185,13 +190,14 @@ describe('isocheck run (CLI)', () => {
     assert.match(r.stdout, /serializable claims SER: holds/);
     const path = /history: (.*)/.exec(r.stdout)?.[1];
     assert.ok(path && existsSync(path));
+    cliDirs.push(dirname(path));
     checkRecorded(readFileSync(path, 'utf8'));
   });
 
   test('Ctrl-C stops the clients, then the history so far is assembled and checked', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'isocheck-int-'));
+    const dir = tempDir('isocheck-int-');
     const out = join(dir, 'h.hist');
-    const child = spawn(process.execPath, [CLI, 'run', '--seconds', '300', '--workload', 'rw-register', '-o', out], { cwd: ROOT });
+    const child = spawn(process.execPath, [CLI, 'run', '--db', `sqlite:${join(dir, 'db.sqlite')}`, '--seconds', '300', '--workload', 'rw-register', '-o', out], { cwd: ROOT });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -207,8 +213,8 @@ describe('isocheck run (CLI)', () => {
   });
 
   test('isocheck hermitage on SQLite prints Hermitage’s table and the histories’ directory', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'isocheck-hcli-'));
-    const r = spawnSync(process.execPath, [CLI, 'hermitage', '-o', dir, '--block-ms', '300'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    const dir = tempDir('isocheck-hcli-');
+    const r = spawnSync(process.execPath, [CLI, 'hermitage', '--db', `sqlite:${join(dir, 'h.sqlite')}`, '-o', dir, '--block-ms', '300'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
     assert.equal(r.status, 0, r.stderr + r.stdout);
     assert.match(r.stdout, /\| DBMS +\| So-called isolation level \| Claims \| G0 \| G1a \| G1b \| G1c \| OTV \| PMP \| P4 \| G-single \| G2-item \|/);
     assert.match(r.stdout, /\| SQLite \| "serializable" +\| SER +\| ✓ +\| ✓ +\| ✓ +\| ✓ +\| ✓ +\| n\/a \| ✓ +\| ✓ +\| ✓ +\|/);

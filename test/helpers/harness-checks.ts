@@ -1,6 +1,9 @@
 // Assertions shared by the harness tests: recorded histories parse cleanly and every witness is a real cycle.
 
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { analyzeHistText, type Analysis } from '../../server/src/engine/analyze.ts';
 import { fileReport, type EdgeJson, type WitnessJson } from '../../server/src/engine/report.ts';
 
@@ -59,4 +62,17 @@ export function assertListsPrefixConsistent(text: string): number {
     assert.deepEqual(list, full.slice(0, list.length), `a read of ${key} is not a prefix of the longest read`);
   }
   return reads.length;
+}
+
+const made: string[] = [];
+
+/** A temporary directory removed by removeTempDirs() (call it in the file's after hook). */
+export function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
+}
+
+export function removeTempDirs(...more: string[]): void {
+  for (const d of [...made.splice(0), ...more]) rmSync(d, { recursive: true, force: true });
 }

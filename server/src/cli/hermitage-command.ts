@@ -8,7 +8,7 @@ import { DbError } from '../harness/driver.ts';
 import { runScenario, scenarioFile, type ScenarioResult } from '../harness/hermitage.ts';
 import { COLUMNS, SCENARIOS } from '../harness/hermitage-scenarios.ts';
 import { findIsolation, ISOLATION, type IsolationSetting } from '../harness/isolation.ts';
-import { parseTarget } from '../harness/targets.ts';
+import { materialize, parseTarget } from '../harness/targets.ts';
 import { HERMITAGE_USAGE } from '../harness/usage.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
@@ -52,19 +52,19 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
   if (args.positional.length > 0) return usage(io, `unexpected argument '${args.positional[0]}'`);
   const t = parseTarget(lastValue(args, '--db'));
   if (!t.ok) return usage(io, t.error);
-  const target = t.target;
   const blockText = lastValue(args, '--block-ms');
   const blockMillis = blockText === undefined ? 500 : Number(blockText);
   if (!Number.isInteger(blockMillis) || blockMillis < 10 || blockMillis > 60_000) return usage(io, '--block-ms needs an integer from 10 to 60000');
   const settings: IsolationSetting[] = [];
   for (const spec of args.values.get('--isolation') ?? []) {
     for (const name of spec.split(',').filter((s) => s.length > 0)) {
-      const s = findIsolation(target.kind, name);
-      if (!s) return usage(io, `${target.kind} has no isolation level '${name}' (${ISOLATION[target.kind].map((x) => x.name).join(', ')})`);
+      const s = findIsolation(t.target.kind, name);
+      if (!s) return usage(io, `${t.target.kind} has no isolation level '${name}' (${ISOLATION[t.target.kind].map((x) => x.name).join(', ')})`);
       settings.push(s);
     }
   }
-  if (settings.length === 0) settings.push(...ISOLATION[target.kind]);
+  if (settings.length === 0) settings.push(...ISOLATION[t.target.kind]);
+  const target = materialize(t.target);
   const outText = lastValue(args, '-o', '--output');
   const dir = resolve(outText ?? mkdtempSync(join(tmpdir(), 'isocheck-hermitage-')));
   mkdirSync(dir, { recursive: true });

@@ -8,7 +8,7 @@ import { DbError } from '../harness/driver.ts';
 import { histFeatures } from '../harness/hist-features.ts';
 import { DEFAULT_ISOLATION, findIsolation, ISOLATION } from '../harness/isolation.ts';
 import { runHarness, type RunResult } from '../harness/run.ts';
-import { parseTarget } from '../harness/targets.ts';
+import { materialize, parseTarget } from '../harness/targets.ts';
 import type { Workload, WorkloadKind } from '../harness/workload.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
@@ -82,13 +82,14 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
   if (typeof p === 'string') return usage(io, p);
   const t = parseTarget(p.db);
   if (!t.ok) return usage(io, t.error);
-  const target = t.target;
-  const isoName = p.isolation ?? DEFAULT_ISOLATION[target.kind];
-  const setting = findIsolation(target.kind, isoName);
-  if (!setting) return usage(io, `${target.kind} has no isolation level '${isoName}' (${ISOLATION[target.kind].map((s) => s.name).join(', ')})`);
+  const kind = t.target.kind;
+  const isoName = p.isolation ?? DEFAULT_ISOLATION[kind];
+  const setting = findIsolation(kind, isoName);
+  if (!setting) return usage(io, `${kind} has no isolation level '${isoName}' (${ISOLATION[kind].map((s) => s.name).join(', ')})`);
   if (p.workload === 'list-append' && !histFeatures().listAppend) {
     io.err('isocheck: note: this build does not check list-append histories yet; the history is recorded but no level is decided on it');
   }
+  const target = materialize(t.target);
   const outFile = resolve(p.out ?? join(target.kind === 'sqlite' && p.db === undefined ? dirname(target.location) : mkdtempSync(join(tmpdir(), 'isocheck-run-')), 'history.hist'));
   io.err(`isocheck run: ${target.label}, ${setting.name} (claims ${setting.claims ?? 'no checkable level'}), ${p.workload}, ${p.clients} clients, ${p.txns !== undefined ? `${p.txns} transactions` : `${p.seconds} s`}`);
 

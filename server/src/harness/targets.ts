@@ -14,15 +14,21 @@ export interface Target {
   label: string;
 }
 
+/**
+ * The default target's file, created only now: a fresh file per run, so nothing is left from an
+ * earlier run to confuse the check, and a usage error leaves no empty directory behind.
+ */
+export function materialize(t: Target): Target {
+  if (t.kind !== 'sqlite' || t.location !== '') return t;
+  const dir = mkdtempSync(join(tmpdir(), 'isocheck-run-'));
+  const file = join(dir, 'isocheck.sqlite');
+  return { kind: 'sqlite', location: file, label: `sqlite:${file}` };
+}
+
 export type TargetResult = { ok: true; target: Target } | { ok: false; error: string };
 
 export function parseTarget(url: string | undefined): TargetResult {
-  if (url === undefined) {
-    // A fresh file per run: nothing to set up, nothing left from an earlier run to confuse the check.
-    const dir = mkdtempSync(join(tmpdir(), 'isocheck-run-'));
-    const file = join(dir, 'isocheck.sqlite');
-    return { ok: true, target: { kind: 'sqlite', location: file, label: `sqlite:${file}` } };
-  }
+  if (url === undefined) return { ok: true, target: { kind: 'sqlite', location: '', label: 'sqlite (a fresh temporary file)' } };
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
     if (path.length === 0) return { ok: false, error: 'sqlite: needs a file path (sqlite:PATH)' };
