@@ -1,26 +1,37 @@
-// `isocheck check FILE… [--level L,L…] [--json] [--format hist|plume]`: verdicts, witnesses, exit status.
+// `isocheck check FILE… [--level L,L…] [--claim L] [--json] [--format hist|plume]`: verdicts, witnesses, exit status.
 
 import { analyzeHistText, analyzePlumeBytes } from '../engine/analyze.ts';
-import { parseLevel, type Level } from '../engine/levels/levels.ts';
-import { fileReport, type FileReport } from '../engine/report.ts';
+import { LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
+import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
-import { formatOf, readInputs } from './inputs.ts';
-import { renderDetails, renderTable } from './text-report.ts';
+import { capDiagnostics } from './cap-diagnostics.ts';
+import { applyClaim, type ClaimedReport } from './claim.ts';
+import { decodeText, formatOf, inputErrorLine, listInputs, parsePlumeInit, readInput } from './inputs.ts';
+import { jsonSafe, terminalSafe } from './terminal-text.ts';
+import { renderDetails, renderHeading, renderTable } from './text-report.ts';
 
 const LARGE_INPUT_BYTES = 2_000_000;
 const IMPLICIT_STRONG_MILLIS = 2_000;
 
-export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--json] [--format hist|plume] [--witnesses N]';
+export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--claim L [--undecided ok|fail]] [--json] [--format hist|plume] [--plume-init zero|none] [--witnesses N]';
+
+/** Exit statuses of `check`, most serious first when files disagree: 2, then 1, then 3. */
+export const EXIT_OK = 0;
+export const EXIT_ERRORS = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_UNDECIDED = 3;
 
 export interface Io {
   out(text: string): void;
   err(text: string): void;
   /** Whether stderr is a terminal (progress lines are shown only there). */
   errIsTty: boolean;
+  /** Whether stdout is a terminal: data formats written there get their control characters escaped. */
+  outIsTty?: boolean;
 }
 
 export function runCheck(argv: readonly string[], io: Io): number {
-  const parsed = parseArgs(argv, ['--level', '--format', '--witnesses'], ['--json']);
+  const parsed = parseArgs(argv, ['--level', '--format', '--witnesses', '--claim', '--undecided', '--plume-init'], ['--json']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
   if (args.positional.length === 0) return usage(io, 'no input files');
@@ -29,25 +40,36 @@ export function runCheck(argv: readonly string[], io: Io): number {
     if (spec.split(',').every((s) => s.length === 0)) return usage(io, '--level needs one or more levels');
     for (const name of spec.split(',').filter((s) => s.length > 0)) {
       const l = parseLevel(name);
-      if (!l) return usage(io, `unknown level '${name}' (RC, RA, CC, PC, PSI, SI, SER)`);
+      if (!l) return usage(io, `unknown level '${name}' (${LEVELS.join(', ')})`);
       (levels ??= []).push(l);
     }
   }
+  const claimText = lastValue(args, '--claim');
+  const claim = claimText === undefined ? undefined : parseLevel(claimText);
+  if (claim === null) return usage(io, `unknown level '${claimText}' for --claim (RC, RA, CC, PC, PSI, SI, SER)`);
+  if (claim && levels && !levels.includes(claim)) levels.push(claim);
+  const undecidedText = lastValue(args, '--undecided') ?? 'fail';
+  if (undecidedText !== 'ok' && undecidedText !== 'fail') return usage(io, `--undecided takes ok or fail, not '${undecidedText}'`);
+  if (args.values.has('--undecided') && !claim) return usage(io, '--undecided needs --claim');
   const format = lastValue(args, '--format');
   if (format !== undefined && format !== 'hist' && format !== 'plume') return usage(io, `unknown format '${format}' (hist or plume)`);
+  const plumeInit = parsePlumeInit(lastValue(args, '--plume-init'));
+  if (plumeInit === null) return usage(io, `--plume-init takes zero or none, not '${lastValue(args, '--plume-init')}'`);
   const witnessesText = lastValue(args, '--witnesses');
   const maxWitnesses = witnessesText === undefined ? 1 : Number(witnessesText);
   if (!Number.isInteger(maxWitnesses) || maxWitnesses < 1) return usage(io, '--witnesses needs a positive integer');
 
-  const reports: FileReport[] = [];
+  const reports: ClaimedReport[] = [];
   let unreadable = false;
   let internal = false;
   let errors = false;
-  const inputs = readInputs(args.positional);
-  if (inputs.length === 0) return usage(io, `no history files (.hist, .txt, .plume) in ${args.positional.join(', ')}`);
-  for (const input of inputs) {
+  let undecided = false;
+  const refs = listInputs(args.positional);
+  if (refs.length === 0) return usage(io, `no history files (.hist, .txt, .plume) in ${args.positional.join(', ')}`);
+  for (const ref of refs) {
+    const input = readInput(ref, format);
     if ('error' in input) {
-      io.err(`isocheck: cannot read ${input.file}: ${input.error}`);
+      io.err(`isocheck: ${inputErrorLine(input)}`);
       unreadable = true;
       continue;
     }
@@ -56,11 +78,12 @@ export function runCheck(argv: readonly string[], io: Io): number {
     const fmt = formatOf(input.file, format);
     // Not asked for by name, the strong levels of a large input get a short search budget: a
     // default run over a million operations should not spend minutes on levels nobody requested.
-    const strongMillis = levels === undefined && input.bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
-    const options = { levels, maxWitnesses, strongMillis };
-    let report: FileReport;
+    // A claimed level always gets the full budget.
+    const strongMillis = levels === undefined && !claim && input.bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
+    const options = { levels, maxWitnesses, strongMillis, plumeInit };
+    let report: ClaimedReport;
     try {
-      const analysis = fmt === 'plume' ? analyzePlumeBytes(input.bytes, options) : analyzeHistText(input.bytes.toString('utf8'), options);
+      const analysis = fmt === 'plume' ? analyzePlumeBytes(input.bytes, options) : analyzeHistText(decodeText(input.bytes), options);
       report = fileReport(input.file, analysis);
     } catch (e) {
       // The engine reports problems as findings; a throw is a bug or an exhausted resource, and
@@ -69,22 +92,46 @@ export function runCheck(argv: readonly string[], io: Io): number {
       internal = true;
       continue;
     }
+    if (claim && applyClaim(report, claim).consistent === null) undecided = true;
     errors ||= report.diagnostics.some((d) => d.severity === 'error');
+    if (fmt === 'plume' && plumeInit !== 'none' && report.diagnostics.some((d) => d.code === 'ambiguous-read')) {
+      io.err(`isocheck: hint: ${terminalSafe(input.file)} writes the value 0, which plume reads as the initial value; if 0 is an ordinary value there (files from PolySI or IsoVista), check it with --plume-init none`);
+    }
+    capDiagnostics(report);
     reports.push(report);
   }
   if (args.switches.has('--json')) {
-    io.out(JSON.stringify(reports, null, 2));
+    writeJsonArray(reports, io);
   } else if (reports.length > 0) {
     io.out(renderTable(reports));
     for (const r of reports) {
       const details = renderDetails(r);
-      if (details) io.out(`\n${r.file}${r.title ? ` — ${r.title}` : ''}\n${details}`);
+      if (details) io.out(`\n${renderHeading(r)}\n${details}`);
     }
   }
-  return unreadable || internal ? 2 : errors ? 1 : 0;
+  if (unreadable || internal) return EXIT_USAGE;
+  if (errors) return EXIT_ERRORS;
+  return undecided && undecidedText === 'fail' ? EXIT_UNDECIDED : EXIT_OK;
+}
+
+/**
+ * The same bytes as JSON.stringify(reports, null, 2), written one report at a time: thousands of
+ * files must not make one string longer than V8 allows.
+ */
+function writeJsonArray(reports: readonly ClaimedReport[], io: Io): void {
+  if (reports.length === 0) {
+    io.out('[]');
+    return;
+  }
+  io.out('[');
+  reports.forEach((r, i) => {
+    const body = jsonSafe(JSON.stringify(r, null, 2)).replace(/\n/g, '\n  ');
+    io.out(`  ${body}${i < reports.length - 1 ? ',' : ''}`);
+  });
+  io.out(']');
 }
 
 function usage(io: Io, message: string): number {
   io.err(`isocheck: ${message}\n${CHECK_USAGE}`);
-  return 2;
+  return EXIT_USAGE;
 }

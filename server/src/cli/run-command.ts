@@ -11,7 +11,7 @@ import { runHarness, type RunResult } from '../harness/run.ts';
 import { materialize, parseTarget } from '../harness/targets.ts';
 import type { Workload, WorkloadKind } from '../harness/workload.ts';
 import { lastValue, parseArgs } from './args.ts';
-import type { Io } from './check-command.ts';
+import { EXIT_ERRORS, EXIT_OK, EXIT_UNDECIDED, EXIT_USAGE, type Io } from './check-command.ts';
 import { renderDetails, renderTable } from './text-report.ts';
 import { RUN_USAGE } from '../harness/usage.ts';
 
@@ -128,7 +128,7 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
     // Driver errors (cannot connect, cannot create the tables) are usage-level problems; others are bugs.
     if (!(e instanceof DbError)) throw e;
     io.err(`isocheck: ${target.label}: ${e.message}`);
-    return 2;
+    return EXIT_USAGE;
   } finally {
     if (ticker) {
       clearInterval(ticker);
@@ -162,12 +162,14 @@ function report(r: RunResult, io: Io, isolation: string): number {
   if (r.ednFile) io.out(`EDN history: ${r.ednFile}`);
   if (s.fatal) {
     io.err(`isocheck: the run ended early: ${s.fatal}; the history above holds every transaction recorded until then (those in flight are unknown)`);
-    return 2;
+    return EXIT_USAGE;
   }
-  return rep.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
+  if (rep.diagnostics.some((d) => d.severity === 'error')) return EXIT_ERRORS;
+  // As `isocheck check --claim`: a claimed level the search could not decide is its own status.
+  return r.claims && rep.levels[r.claims]?.consistent === null ? EXIT_UNDECIDED : EXIT_OK;
 }
 
 function usage(io: Io, message: string): number {
   io.err(`isocheck: ${message}\n${RUN_USAGE}`);
-  return 2;
+  return EXIT_USAGE;
 }
