@@ -4,12 +4,13 @@ import { CHECK_USAGE, runCheck, type Io } from './check-command.ts';
 import { runGen } from './gen-command.ts';
 import { HERMITAGE_USAGE, RUN_USAGE } from '../harness/usage.ts';
 import { terminalSafeLines } from './terminal-text.ts';
+import { CONVERT_USAGE, runConvert } from './convert-command.ts';
 import { runWitness, WITNESS_USAGE } from './witness-command.ts';
 
 const HELP = `isocheck — does a transactional history honour its isolation level?
 
 ${CHECK_USAGE}
-  Checks .hist files (and AWDIT/Plume text files: .txt, .plume, or --format plume) at all seven
+  Checks .hist files (and AWDIT/Plume text files: .txt, .plume; Jepsen histories: .edn, .jsonl) at all seven
   levels (or those given with --level) and the file's mixed levels; prints a verdict table and
   each violation's witness.
   --claim L       the level the system under test claims (added to --level): its violation is an
@@ -35,6 +36,8 @@ ${RUN_USAGE}
 
 ${HERMITAGE_USAGE}
   Runs Hermitage's anomaly scripts at each isolation level of a database and prints its table.
+${CONVERT_USAGE}
+  Writes any input (Jepsen EDN .edn, JSON lines .jsonl, plume, .hist) as a .hist file.
 
 usage: isocheck gen [options] [-o FILE]      (isocheck gen --help for the options)
 usage: isocheck lsp [--stdio]                (the language server, for editors: docs/editors.md)
@@ -61,6 +64,8 @@ function main(argv: readonly string[]): number | Promise<number> {
       // Loaded on demand (the database drivers); asynchronous: they talk to a database.
       return import(command === 'run' ? './run-command.ts' : './hermitage-command.ts')
         .then((m: { runCommand: (a: readonly string[], io: Io) => Promise<number> }) => m.runCommand(rest, io));
+    case 'convert':
+      return runConvert(rest, io);
     case 'lsp':
       // Loaded on demand, so that `check` does not pay for the LSP libraries. The server runs until
       // the client sends exit (or closes stdin), then ends the process itself.
