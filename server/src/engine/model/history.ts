@@ -1,7 +1,7 @@
 // The history model: transactions, sessions and operations as integer ids over typed arrays.
 
 import { Float64Vec, Int32Vec, Uint8Vec } from '../util/int-vec.ts';
-import { inverse, keyOrder, naturalCompare, sessionOrder, txnOrder, valueOrder } from './canonical-order.ts';
+import { inverse, keyOrder, naturalCompare, numberedNames, sessionOrder, txnOrder, valueOrder } from './canonical-order.ts';
 
 export const OP_READ = 0;
 export const OP_WRITE = 1;
@@ -314,7 +314,8 @@ export class HistoryBuilder {
       compare = (t, u) => key[t] - key[u];
     } else {
       const labels = this.txnLabels;
-      compare = (t, u) => naturalCompare(labels[t], labels[u]);
+      const numbered = numberedNames(labels);
+      compare = numbered ? (t, u) => numbered[t] - numbered[u] : (t, u) => naturalCompare(labels[t], labels[u]);
     }
     const tOrder = txnOrder(txnCount, txnSession, sessionRank, compare);
     if (sOrder) {
