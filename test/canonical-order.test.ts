@@ -12,6 +12,11 @@ import { DEFAULT_GEN_OPTIONS, generateHistory, Rng, type StoreKind } from '../se
 import { toHistString } from '../server/src/engine/gen/history-writers.ts';
 import { smallListHistory } from './helpers/listappend-random.ts';
 import { renderDetails, renderTable } from '../server/src/cli/text-report.ts';
+import { buildSnapshot } from '../server/src/lsp/snapshot.ts';
+import { DocModel } from '../server/src/lsp/doc-model.ts';
+import { documentSymbols } from '../server/src/lsp/features/symbols.ts';
+import { hoverAt } from '../server/src/lsp/features/hover.ts';
+import { opAt, opsBySourceOrder, opsInSourceOrder, txnHeaderAt, txnsBySourceOrder } from '../server/src/engine/queries.ts';
 import { LEVELS } from '../server/src/engine/levels/levels.ts';
 
 /** The text with its session blocks in another order (a block runs from its `session` line to the next). */
@@ -142,6 +147,35 @@ describe('canonical ids (issue 9): session-order shuffles change nothing but sou
     const h2 = parseHist(shuffleSessions(text, 1)).history;
     assert.deepEqual(Array.from(h2.opKey), Array.from(h.opKey));
     assert.deepEqual(Array.from(h2.opTxn), Array.from(h.opTxn));
+  });
+
+  test('editor lookups by offset find transactions and ops whose ids are not in source order', () => {
+    const text = 'session b\n  T3: w(y, 2)\n  T4: r(x, 1)\nsession a\n  T1: w(x, 1)\n  T2: r(y, 2)\n';
+    const h = parseHist(text).history;
+    assert.equal(opsInSourceOrder(h), false);
+    const txnOrder = txnsBySourceOrder(h);
+    const opOrder = opsBySourceOrder(h);
+    assert.ok(txnOrder);
+    for (const name of ['T1', 'T2', 'T3', 'T4']) {
+      const at = text.indexOf(`${name}:`);
+      assert.equal(h.names.txnName(txnHeaderAt(h, at + 1, txnOrder)), name);
+      const o = opAt(h, text.indexOf('(', at) + 1, opOrder);
+      assert.equal(h.names.txnName(h.opTxn[o]), name);
+    }
+    // Sessions in name order already: ids are in source order, no index needed.
+    assert.equal(txnsBySourceOrder(parseHist('session a\n  T1: w(x, 1)\nsession b\n  T2: r(x, 1)\n').history), null);
+  });
+
+  test('the editor: the outline follows the text, hover on a header names that transaction', () => {
+    const text = 'session b\n  T3: w(y, 2)\n  T4: r(x, 1)\nsession a\n  T1: w(x, 1)\n  T2: r(y, 2)\n';
+    const { snapshot } = buildSnapshot(text, { uri: 'file:///f.hist', levels: undefined, maxWitnesses: 1, docsBase: null, maxDiagnostics: 100 });
+    const m = new DocModel('file:///f.hist', 1, '', snapshot, false, text);
+    assert.deepEqual(documentSymbols(m).map((s) => `${s.name}: ${(s.children ?? []).map((c) => c.name).join(' ')}`), ['b: T3 T4', 'a: T1 T2']);
+    for (const [line, name] of [[1, 'T3'], [2, 'T4'], [4, 'T1'], [5, 'T2']] as const) {
+      const hover = hoverAt(m, { line, character: 3 });
+      const value = hover && typeof hover.contents === 'object' && 'value' in hover.contents ? hover.contents.value : '';
+      assert.match(value, new RegExp(`^\\*\\*${name}\\*\\*`), `line ${line}`);
+    }
   });
 
   test('reads naming their writer (<- T) follow the writer to its new id', () => {
