@@ -39,6 +39,15 @@ export interface Analysis {
   forced: Map<Rule, EdgeList>;
   /** Per transaction, the level id it runs at in the mixed verdict (null without one). */
   mixedLevels: Int8Array | null;
+  /** The file's `expect` lines with the verdict each was compared with (null: undecided). */
+  expectations: Expectation[];
+}
+
+export interface Expectation {
+  level: Level;
+  ok: boolean;
+  span: Span;
+  consistent: boolean | null;
 }
 
 export interface AnalyzeOptions {
@@ -56,6 +65,8 @@ export interface AnalyzeOptions {
   deferStrong?: boolean;
   /** Polled by the long searches: true abandons them (their verdicts become undecided), e.g. on cancellation. */
   stop?: () => boolean;
+  /** Told as each level's verdict is about to be computed (`done` of `total` levels), for progress displays. */
+  onProgress?: (stage: string, done: number, total: number) => void;
 }
 
 interface Source {
@@ -221,7 +232,11 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
 
   // All seven levels unless narrowed (history-dsl.md); strong ones are decided only when CC fails.
   const requested = new Set<Level>(options.levels ?? LEVELS);
-  const levels = LEVELS.filter((l) => requested.has(l)).map(verdictOf);
+  const evaluated = LEVELS.filter((l) => requested.has(l));
+  const levels = evaluated.map((l, i) => {
+    options.onProgress?.(l, i, evaluated.length);
+    return verdictOf(l);
+  });
   /** Strong levels someone asked for explicitly: the file, or the user's --level. */
   const asked = new Set<Level>(options.levels ?? []);
   for (const m of [d?.level, ...(d?.checks ?? []), ...(d?.expects ?? [])]) if (m) asked.add(m.level);
@@ -305,8 +320,10 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   }
 
   // Expectations decide files that have them.
+  const expectations: Expectation[] = [];
   for (const e of d?.expects ?? []) {
     const v = verdictOf(e.level);
+    expectations.push({ level: e.level, ok: e.ok, span: e.span, consistent: v.consistent });
     if (v.consistent === null) continue; // covered by the not-checked note
     if (v.consistent === e.ok) continue;
     const why = v.consistent ? 'it holds' : `it is violated: ${v.witness?.message ?? ''}`;
@@ -320,7 +337,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
     const fallback = levelId(d.level?.level ?? 'SER');
     mixedLevels = h.txnLevel.map((l, t) => (t === 0 ? -1 : l >= 0 ? l : fallback));
   }
-  return { history: h, lines: src.lines, readsFrom: rf, title: d?.title ?? null, levels, mixed, findings, forced, mixedLevels };
+  return { history: h, lines: src.lines, readsFrom: rf, title: d?.title ?? null, levels, mixed, findings, forced, mixedLevels, expectations };
 }
 
 function relatedOf(w: Witness): RelatedSpan[] {

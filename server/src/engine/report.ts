@@ -37,12 +37,22 @@ export interface DiagnosticJson {
   relatedInformation?: { range: Range; message: string }[];
 }
 
+/** One `expect L ok|violated` line and the verdict it was compared with (`consistent` null: undecided). */
+export interface ExpectationJson {
+  level: string;
+  expected: 'ok' | 'violated';
+  consistent: boolean | null;
+  range: Range;
+}
+
 export interface FileReport {
   file: string;
   title: string | null;
   levels: Record<string, VerdictJson>;
   mixed: VerdictJson | null;
   diagnostics: DiagnosticJson[];
+  /** Present when the file has `expect` lines, in file order. */
+  expectations?: ExpectationJson[];
 }
 
 export function fileReport(file: string, a: Analysis): FileReport {
@@ -70,7 +80,7 @@ export function fileReport(file: string, a: Analysis): FileReport {
   };
   const levels: Record<string, VerdictJson> = {};
   for (const v of a.levels) levels[v.level] = verdict(v);
-  return {
+  const report: FileReport = {
     file,
     title: a.title,
     levels,
@@ -81,6 +91,10 @@ export function fileReport(file: string, a: Analysis): FileReport {
       return d;
     }),
   };
+  if (a.expectations.length > 0) {
+    report.expectations = a.expectations.map((e) => ({ level: e.level, expected: e.ok ? 'ok' : 'violated', consistent: e.consistent, range: range(e.span) }));
+  }
+  return report;
 }
 
 export function hasErrors(a: Analysis): boolean {

@@ -2,12 +2,16 @@
 
 export type Severity = 'error' | 'warning' | 'information';
 
-export type DiagnosticCode =
-  | 'syntax' | 'duplicate-name' | 'undefined-transaction' | 'unknown-level'
-  | 'thin-air' | 'aborted-read' | 'intermediate-read' | 'future-read' | 'own-write'
-  | 'ambiguous-read' | 'causality-cycle' | 'duplicate-write'
-  | 'RC' | 'RA' | 'CC' | 'PC' | 'PSI' | 'SI' | 'SER' | 'mixed'
-  | 'not-checked' | 'expectation-failed';
+/** Every diagnostic code, in the order docs/anomalies.md explains them (each has a section there). */
+export const DIAGNOSTIC_CODES = [
+  'syntax', 'duplicate-name', 'undefined-transaction', 'unknown-level',
+  'thin-air', 'aborted-read', 'intermediate-read', 'future-read', 'own-write',
+  'ambiguous-read', 'causality-cycle', 'duplicate-write',
+  'RC', 'RA', 'CC', 'mixed', 'PC', 'PSI', 'SI', 'SER',
+  'not-checked', 'expectation-failed',
+] as const;
+
+export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
 
 /** Half-open span of UTF-16 offsets into the source text. */
 export interface Span {

@@ -1,0 +1,96 @@
+// What each diagnostic code means, for SARIF rules: read from docs/anomalies.md (the one place it is written), with stable help links.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DIAGNOSTIC_CODES } from '../engine/model/diagnostics.ts';
+
+/**
+ * Where docs/anomalies.md is published. Help links are `${ANOMALIES_URL}#<code in lower case>`:
+ * each code has a section headed by the code itself (`## rc`, `## thin-air`), so the anchor only
+ * changes if a code does (docs/ci.md documents this form).
+ */
+export const ANOMALIES_URL = 'https://github.com/isocheck/isocheck/blob/main/docs/anomalies.md';
+
+export function helpUri(code: string): string {
+  return `${ANOMALIES_URL}#${code.toLowerCase()}`;
+}
+
+export interface RuleDoc {
+  code: string;
+  /** The first sentence of the section's **Meaning.** paragraph (the code itself when the docs are missing). */
+  short: string;
+  /** The whole **Meaning.** paragraph as plain text. */
+  full: string;
+  helpUri: string;
+}
+
+/** The rules of every diagnostic code, in docs order; `markdown` is the text of docs/anomalies.md (null: not found). */
+export function ruleDocs(markdown: string | null): RuleDoc[] {
+  const meanings = markdown === null ? new Map<string, string>() : meaningsOf(markdown);
+  return DIAGNOSTIC_CODES.map((code) => {
+    const full = meanings.get(code.toLowerCase()) ?? `IsoCheck diagnostic ${code}.`;
+    return { code, short: firstSentence(full), full, helpUri: helpUri(code) };
+  });
+}
+
+/** docs/anomalies.md beside the bundle (out/ → docs/) or the sources (server/src/cli → docs/). */
+export function readAnomaliesDoc(): string | null {
+  for (const p of [join(__dirname, '..', 'docs', 'anomalies.md'), join(__dirname, '..', '..', '..', 'docs', 'anomalies.md')]) {
+    if (existsSync(p)) return readFileSync(p, 'utf8');
+  }
+  return null;
+}
+
+/** Section heading (lower case) → its **Meaning.** text up to **Severity.**, markdown reduced to plain text. */
+function meaningsOf(markdown: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let heading: string | null = null;
+  let lines: string[] | null = null;
+  const flush = (): void => {
+    if (heading !== null && lines !== null) out.set(heading, plain(lines));
+    lines = null;
+  };
+  for (const line of markdown.split(/\r?\n/)) {
+    const h = /^## (.+)$/.exec(line);
+    if (h) {
+      flush();
+      heading = h[1].trim();
+    } else if (line.startsWith('**Meaning.**')) {
+      lines = [line.slice('**Meaning.**'.length)];
+    } else if (lines !== null && (line.startsWith('**') || line.startsWith('```'))) {
+      flush();
+    } else if (lines !== null) {
+      lines.push(line);
+    }
+  }
+  flush();
+  return out;
+}
+
+/** Paragraph lines joined, list items kept on their own lines, links, code and emphasis marks removed. */
+function plain(lines: string[]): string {
+  const text = lines
+    .map((l) => l.trim())
+    .join('\n')
+    .replace(/\n(?!- )/g, ' ')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/\*\*([^*]*)\*\*/g, '$1')
+    .replace(/\*([^*]*)\*/g, '$1')
+    .replace(/ {2,}/g, ' ');
+  return text.trim();
+}
+
+/** Up to the first full stop or colon outside parentheses, as one sentence. */
+function firstSentence(text: string): string {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if ((c === '.' || c === ':') && depth === 0 && (i + 1 === text.length || /\s/.test(text[i + 1]))) {
+      return `${text.slice(0, i).replace(/\s+/g, ' ')}.`;
+    }
+  }
+  return text;
+}
