@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileReport } from '../engine/report.ts';
-import { junitXml, type JunitReport } from './report-junit.ts';
+import { junitXml } from './report-junit.ts';
 import { sarifLog } from './report-sarif.ts';
 import { readAnomaliesDoc, ruleDocs } from './rule-docs.ts';
 import { renderDetails, renderTable } from './text-report.ts';
@@ -23,7 +23,7 @@ export function renderReports(format: OutputFormat, reports: readonly FileReport
     case 'sarif':
       return JSON.stringify(sarifLog(reports, { version: packageVersion(), rules: ruleDocs(readAnomaliesDoc()) }), null, 2);
     case 'junit':
-      return junitXml(reports as readonly JunitReport[]);
+      return junitXml(reports);
     case 'table': {
       if (reports.length === 0) return '';
       const out = [renderTable(reports)];

@@ -6,9 +6,9 @@ export interface Progress {
   /** A file is being read and parsed (`index` of `count` files); its strong-level searches may take `strongMillis` each. */
   file(name: string, index: number, count: number, bytes: number, strongMillis: number): void;
   /** For AnalyzeOptions.onProgress: the verdict of `stage` (a level) is being computed, `done` of `total` levels are. */
-  stage(stage: string, done: number, total: number): void;
+  stage: (stage: string, done: number, total: number) => void;
   /** For AnalyzeOptions.stop, polled by the strong-level searches: shows the time spent against the budget; never stops. */
-  poll(): boolean;
+  poll: () => boolean;
   /** The file is done. */
   fileDone(): void;
   /** Clears the bar; call before anything else is written. */
@@ -32,25 +32,34 @@ export function createProgress(enabled: boolean): Progress {
   let running = false;
   let stage = '';
   let stageStart = 0;
+  /** Whether the current stage's search was shown yet: the first poll is drawn at once, later ones as the bar's frame rate allows. */
+  let searchShown = false;
   let budget = '';
   return {
     file(name, index, count, bytes, strongMillis) {
       const file = `${count > 1 ? `[${index + 1}/${count}] ` : ''}${name} (${megabytes(bytes)})`;
       budget = `${(strongMillis / 1000).toFixed(1)} s`;
       stage = 'reading';
-      if (running) bar.update(0, { file, stage });
-      else bar.start(7, 0, { file, stage });
+      // A new file and a new level are drawn at once (a few lines per file); the rest is throttled.
+      if (running) {
+        bar.update(0, { file, stage });
+        bar.render();
+      } else bar.start(7, 0, { file, stage });
       running = true;
     },
     stage(name, done, total) {
       stage = name;
       stageStart = Date.now();
+      searchShown = false;
       bar.setTotal(total);
       bar.update(done, { stage: name });
+      bar.render();
     },
     poll() {
       const seconds = ((Date.now() - stageStart) / 1000).toFixed(1);
       bar.update({ stage: `${stage}: searching, ${seconds} s of its ${budget} budget` });
+      if (!searchShown) bar.render();
+      searchShown = true;
       return false;
     },
     fileDone() {

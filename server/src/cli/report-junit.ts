@@ -42,7 +42,7 @@ export function junitXml(reports: readonly JunitReport[]): string {
     },
   };
   const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressBooleanAttributes: false, suppressEmptyNode: true });
-  return builder.build(doc) as string;
+  return builder.build(doc);
 }
 
 function casesOf(r: JunitReport): Case[] {
@@ -81,6 +81,5 @@ function verdictText(v: VerdictJson | undefined, fallback: string): string {
 
 /** XML 1.0 cannot carry control characters (other than tab and newlines) or lone surrogates, even escaped. */
 function clean(s: string): string {
-  // eslint-disable-next-line no-control-regex
   return s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
