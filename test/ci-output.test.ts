@@ -6,6 +6,7 @@ import { execSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parse as parseJunit } from 'junit2json';
@@ -27,6 +28,9 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats(ajv);
 const schemaValid = ajv.compile(SARIF_SCHEMA);
+
+/** Without --docs-url, help links go to the anomalies page beside the CLI. */
+const DEFAULT_DOCS = pathToFileURL(join(ROOT, 'docs', 'anomalies.md')).href;
 
 let dir = '';
 
@@ -88,14 +92,14 @@ function checkJunitShape(j: Junit, files: string[]): void {
 }
 
 /** SARIF invariants beyond the schema: rules for every code, results that point at their file, cycles in order. */
-function checkSarifShape(log: Sarif.Log, reports: FileReport[]): void {
+function checkSarifShape(log: Sarif.Log, reports: FileReport[], docs = DEFAULT_DOCS): void {
   assert.equal(log.version, '2.1.0');
   assert.equal(log.runs.length, 1);
   const run = log.runs[0];
   const rules = run.tool.driver.rules ?? [];
   assert.deepEqual(rules.map((r) => r.id), [...DIAGNOSTIC_CODES]);
   for (const r of rules) {
-    assert.match(r.helpUri ?? '', new RegExp(`^https://.+/docs/anomalies\\.md#${r.id.toLowerCase()}$`));
+    assert.equal(r.helpUri, `${docs}#${r.id.toLowerCase()}`);
     assert.ok((r.shortDescription?.text ?? '').length > 10, `${r.id}: a short description from docs/anomalies.md`);
     assert.ok((r.fullDescription?.text.length ?? 0) >= (r.shortDescription?.text.length ?? 0) - 1);
   }
@@ -170,6 +174,19 @@ describe('SARIF 2.1.0', () => {
     assert.ok(ra, 'an RA result');
     assert.deepEqual(ra.relatedLocations?.map((l) => l.message?.text?.split(' [')[0]), ['T1 → init', 'init → T1']);
     assert.equal(ra.codeFlows?.[0].threadFlows[0].locations.length, 2);
+  });
+
+  test('--docs-url: help links to the published anomalies page, anchored by the code in lower case', () => {
+    const docs = 'https://docs.example.org/isocheck/anomalies.md';
+    const r = run(['check', 'examples/write-skew.hist', '--output-format', 'sarif', '--docs-url', docs]);
+    const log = JSON.parse(r.stdout) as Sarif.Log;
+    assert.deepEqual(schemaErrors(log), []);
+    checkSarifShape(log, JSON.parse(run(['check', 'examples/write-skew.hist', '--json']).stdout) as FileReport[], docs);
+    assert.equal(log.runs[0].tool.driver.informationUri, docs);
+    assert.equal(log.runs[0].tool.driver.rules?.find((x) => x.id === 'thin-air')?.helpUri, `${docs}#thin-air`);
+    const bad = run(['check', 'examples/write-skew.hist', '--output-format', 'sarif', '--docs-url', 'docs/anomalies.md']);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--docs-url needs an absolute URL/);
   });
 
   test('the same input gives the same bytes', () => {

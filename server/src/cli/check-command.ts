@@ -12,7 +12,7 @@ import { createProgress } from './progress.ts';
 const LARGE_INPUT_BYTES = 2_000_000;
 const IMPLICIT_STRONG_MILLIS = 2_000;
 
-export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--json | --output-format table|json|sarif|junit] [--quiet] [--format hist|plume] [--witnesses N]';
+export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--json | --output-format table|json|sarif|junit] [--quiet] [--docs-url URL] [--format hist|plume] [--witnesses N]';
 
 export interface Io {
   out(text: string): void;
@@ -22,7 +22,7 @@ export interface Io {
 }
 
 export function runCheck(argv: readonly string[], io: Io): number {
-  const parsed = parseArgs(argv, ['--level', '--format', '--witnesses', '--output-format'], ['--json', '--quiet']);
+  const parsed = parseArgs(argv, ['--level', '--format', '--witnesses', '--output-format', '--docs-url'], ['--json', '--quiet']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
   if (args.positional.length === 0) return usage(io, 'no input files');
@@ -44,6 +44,8 @@ export function runCheck(argv: readonly string[], io: Io): number {
   const output = parseOutputFormat(outputText);
   if (!output) return usage(io, `unknown output format '${outputText}' (${OUTPUT_FORMATS.join(', ')})`);
   if (args.switches.has('--json') && output !== 'json') return usage(io, '--json is short for --output-format json');
+  const docsUrl = lastValue(args, '--docs-url');
+  if (docsUrl !== undefined && !URL.canParse(docsUrl)) return usage(io, `--docs-url needs an absolute URL, not '${docsUrl}'`);
   const progress = createProgress(io.errIsTty && !args.switches.has('--quiet'));
 
   const reports: FileReport[] = [];
@@ -82,7 +84,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
     reports.push(report);
   }
   progress.end();
-  const text = renderReports(output, reports);
+  const text = renderReports(output, reports, docsUrl === undefined ? {} : { docsUrl });
   if (text) io.out(text);
   return unreadable || internal ? 2 : errors ? 1 : 0;
 }

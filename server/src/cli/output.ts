@@ -15,13 +15,21 @@ export function parseOutputFormat(name: string): OutputFormat | null {
   return (OUTPUT_FORMATS as readonly string[]).includes(name) ? (name as OutputFormat) : null;
 }
 
+export interface RenderOptions {
+  /** Where docs/anomalies.md is published (`--docs-url`); by default SARIF links to the file beside the bundle. */
+  docsUrl?: string;
+}
+
 /** Everything `check` prints on standard output for `reports`, in `format` (the table: '' without reports). */
-export function renderReports(format: OutputFormat, reports: readonly FileReport[]): string {
+export function renderReports(format: OutputFormat, reports: readonly FileReport[], o: RenderOptions = {}): string {
   switch (format) {
     case 'json':
       return JSON.stringify(reports, null, 2);
-    case 'sarif':
-      return JSON.stringify(sarifLog(reports, { version: packageVersion(), rules: ruleDocs(readAnomaliesDoc()) }), null, 2);
+    case 'sarif': {
+      const doc = readAnomaliesDoc();
+      const docsUrl = o.docsUrl ?? doc?.uri ?? null;
+      return JSON.stringify(sarifLog(reports, { version: packageVersion(), rules: ruleDocs(doc, docsUrl), docsUrl }), null, 2);
+    }
     case 'junit':
       return junitXml(reports);
     case 'table': {

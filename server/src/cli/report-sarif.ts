@@ -5,13 +5,15 @@ import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
 import type { DiagnosticJson, FileReport, WitnessJson } from '../engine/report.ts';
 import type { Range } from '../engine/syntax/line-index.ts';
-import { ANOMALIES_URL, type RuleDoc } from './rule-docs.ts';
+import type { RuleDoc } from './rule-docs.ts';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
 export interface SarifOptions {
   version: string;
   rules: readonly RuleDoc[];
+  /** The address of docs/anomalies.md, for the tool's information link (null: none). */
+  docsUrl: string | null;
 }
 
 const LEVEL: Record<DiagnosticJson['severity'], Sarif.Result.level> = { error: 'error', warning: 'warning', information: 'note' };
@@ -53,7 +55,7 @@ export function sarifLog(reports: readonly FileReport[], o: SarifOptions): Sarif
           name: 'IsoCheck',
           version: o.version,
           semanticVersion: o.version,
-          informationUri: ANOMALIES_URL,
+          ...(o.docsUrl === null ? {} : { informationUri: o.docsUrl }),
           rules: o.rules.map(rule),
         },
       },
@@ -65,14 +67,15 @@ export function sarifLog(reports: readonly FileReport[], o: SarifOptions): Sarif
 }
 
 function rule(r: RuleDoc): Sarif.ReportingDescriptor {
-  return {
+  const out: Sarif.ReportingDescriptor = {
     id: r.code,
     name: ruleName(r.code),
     shortDescription: { text: r.short },
     fullDescription: { text: r.full },
-    helpUri: r.helpUri,
-    help: { text: `${r.full}\n\nSee ${r.helpUri}` },
+    help: { text: r.helpUri ? `${r.full}\n\nSee ${r.helpUri}` : r.full },
   };
+  if (r.helpUri) out.helpUri = r.helpUri;
+  return out;
 }
 
 /** SARIF wants a readable Pascal-case name that differs from the id: 'thin-air' → 'ThinAir', 'RC' → 'RCViolated'. */

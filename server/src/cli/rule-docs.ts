@@ -2,17 +2,16 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DIAGNOSTIC_CODES } from '../engine/model/diagnostics.ts';
 
 /**
- * Where docs/anomalies.md is published. Help links are `${ANOMALIES_URL}#<code in lower case>`:
- * each code has a section headed by the code itself (`## rc`, `## thin-air`), so the anchor only
- * changes if a code does (docs/ci.md documents this form).
+ * A code's help link: `<docs>#<code in lower case>`. Each code has a section of docs/anomalies.md
+ * headed by the code itself (`## rc`, `## thin-air`), so the anchor changes only if a code does.
+ * `docs` is the page's address (`check --docs-url`) or, by default, the file beside the bundle.
  */
-export const ANOMALIES_URL = 'https://github.com/isocheck/isocheck/blob/main/docs/anomalies.md';
-
-export function helpUri(code: string): string {
-  return `${ANOMALIES_URL}#${code.toLowerCase()}`;
+export function helpUri(docs: string, code: string): string {
+  return `${docs}#${code.toLowerCase()}`;
 }
 
 export interface RuleDoc {
@@ -21,22 +20,31 @@ export interface RuleDoc {
   short: string;
   /** The whole **Meaning.** paragraph as plain text. */
   full: string;
-  helpUri: string;
+  /** Absent when there is no docs address to link to. */
+  helpUri?: string;
 }
 
-/** The rules of every diagnostic code, in docs order; `markdown` is the text of docs/anomalies.md (null: not found). */
-export function ruleDocs(markdown: string | null): RuleDoc[] {
-  const meanings = markdown === null ? new Map<string, string>() : meaningsOf(markdown);
+export interface AnomaliesDoc {
+  text: string;
+  /** Its file: URI. */
+  uri: string;
+}
+
+/** The rules of every diagnostic code, in docs order, from docs/anomalies.md (null: not found); links into `docsUrl`. */
+export function ruleDocs(doc: AnomaliesDoc | null, docsUrl: string | null): RuleDoc[] {
+  const meanings = doc === null ? new Map<string, string>() : meaningsOf(doc.text);
   return DIAGNOSTIC_CODES.map((code) => {
     const full = meanings.get(code.toLowerCase()) ?? `IsoCheck diagnostic ${code}.`;
-    return { code, short: firstSentence(full), full, helpUri: helpUri(code) };
+    const rule: RuleDoc = { code, short: firstSentence(full), full };
+    if (docsUrl !== null) rule.helpUri = helpUri(docsUrl, code);
+    return rule;
   });
 }
 
 /** docs/anomalies.md beside the bundle (out/ → docs/) or the sources (server/src/cli → docs/). */
-export function readAnomaliesDoc(): string | null {
+export function readAnomaliesDoc(): AnomaliesDoc | null {
   for (const p of [join(__dirname, '..', 'docs', 'anomalies.md'), join(__dirname, '..', '..', '..', 'docs', 'anomalies.md')]) {
-    if (existsSync(p)) return readFileSync(p, 'utf8');
+    if (existsSync(p)) return { text: readFileSync(p, 'utf8'), uri: pathToFileURL(p).href };
   }
   return null;
 }
