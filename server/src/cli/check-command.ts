@@ -6,7 +6,7 @@ import { DEFAULT_STRONG_BUDGET } from '../engine/strong/strong-check.ts';
 import { fileReport, type FileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
 import { formatOf, readInputs } from './inputs.ts';
-import { OUTPUT_FORMATS, parseOutputFormat, renderReports } from './output.ts';
+import { OUTPUT_FORMATS, parseOutputFormat, renderReports } from './report-formats.ts';
 import { createProgress } from './progress.ts';
 
 const LARGE_INPUT_BYTES = 2_000_000;

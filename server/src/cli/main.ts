@@ -2,7 +2,7 @@
 
 import { CHECK_USAGE, runCheck, type Io } from './check-command.ts';
 import { runGen } from './gen-command.ts';
-import { packageVersion } from './output.ts';
+import { packageVersion } from './report-formats.ts';
 import { runWitness, WITNESS_USAGE } from './witness-command.ts';
 
 const HELP = `isocheck — does a transactional history honour its isolation level?
