@@ -245,6 +245,7 @@ function analyze(src: Source, options: AnalyzeOptions): Analysis {
   let mixed: Verdict | null = null;
   let mixedUniform: Level | null = null;
   if (d && (d.level || src.hasTags)) {
+    options.onProgress?.('mixed', evaluated.length, evaluated.length);
     const fallback = levelId(d.level?.level ?? 'SER');
     const perRule: Record<Rule, Uint8Array> = { RC: new Uint8Array(h.txnCount), RA: new Uint8Array(h.txnCount), CC: new Uint8Array(h.txnCount) };
     const used = new Set<number>();
