@@ -14,6 +14,8 @@ import type * as Sarif from 'sarif';
 import type { FileReport } from '../server/src/engine/report.ts';
 import { DIAGNOSTIC_CODES } from '../server/src/engine/model/diagnostics.ts';
 import { LEVELS } from '../server/src/engine/levels/levels.ts';
+import { MAX_FLOW_STEPS, MAX_RELATED, MAX_RESULTS, sarifLog } from '../server/src/cli/report-sarif.ts';
+import { ruleDocs } from '../server/src/cli/rule-docs.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'out', 'cli.js');
@@ -190,6 +192,24 @@ describe('SARIF 2.1.0', () => {
     const bad = run(['check', 'examples/write-skew.hist', '--output-format', 'sarif', '--docs-url', 'docs/anomalies.md']);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /--docs-url needs an absolute URL/);
+  });
+
+  test('within code scanning\'s upload limits: results (notes left out first, with a notification), related locations, flow steps', () => {
+    const range = (line: number): FileReport['diagnostics'][number]['range'] => ({ start: { line, character: 0 }, end: { line, character: 1 } });
+    const ring = Array.from({ length: 12_000 }, (_, i) => ({ range: range(i), message: `wr: step ${i}` }));
+    const diagnostics: FileReport['diagnostics'] = [
+      { code: 'causality-cycle', severity: 'error', message: 'a long ring', range: range(0), relatedInformation: ring },
+      ...Array.from({ length: 30_000 }, (_, i) => ({ code: i % 3 === 0 ? 'RA' : 'RC', severity: i % 3 === 0 ? 'error' as const : 'information' as const, message: `m${i}`, range: range(i) })),
+    ];
+    const report: FileReport = { file: 'big.hist', title: null, levels: {}, mixed: null, diagnostics };
+    const log = sarifLog([report], { version: '0.0.0', rules: ruleDocs(null, null), docsUrl: null });
+    assert.deepEqual(schemaErrors(log), []);
+    const results = log.runs[0].results ?? [];
+    assert.equal(results.length, MAX_RESULTS);
+    assert.equal(results.filter((x) => x.level === 'error').length, 10_001, 'every error kept');
+    assert.equal(results[0].relatedLocations?.length, MAX_RELATED);
+    assert.equal(results[0].codeFlows?.[0].threadFlows[0].locations.length, MAX_FLOW_STEPS);
+    assert.match(log.runs[0].invocations?.[0].toolExecutionNotifications?.[0].message.text ?? '', /^5001 of 30001 results left out/);
   });
 
   test('the same input gives the same bytes', () => {

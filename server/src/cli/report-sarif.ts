@@ -18,6 +18,14 @@ export interface SarifOptions {
 
 const LEVEL: Record<DiagnosticJson['severity'], Sarif.Result.level> = { error: 'error', warning: 'warning', information: 'note' };
 
+/**
+ * GitHub code scanning rejects larger logs (its documented upload limits): results per run, and
+ * locations per result (related locations, and the steps of a code flow).
+ */
+export const MAX_RESULTS = 25_000;
+export const MAX_RELATED = 1_000;
+export const MAX_FLOW_STEPS = 10_000;
+
 export function sarifLog(reports: readonly FileReport[], o: SarifOptions): Sarif.Log {
   const ruleIndex = new Map(o.rules.map((r, i) => [r.code, i]));
   const artifacts: Sarif.Artifact[] = [];
@@ -37,15 +45,17 @@ export function sarifLog(reports: readonly FileReport[], o: SarifOptions): Sarif
       if (index !== undefined) result.ruleIndex = index;
       const steps = cycleSteps(r, d);
       if (steps.length > 0) {
-        result.relatedLocations = steps.map((s, id) => ({ id, physicalLocation: at(s.range), message: { text: s.text } }));
+        const flow = steps.slice(0, MAX_FLOW_STEPS);
+        result.relatedLocations = steps.slice(0, MAX_RELATED).map((s, id) => ({ id, physicalLocation: at(s.range), message: { text: s.text } }));
         result.codeFlows = [{
-          message: { text: `witness cycle of ${steps.length} edge${steps.length === 1 ? '' : 's'}` },
-          threadFlows: [{ locations: steps.map((s, i) => ({ executionOrder: i + 1, location: { physicalLocation: at(s.range), message: { text: s.text } } })) }],
+          message: { text: `witness cycle of ${steps.length} edge${steps.length === 1 ? '' : 's'}${flow.length < steps.length ? ` (the first ${flow.length} shown)` : ''}` },
+          threadFlows: [{ locations: flow.map((s, i) => ({ executionOrder: i + 1, location: { physicalLocation: at(s.range), message: { text: s.text } } })) }],
         }];
       }
       results.push(result);
     }
   }
+  const kept = keepResults(results);
   return {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
@@ -61,9 +71,32 @@ export function sarifLog(reports: readonly FileReport[], o: SarifOptions): Sarif
       },
       columnKind: 'utf16CodeUnits',
       artifacts,
-      results,
+      results: kept,
+      ...(kept.length < results.length ? { invocations: [{
+        executionSuccessful: true,
+        toolExecutionNotifications: [{ level: 'warning', message: { text: `${results.length - kept.length} of ${results.length} results left out (at most ${MAX_RESULTS} per log; notes go first): run check --output-format json for all of them` } }],
+      }] } : {}),
     }],
   };
+}
+
+/** At most MAX_RESULTS, in order, leaving out notes (information) before warnings and errors. */
+function keepResults(results: Sarif.Result[]): Sarif.Result[] {
+  if (results.length <= MAX_RESULTS) return results;
+  const serious = results.filter((x) => x.level !== 'note').length;
+  let notes = Math.max(0, MAX_RESULTS - serious);
+  let left = MAX_RESULTS;
+  const out: Sarif.Result[] = [];
+  for (const x of results) {
+    if (left === 0) break;
+    if (x.level === 'note') {
+      if (notes === 0) continue;
+      notes--;
+    }
+    out.push(x);
+    left--;
+  }
+  return out;
 }
 
 function rule(r: RuleDoc): Sarif.ReportingDescriptor {
