@@ -230,6 +230,19 @@ describe('SARIF 2.1.0', () => {
   });
 });
 
+describe('--output-format', () => {
+  test('json is --json; table is the default; an unknown format or --json with another is a usage error (exit 2)', () => {
+    assert.equal(run(['check', 'examples/write-skew.hist', '--output-format', 'json']).stdout, run(['check', 'examples/write-skew.hist', '--json']).stdout);
+    assert.equal(run(['check', 'examples/write-skew.hist', '--output-format', 'table']).stdout, run(['check', 'examples/write-skew.hist']).stdout);
+    const unknown = run(['check', 'examples/write-skew.hist', '--output-format', 'xml']);
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /unknown output format 'xml' \(table, json, sarif, junit\)/);
+    const both = run(['check', 'examples/write-skew.hist', '--json', '--output-format', 'sarif']);
+    assert.equal(both.status, 2);
+    assert.match(both.stderr, /--json is short for --output-format json/);
+  });
+});
+
 describe('JUnit XML', () => {
   test('every example: parsed by junit2json, counts add up, failures exactly where the exit status is 1', async () => {
     for (const f of EXAMPLES) {
