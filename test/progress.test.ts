@@ -39,7 +39,8 @@ describe('progress', { skip: hasScript ? false : 'needs script(1) from util-linu
   test('on a terminal: the file, the level being decided, the strong search against its budget; then the line is cleared', () => {
     const r = onTerminal(`${JSON.stringify(history)} examples/write-skew.hist`);
     assert.equal(r.status, 0);
-    assert.match(r.terminal, /isocheck \[1\/2\] \S*serial\.hist \(\d+ kB\) \[[=-]+\] 0\/7 levels · reading/);
+    assert.match(r.terminal, /isocheck \[1\/2\] \S*serial\.hist \[[=-]+\] 0\/7 levels · reading/);
+    assert.match(r.terminal, /isocheck \[1\/2\] \S*serial\.hist \(\d+ kB\) \[[=-]+\] 0\/7 levels · parsing/);
     assert.match(r.terminal, /\[2\/2\] examples\/write-skew\.hist/);
     assert.match(r.terminal, /\d\/7 levels · (RC|RA|CC|PC|PSI|SI|SER)/);
     assert.match(r.terminal, /(PC|PSI|SI|SER): searching, \d+\.\d s of its 10\.0 s budget/);

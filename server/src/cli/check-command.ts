@@ -1,28 +1,40 @@
-// `isocheck check FILE… [--level L,L…] [--json | --output-format F] [--format hist|plume]`: verdicts, witnesses, exit status.
+// `isocheck check FILE… [--level L,L…] [--claim L] [--json | --output-format F] [--format hist|plume]`: verdicts, witnesses, exit status.
 
 import { analyzeHistText, analyzePlumeBytes } from '../engine/analyze.ts';
 import { parseLevel, type Level } from '../engine/levels/levels.ts';
 import { DEFAULT_STRONG_BUDGET } from '../engine/strong/strong-check.ts';
-import { fileReport, type FileReport } from '../engine/report.ts';
+import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
-import { formatOf, readInputs } from './inputs.ts';
-import { OUTPUT_FORMATS, parseOutputFormat, renderReports } from './report-formats.ts';
+import { capDiagnostics } from './cap-diagnostics.ts';
+import { applyClaim, type ClaimedReport } from './claim.ts';
+import { decodeText, formatOf, inputErrorLine, listInputs, parsePlumeInit, readInput } from './inputs.ts';
 import { createProgress } from './progress.ts';
+import { OUTPUT_FORMATS, parseOutputFormat, renderReport } from './report-formats.ts';
+import { jsonSafe, terminalSafe, terminalSafeLines } from './terminal-text.ts';
+import { renderDetails, renderHeading, renderTable } from './text-report.ts';
 
 const LARGE_INPUT_BYTES = 2_000_000;
 const IMPLICIT_STRONG_MILLIS = 2_000;
 
-export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--json | --output-format table|json|sarif|junit] [--quiet] [--docs-url URL] [--format hist|plume] [--witnesses N]';
+export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--claim L [--undecided ok|fail]] [--json | --output-format table|json|sarif|junit] [--quiet] [--docs-url URL] [--format hist|plume] [--plume-init zero|none] [--witnesses N]';
+
+/** Exit statuses of `check`, most serious first when files disagree: 2, then 1, then 3. */
+export const EXIT_OK = 0;
+export const EXIT_ERRORS = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_UNDECIDED = 3;
 
 export interface Io {
   out(text: string): void;
   err(text: string): void;
   /** Whether stderr is a terminal (progress lines are shown only there). */
   errIsTty: boolean;
+  /** Whether stdout is a terminal: data formats written there get their control characters escaped. */
+  outIsTty?: boolean;
 }
 
 export function runCheck(argv: readonly string[], io: Io): number {
-  const parsed = parseArgs(argv, ['--level', '--format', '--witnesses', '--output-format', '--docs-url'], ['--json', '--quiet']);
+  const parsed = parseArgs(argv, ['--level', '--format', '--witnesses', '--claim', '--undecided', '--plume-init', '--output-format', '--docs-url'], ['--json', '--quiet']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
   if (args.positional.length === 0) return usage(io, 'no input files');
@@ -35,8 +47,17 @@ export function runCheck(argv: readonly string[], io: Io): number {
       (levels ??= []).push(l);
     }
   }
+  const claimText = lastValue(args, '--claim');
+  const claim = claimText === undefined ? undefined : parseLevel(claimText);
+  if (claim === null) return usage(io, `unknown level '${claimText}' for --claim (RC, RA, CC, PC, PSI, SI, SER)`);
+  if (claim && levels && !levels.includes(claim)) levels.push(claim);
+  const undecidedText = lastValue(args, '--undecided') ?? 'fail';
+  if (undecidedText !== 'ok' && undecidedText !== 'fail') return usage(io, `--undecided takes ok or fail, not '${undecidedText}'`);
+  if (args.values.has('--undecided') && !claim) return usage(io, '--undecided needs --claim');
   const format = lastValue(args, '--format');
   if (format !== undefined && format !== 'hist' && format !== 'plume') return usage(io, `unknown format '${format}' (hist or plume)`);
+  const plumeInit = parsePlumeInit(lastValue(args, '--plume-init'));
+  if (plumeInit === null) return usage(io, `--plume-init takes zero or none, not '${lastValue(args, '--plume-init')}'`);
   const witnessesText = lastValue(args, '--witnesses');
   const maxWitnesses = witnessesText === undefined ? 1 : Number(witnessesText);
   if (!Number.isInteger(maxWitnesses) || maxWitnesses < 1) return usage(io, '--witnesses needs a positive integer');
@@ -48,28 +69,32 @@ export function runCheck(argv: readonly string[], io: Io): number {
   if (docsUrl !== undefined && !URL.canParse(docsUrl)) return usage(io, `--docs-url needs an absolute URL, not '${docsUrl}'`);
   const progress = createProgress(io.errIsTty && !args.switches.has('--quiet'));
 
-  const reports: FileReport[] = [];
+  const reports: ClaimedReport[] = [];
   let unreadable = false;
   let internal = false;
   let errors = false;
-  const inputs = readInputs(args.positional);
-  if (inputs.length === 0) return usage(io, `no history files (.hist, .txt, .plume) in ${args.positional.join(', ')}`);
-  for (const [index, input] of inputs.entries()) {
+  let undecided = false;
+  const refs = listInputs(args.positional);
+  if (refs.length === 0) return usage(io, `no history files (.hist, .txt, .plume) in ${args.positional.join(', ')}`);
+  for (const [index, ref] of refs.entries()) {
+    progress.file(ref.file, index, refs.length);
+    const input = readInput(ref, format);
     if ('error' in input) {
       progress.end();
-      io.err(`isocheck: cannot read ${input.file}: ${input.error}`);
+      io.err(`isocheck: ${inputErrorLine(input)}`);
       unreadable = true;
       continue;
     }
     const fmt = formatOf(input.file, format);
     // Not asked for by name, the strong levels of a large input get a short search budget: a
     // default run over a million operations should not spend minutes on levels nobody requested.
-    const strongMillis = levels === undefined && input.bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
-    progress.file(input.file, index, inputs.length, input.bytes.length, strongMillis ?? DEFAULT_STRONG_BUDGET.millis);
-    const options = { levels, maxWitnesses, strongMillis, onProgress: progress.stage, stop: progress.poll };
-    let report: FileReport;
+    // A claimed level always gets the full budget.
+    const strongMillis = levels === undefined && !claim && input.bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
+    progress.read(input.bytes.length, strongMillis ?? DEFAULT_STRONG_BUDGET.millis);
+    const options = { levels, maxWitnesses, strongMillis, plumeInit, onProgress: progress.stage, stop: progress.poll };
+    let report: ClaimedReport;
     try {
-      const analysis = fmt === 'plume' ? analyzePlumeBytes(input.bytes, options) : analyzeHistText(input.bytes.toString('utf8'), options);
+      const analysis = fmt === 'plume' ? analyzePlumeBytes(input.bytes, options) : analyzeHistText(decodeText(input.bytes), options);
       report = fileReport(input.file, analysis);
       progress.fileDone();
     } catch (e) {
@@ -80,16 +105,52 @@ export function runCheck(argv: readonly string[], io: Io): number {
       internal = true;
       continue;
     }
+    if (claim && applyClaim(report, claim).consistent === null) undecided = true;
     errors ||= report.diagnostics.some((d) => d.severity === 'error');
+    if (fmt === 'plume' && plumeInit !== 'none' && report.diagnostics.some((d) => d.code === 'ambiguous-read')) {
+      progress.end();
+      io.err(`isocheck: hint: ${terminalSafe(input.file)} writes the value 0, which plume reads as the initial value; if 0 is an ordinary value there (files from PolySI or IsoVista), check it with --plume-init none`);
+    }
+    capDiagnostics(report);
     reports.push(report);
   }
   progress.end();
-  const text = renderReports(output, reports, docsUrl === undefined ? {} : { docsUrl });
-  if (text) io.out(text);
-  return unreadable || internal ? 2 : errors ? 1 : 0;
+  if (output === 'sarif' || output === 'junit') {
+    const text = renderReport(output, reports, docsUrl === undefined ? {} : { docsUrl });
+    // XML keeps C1 controls and bidi overrides as they are: escaped only when a terminal shows them.
+    io.out(io.outIsTty && output === 'junit' ? terminalSafeLines(text) : text);
+  } else if (output === 'json') {
+    writeJsonArray(reports, io);
+  } else if (reports.length > 0) {
+    io.out(renderTable(reports));
+    for (const r of reports) {
+      const details = renderDetails(r);
+      if (details) io.out(`\n${renderHeading(r)}\n${details}`);
+    }
+  }
+  if (unreadable || internal) return EXIT_USAGE;
+  if (errors) return EXIT_ERRORS;
+  return undecided && undecidedText === 'fail' ? EXIT_UNDECIDED : EXIT_OK;
+}
+
+/**
+ * The same bytes as JSON.stringify(reports, null, 2), written one report at a time: thousands of
+ * files must not make one string longer than V8 allows.
+ */
+function writeJsonArray(reports: readonly ClaimedReport[], io: Io): void {
+  if (reports.length === 0) {
+    io.out('[]');
+    return;
+  }
+  io.out('[');
+  reports.forEach((r, i) => {
+    const body = jsonSafe(JSON.stringify(r, null, 2)).replace(/\n/g, '\n  ');
+    io.out(`  ${body}${i < reports.length - 1 ? ',' : ''}`);
+  });
+  io.out(']');
 }
 
 function usage(io: Io, message: string): number {
   io.err(`isocheck: ${message}\n${CHECK_USAGE}`);
-  return 2;
+  return EXIT_USAGE;
 }

@@ -1,10 +1,13 @@
 // Progress of `isocheck check` on a terminal's standard error: the file, the level being decided, a strong-level search against its time budget.
 
 import { SingleBar } from 'cli-progress';
+import { terminalSafe } from './terminal-text.ts';
 
 export interface Progress {
-  /** A file is being read and parsed (`index` of `count` files); its strong-level searches may take `strongMillis` each. */
-  file(name: string, index: number, count: number, bytes: number, strongMillis: number): void;
+  /** A file is being read (`index` of `count` files). */
+  file(name: string, index: number, count: number): void;
+  /** It was read (`bytes` long) and is being parsed; its strong-level searches may take `strongMillis` each. */
+  read(bytes: number, strongMillis: number): void;
   /** For AnalyzeOptions.onProgress: the verdict of `stage` (a level) is being computed, `done` of `total` levels are. */
   stage: (stage: string, done: number, total: number) => void;
   /** For AnalyzeOptions.stop, polled by the strong-level searches: shows the time spent against the budget; never stops. */
@@ -15,7 +18,7 @@ export interface Progress {
   end(): void;
 }
 
-const SILENT: Progress = { file() {}, stage() {}, poll: () => false, fileDone() {}, end() {} };
+const SILENT: Progress = { file() {}, read() {}, stage() {}, poll: () => false, fileDone() {}, end() {} };
 
 /** `enabled` only when standard error is a terminal and --quiet was not given: pipes and logs stay clean. */
 export function createProgress(enabled: boolean): Progress {
@@ -35,10 +38,12 @@ export function createProgress(enabled: boolean): Progress {
   /** Whether the current stage's search was shown yet: the first poll is drawn at once, later ones as the bar's frame rate allows. */
   let searchShown = false;
   let budget = '';
+  let label = '';
   return {
-    file(name, index, count, bytes, strongMillis) {
-      const file = `${count > 1 ? `[${index + 1}/${count}] ` : ''}${name} (${megabytes(bytes)})`;
-      budget = `${(strongMillis / 1000).toFixed(1)} s`;
+    file(name, index, count) {
+      // The name comes from the command line or a directory listing: escaped like every terminal text.
+      label = `${count > 1 ? `[${index + 1}/${count}] ` : ''}${terminalSafe(name)}`;
+      const file = label;
       stage = 'reading';
       // A new file and a new level are drawn at once (a few lines per file); the rest is throttled.
       if (running) {
@@ -46,6 +51,12 @@ export function createProgress(enabled: boolean): Progress {
         bar.render();
       } else bar.start(7, 0, { file, stage });
       running = true;
+    },
+    read(bytes, strongMillis) {
+      budget = `${(strongMillis / 1000).toFixed(1)} s`;
+      stage = 'parsing';
+      bar.update({ file: `${label} (${megabytes(bytes)})`, stage });
+      bar.render();
     },
     stage(name, done, total) {
       stage = name;

@@ -1,4 +1,4 @@
-// The output formats of `isocheck check`: a table for people, JSON for scripts, SARIF for code scanning, JUnit XML for test reports.
+// The output formats of `isocheck check` (a table for people, JSON for scripts, SARIF for code scanning, JUnit XML for test reports) and the SARIF and JUnit documents.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,7 +6,7 @@ import type { FileReport } from '../engine/report.ts';
 import { junitXml } from './report-junit.ts';
 import { sarifLog } from './report-sarif.ts';
 import { readAnomaliesDoc, ruleDocs } from './rule-docs.ts';
-import { renderDetails, renderTable } from './text-report.ts';
+import { jsonSafe } from './terminal-text.ts';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'sarif', 'junit'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -20,28 +20,15 @@ export interface RenderOptions {
   docsUrl?: string;
 }
 
-/** Everything `check` prints on standard output for `reports`, in `format` (the table: '' without reports). */
-export function renderReports(format: OutputFormat, reports: readonly FileReport[], o: RenderOptions = {}): string {
-  switch (format) {
-    case 'json':
-      return JSON.stringify(reports, null, 2);
-    case 'sarif': {
-      const doc = readAnomaliesDoc();
-      const docsUrl = o.docsUrl ?? doc?.uri ?? null;
-      return JSON.stringify(sarifLog(reports, { version: packageVersion(), rules: ruleDocs(doc, docsUrl), docsUrl }), null, 2);
-    }
-    case 'junit':
-      return junitXml(reports);
-    case 'table': {
-      if (reports.length === 0) return '';
-      const out = [renderTable(reports)];
-      for (const r of reports) {
-        const details = renderDetails(r);
-        if (details) out.push(`\n${r.file}${r.title ? ` — ${r.title}` : ''}\n${details}`);
-      }
-      return out.join('\n');
-    }
-  }
+/**
+ * The SARIF or JUnit document for `reports`. (The table and JSON are written by the check command
+ * one report at a time.) SARIF gets JSON's treatment of the characters a terminal acts on.
+ */
+export function renderReport(format: 'sarif' | 'junit', reports: readonly FileReport[], o: RenderOptions = {}): string {
+  if (format === 'junit') return junitXml(reports);
+  const doc = readAnomaliesDoc();
+  const docsUrl = o.docsUrl ?? doc?.uri ?? null;
+  return jsonSafe(JSON.stringify(sarifLog(reports, { version: packageVersion(), rules: ruleDocs(doc, docsUrl), docsUrl }), null, 2));
 }
 
 /** The version in package.json beside the bundle (out/ → package root) or the sources. */

@@ -67,6 +67,8 @@ export interface AnalyzeOptions {
   stop?: () => boolean;
   /** Told as each level's verdict is about to be computed (`done` of `total` levels), for progress displays. */
   onProgress?: (stage: string, done: number, total: number) => void;
+  /** Plume files: whether a value of 0 is the initial value ('zero', default) or an ordinary one ('none'). */
+  plumeInit?: 'zero' | 'none';
 }
 
 interface Source {
@@ -84,7 +86,7 @@ export function analyzeHistText(text: string, options: AnalyzeOptions = {}): Ana
 }
 
 export function analyzePlumeBytes(bytes: Uint8Array, options: AnalyzeOptions = {}): Analysis {
-  const p = readPlume(bytes);
+  const p = readPlume(bytes, { init: options.plumeInit });
   return analyze({ history: p.history, lines: p.lines, findings: p.findings, directives: null, hasTags: false, firstListOp: null }, options);
 }
 

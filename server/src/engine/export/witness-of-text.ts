@@ -13,7 +13,7 @@ export function exportWitnessOfText(text: string, o: Omit<WitnessExportOptions, 
   return exportWitness(a, { ...o, claimed });
 }
 
-export function exportWitnessOfPlume(bytes: Uint8Array, o: Omit<WitnessExportOptions, 'claimed'>, strongMillis?: number): WitnessExportResult {
+export function exportWitnessOfPlume(bytes: Uint8Array, o: Omit<WitnessExportOptions, 'claimed'>, strongMillis?: number, plumeInit?: 'zero' | 'none'): WitnessExportResult {
   const levels: Level[] = o.level === 'mixed' ? [] : isWeakLevel(o.level) ? [o.level] : ['CC', o.level];
-  return exportWitness(analyzePlumeBytes(bytes, { levels, strongMillis }), { ...o, claimed: null });
+  return exportWitness(analyzePlumeBytes(bytes, { levels, strongMillis, plumeInit }), { ...o, claimed: null });
 }
