@@ -16,7 +16,7 @@ export interface SarifOptions {
   docsUrl: string | null;
 }
 
-const LEVEL: Record<DiagnosticJson['severity'], Sarif.Result.level> = { error: 'error', warning: 'warning', information: 'note' };
+const LEVEL: Record<DiagnosticJson['severity'], Sarif.Result.level> = { error: 'error', warning: 'warning', information: 'note', hint: 'note' };
 
 /**
  * GitHub code scanning rejects larger logs (its documented upload limits): results per run, and

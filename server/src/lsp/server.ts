@@ -25,6 +25,7 @@ import { doneStatus } from './features/summary.ts';
 import { DebounceScheduler } from './scheduler.ts';
 import { analysisKey, DEFAULT_SETTINGS, parseSettings } from './settings.ts';
 import { DIAGNOSTIC_SOURCE } from './convert.ts';
+import { isWeakLevel } from '../engine/levels/levels.ts';
 
 /** Tunables a client may pass as initializationOptions (tests and benchmarks do). */
 export interface ServerOptions {
@@ -150,7 +151,7 @@ export function serve(connection: Connection): void {
       cancelRunning(uri);
       const text = doc.getText();
       const levels = settings.levels.length > 0 ? settings.levels : undefined;
-      const strongAsked = levels === undefined || levels.some((l) => l !== 'RC' && l !== 'RA' && l !== 'CC');
+      const strongAsked = levels === undefined || levels.some((l) => !isWeakLevel(l));
       const passes = text.length >= TWO_PASS_CHARS && strongAsked ? [true, false] : [false];
       sendStatus({ uri, version, state: 'checking', levels: [], mixed: null, strongest: null, text: 'checking…', errors: 0, warnings: 0, millis: 0 });
       for (const deferStrong of passes) {

@@ -77,6 +77,8 @@ export interface AnalysisSnapshot {
   diagnostics: Diagnostic[];
   errors: number;
   warnings: number;
+  /** The file has syntax errors: the verdicts are for what parsed. */
+  partial: boolean;
 }
 
 /** Milliseconds per strong-level search, and per shrinking of its witness, while editing. */
@@ -132,7 +134,7 @@ export function buildSnapshot(text: string, o: SnapshotOptions, stop?: () => boo
     observedWrite: own(a.readsFrom.observedWrite), observedTxn: own(a.readsFrom.observedTxn), wrSource: own(a.readsFrom.wrSource),
     writeKeyStart: own(a.readsFrom.writeKeyStart), writeKeys: own(a.readsFrom.writeKeys),
     forced, levels: a.levels, mixed: a.mixed, mixedLevels: a.mixedLevels, diagnostics,
-    errors: count(a.findings, 'error'), warnings: count(a.findings, 'warning'),
+    errors: count(a.findings, 'error'), warnings: count(a.findings, 'warning'), partial: a.partial,
   };
   snapshot.millis = performance.now() - started;
   return { snapshot, transfer };

@@ -1,17 +1,20 @@
 // Findings as data: stable codes, severities and offset ranges; rendering to LSP shapes happens at the edges.
 
+import { LEVELS, type LevelName } from '../levels/levels.ts';
+
 export type Severity = 'error' | 'warning' | 'information';
 
-/** Every diagnostic code, in the order docs/anomalies.md explains them (each has a section there). */
-export const DIAGNOSTIC_CODES = [
+/** The codes that are not a level's (each has a section in docs/anomalies.md, as every level does). */
+const INPUT_CODES = [
   'syntax', 'duplicate-name', 'undefined-transaction', 'unknown-level',
   'thin-air', 'aborted-read', 'intermediate-read', 'future-read', 'own-write',
   'ambiguous-read', 'causality-cycle', 'duplicate-write',
-  'RC', 'RA', 'CC', 'mixed', 'PC', 'PSI', 'SI', 'SER',
-  'not-checked', 'expectation-failed',
 ] as const;
 
-export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
+export type DiagnosticCode = (typeof INPUT_CODES)[number] | LevelName | 'mixed' | 'not-checked' | 'expectation-failed';
+
+/** Every diagnostic code: the input's, one per level (the levels table), mixed, then the checker's own. */
+export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [...INPUT_CODES, ...LEVELS, 'mixed', 'not-checked', 'expectation-failed'];
 
 /** Half-open span of UTF-16 offsets into the source text. */
 export interface Span {
