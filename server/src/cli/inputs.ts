@@ -4,9 +4,11 @@ import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statS
 import { join } from 'node:path';
 import { terminalSafe } from './terminal-text.ts';
 
-export type InputFormat = 'hist' | 'plume';
+export type InputFormat = 'hist' | 'plume' | 'edn' | 'json';
 
-export const HISTORY_EXTENSIONS = ['.hist', '.txt', '.plume'];
+export const INPUT_FORMATS: readonly InputFormat[] = ['hist', 'plume', 'edn', 'json'];
+
+export const HISTORY_EXTENSIONS = ['.hist', '.txt', '.plume', '.edn', '.jsonl'];
 
 /** Plume files are read as bytes: up to 2 GiB. */
 export const MAX_INPUT_BYTES = 2 * 1024 * 1024 * 1024;
@@ -15,6 +17,8 @@ export const MAX_HIST_BYTES = 512 * 1024 * 1024 - 64;
 
 export function formatOf(file: string, forced: InputFormat | undefined): InputFormat {
   if (forced) return forced;
+  if (file.endsWith('.edn')) return 'edn';
+  if (file.endsWith('.jsonl') || file.endsWith('.json')) return 'json';
   return file.endsWith('.txt') || file.endsWith('.plume') ? 'plume' : 'hist';
 }
 

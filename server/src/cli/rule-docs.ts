@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ANOMALIES } from '../engine/listappend/anomaly-table.ts';
 import { DIAGNOSTIC_CODES } from '../engine/model/diagnostics.ts';
 
 /**
@@ -30,13 +31,26 @@ export interface AnomaliesDoc {
   uri: string;
 }
 
-/** The rules of every diagnostic code, in docs order, from docs/anomalies.md (null: not found); links into `docsUrl`. */
+/**
+ * The list-append codes are explained in docs/list-append.md (beside anomalies.md), the anomalies
+ * by the anomaly table (whose meanings are the engine's own table), the rest in a section each.
+ */
+const LIST_APPEND: Record<string, { meaning: string; section: string }> = {
+  SSER: { meaning: 'Strict serializability is violated: no commit order that also respects real time (the transactions\' @ START..END intervals) explains every read', section: 'levels-on-list-append-histories' },
+  'mixed-key': { meaning: 'A key is used both as a register (w) and as a list (a): the first operation that mixes them is an error and is left out', section: 'the-language-additions' },
+  ...Object.fromEntries(ANOMALIES.map((a) => [a.code, { meaning: `List-append anomaly ${a.code}: ${a.meaning}`, section: 'the-anomaly-table' }])),
+};
+
+/** The rules of every diagnostic code, from docs/anomalies.md (null: not found); links into `docsUrl` (anomalies.md's address). */
 export function ruleDocs(doc: AnomaliesDoc | null, docsUrl: string | null): RuleDoc[] {
   const meanings = doc === null ? new Map<string, string>() : meaningsOf(doc.text);
   return DIAGNOSTIC_CODES.map((code) => {
-    const full = meanings.get(code.toLowerCase()) ?? `IsoCheck diagnostic ${code}.`;
+    const own = meanings.get(code.toLowerCase());
+    const list = own === undefined ? LIST_APPEND[code] : undefined;
+    const full = own ?? (list ? `${list.meaning}.` : `IsoCheck diagnostic ${code}.`);
     const rule: RuleDoc = { code, short: firstSentence(full), full };
-    if (docsUrl !== null) rule.helpUri = helpUri(docsUrl, code);
+    if (docsUrl !== null && own !== undefined) rule.helpUri = helpUri(docsUrl, code);
+    else if (docsUrl !== null && list && URL.canParse('list-append.md', docsUrl)) rule.helpUri = new URL(`list-append.md#${list.section}`, docsUrl).href;
     return rule;
   });
 }

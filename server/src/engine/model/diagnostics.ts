@@ -1,20 +1,26 @@
 // Findings as data: stable codes, severities and offset ranges; rendering to LSP shapes happens at the edges.
 
 import { LEVELS, type LevelName } from '../levels/levels.ts';
+import { ANOMALIES, type AnomalyCode } from '../listappend/anomaly-table.ts';
 
 export type Severity = 'error' | 'warning' | 'information';
 
-/** The codes that are not a level's (each has a section in docs/anomalies.md, as every level does). */
-const INPUT_CODES = [
+export type DiagnosticCode =
+  | 'syntax' | 'duplicate-name' | 'undefined-transaction' | 'unknown-level'
+  | 'thin-air' | 'aborted-read' | 'intermediate-read' | 'future-read' | 'own-write'
+  | 'ambiguous-read' | 'causality-cycle' | 'duplicate-write'
+  | LevelName | 'SSER' | 'mixed'
+  | 'mixed-key' | AnomalyCode
+  | 'not-checked' | 'expectation-failed';
+
+/** Every diagnostic code once (SARIF's rules): the input's, the levels (their table), the list-append anomalies (theirs), the checker's own. */
+export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [...new Set<DiagnosticCode>([
   'syntax', 'duplicate-name', 'undefined-transaction', 'unknown-level',
   'thin-air', 'aborted-read', 'intermediate-read', 'future-read', 'own-write',
   'ambiguous-read', 'causality-cycle', 'duplicate-write',
-] as const;
-
-export type DiagnosticCode = (typeof INPUT_CODES)[number] | LevelName | 'mixed' | 'not-checked' | 'expectation-failed';
-
-/** Every diagnostic code: the input's, one per level (the levels table), mixed, then the checker's own. */
-export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [...INPUT_CODES, ...LEVELS, 'mixed', 'not-checked', 'expectation-failed'];
+  ...LEVELS, 'SSER', 'mixed', 'mixed-key', ...ANOMALIES.map((a) => a.code),
+  'not-checked', 'expectation-failed',
+])];
 
 /** Half-open span of UTF-16 offsets into the source text. */
 export interface Span {

@@ -79,7 +79,7 @@ export function undecidedFindings(h: History, findings: Finding[], levels: reado
 
 /** An `expect L ok|violated` line and the verdict it was compared with (null: undecided). */
 export interface Expectation {
-  level: Level;
+  level: Level | 'SSER';
   ok: boolean;
   span: Span;
   consistent: boolean | null;
