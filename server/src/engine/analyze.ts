@@ -9,7 +9,7 @@ import { readPlume } from './readers/plume-reader.ts';
 import { parseHist, type Directives } from './syntax/hist-parser.ts';
 import { LineIndex } from './syntax/line-index.ts';
 import { Checks } from './verdicts/checks.ts';
-import { expectationFindings, levelFindings, undecidedFindings } from './verdicts/findings.ts';
+import { expectationFindings, levelFindings, undecidedFindings, type Expectation } from './verdicts/findings.ts';
 import { LevelVerdicts } from './verdicts/homogeneous.ts';
 import { mixedVerdict } from './verdicts/mixed.ts';
 import { readStage, type ReadStage } from './verdicts/read-stage.ts';
@@ -23,6 +23,7 @@ import { anomalyExpectations, claimedListLevels, listWitness, mixedListLevels } 
 import { CYCLE_CLASSES, type ListLevel } from './listappend/anomaly-table.ts';
 
 export type { Verdict, VerdictBasis } from './verdicts/verdict.ts';
+export type { Expectation } from './verdicts/findings.ts';
 
 export interface Analysis {
   history: History;
@@ -44,6 +45,8 @@ export interface Analysis {
   list: ListAnalysis | null;
   /** SSER (SER whose commit order extends rt): when the file asks for it or a list history has times. */
   sser: Verdict | null;
+  /** The file's `expect` lines with the verdict each was compared with (null: undecided). */
+  expectations: Expectation[];
 }
 
 export interface AnalyzeOptions {
@@ -63,6 +66,8 @@ export interface AnalyzeOptions {
   deferStrong?: boolean;
   /** Polled by the long searches: true abandons them (their verdicts become undecided), e.g. on cancellation. */
   stop?: () => boolean;
+  /** Told as each level's verdict is about to be computed (`done` of `total` levels), for progress displays. */
+  onProgress?: (stage: string, done: number, total: number) => void;
   /** Plume files: whether a value of 0 is the initial value ('zero', default) or an ordinary one ('none'). */
   plumeInit?: 'zero' | 'none';
 }
@@ -127,7 +132,12 @@ export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): An
 
   const verdicts = new LevelVerdicts(new Checks(h, read.rf, findings, soften, Math.max(1, options.maxWitnesses ?? 1)), options);
   const requested = new Set<Level>(options.levels ?? LEVELS);
-  const levels = LEVELS.filter((l) => requested.has(l)).map((l) => withList(verdicts.verdictOf(l), l, list?.verdicts.get(l)));
+  const evaluated = LEVELS.filter((l) => requested.has(l));
+  const levels = evaluated.map((l, i) => {
+    options.onProgress?.(l, i, evaluated.length);
+    return withList(verdicts.verdictOf(l), l, list?.verdicts.get(l));
+  });
+  if (d && (d.level || src.hasTags)) options.onProgress?.('mixed', evaluated.length, evaluated.length);
   const registerMixed = mixedVerdict(verdicts, d, src.hasTags ?? false, options.deferStrong ?? false);
   const mixed = registerMixed && list && d
     ? { ...registerMixed, verdict: withList(registerMixed.verdict, 'SER', list.mixed(mixedListLevels(h, d))) }
@@ -154,21 +164,23 @@ export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): An
 
   levelFindings(verdicts, levels, mixed, d);
   undecidedFindings(h, findings, levels, mixed?.verdict ?? null, askedLevels(options, d), d);
+  let expectations: Expectation[] = [];
   if (list || d?.expects.some((e) => e.strict === true)) {
     // Expectations against the combined verdicts (SSER for `expect SSER …`).
     for (const e of d?.expects ?? []) {
       const v = e.strict ? sserOf() : levels.find((x) => x.level === e.level) ?? withList(verdicts.verdictOf(e.level), e.level, list?.verdicts.get(e.level));
+      expectations.push({ level: e.strict ? 'SSER' : e.level, ok: e.ok, span: e.span, consistent: v.consistent });
       if (v.consistent === null || v.consistent === e.ok) continue;
       const why = v.consistent ? 'it holds' : `it is violated: ${v.witness?.message ?? ''}`;
       findings.push(finding('expectation-failed', 'error', `expected ${e.strict ? 'SSER' : e.level} ${e.ok ? 'ok' : 'violated'}, but ${why}`, e.span,
         v.witness ? v.witness.edges.slice(0, 20).map((x) => ({ span: x.span, message: `${x.kind}: ${x.because}` })) : []));
     }
-  } else expectationFindings(verdicts, d);
+  } else expectations = expectationFindings(verdicts, d);
   if (d) findings.push(...anomalyExpectations(list, d.anomalyExpects));
   findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
   return {
     history: h, lines: src.lines, readsFrom: read.rf, title: d?.title ?? null, levels, mixed: mixed?.verdict ?? null,
-    findings, forced: verdicts.forced, mixedLevels: mixed?.levels ?? null, partial: read.partial, list, sser,
+    findings, forced: verdicts.forced, mixedLevels: mixed?.levels ?? null, partial: read.partial, list, sser, expectations,
   };
 }
 
@@ -190,5 +202,6 @@ function nothingRead(src: ReadSource, read: ReadStage, findings: Finding[], opti
     levels: LEVELS.filter((l) => requested.has(l)).map((l) => undecided(l, reason)),
     mixed: d && (d.level || src.hasTags) ? undecided('mixed', reason) : null,
     findings, forced: new Map(), mixedLevels: null, partial: true, list: null, sser: null,
+    expectations: (d?.expects ?? []).map((e) => ({ level: e.strict ? 'SSER' : e.level, ok: e.ok, span: e.span, consistent: null })),
   };
 }
