@@ -574,7 +574,7 @@ session s4
 
 describe('the level lattice', () => {
   const stronger: Record<Level, Level[]> = {
-    RC: ['RA'], RA: ['CC'], CC: ['PC', 'PSI'], PC: ['SI'], PSI: ['SI'], SI: ['SER'], SER: [],
+    RC: ['RA'], RA: ['CC'], CC: ['PC', 'PSI'], PC: ['SI'], PSI: ['SI'], SI: ['SER'], SER: ['SSER'], SSER: [],
   };
   const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.hist')).sort();
 
