@@ -31,7 +31,7 @@ function contains(outer: Span, inner: Span): boolean {
 }
 
 const ALL: Level[] = [...LEVELS];
-const NONE_HOLDS = { RC: false, RA: false, CC: false, PC: false, PSI: false, SI: false, SER: false };
+const NONE_HOLDS = { RC: false, RA: false, CC: false, PC: false, PSI: false, SI: false, SER: false, SSER: false };
 
 /** The fractured read of history-dsl.md; markers: 0 = T1's header, 1 = r(y, init), 2 = r(x, 1). */
 function fractured(prefix = ''): Marked {
