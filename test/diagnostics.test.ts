@@ -97,7 +97,7 @@ describe('read consistency', () => {
     ]);
     assert.match(a.findings[2].message, /<-/, 'suggests naming the writer');
     // The read is left out of the checks: the verdicts are those of the history without it.
-    assert.deepEqual(verdictMap(a, ALL), { RC: true, RA: true, CC: true, PC: true, PSI: true, SI: true, SER: true });
+    assert.deepEqual(verdictMap(a, ALL), { RC: true, RA: true, CC: true, PC: true, PSI: true, SI: true, SER: true, SSER: true });
   });
 
   test('duplicate-write alone: warnings at both writes, and reads naming their writer are fine', () => {
@@ -447,7 +447,7 @@ describe('strong levels', () => {
   });
 
   test('a read-consistency problem makes the strong levels violated too', () => {
-    const a = analyzeHistText('check PC PSI SI SER\nsession s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 3)\n');
+    const a = analyzeHistText('check PC PSI SI SER\nsession s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 3)\n', { levels: ALL });
     assert.deepEqual(verdictMap(a, ALL), NONE_HOLDS);
   });
 

@@ -93,7 +93,8 @@ export function reportedCodes(a: ListAnalysis): Set<AnomalyCode> {
   return out;
 }
 
-function explainEdge(inf: ListInference, c: CycleEdge): AnomalyEdge {
+/** One edge in words, with where it shows (also for editor hovers). */
+export function explainEdge(inf: ListInference, c: CycleEdge): AnomalyEdge {
   const h = inf.h;
   const e = inf.edges;
   const A = h.names.txnName(c.from);
