@@ -173,5 +173,5 @@ export function levelList(conjunction = 'or'): string {
 
 /** A few aliases for messages ("causal, snapshot, serializable"). */
 export function someAliases(): string[] {
-  return LEVELS.map((l) => ROWS[l].aliases.find((a) => a.length > 3 && !a.includes('-'))).filter((a): a is string => a !== undefined);
+  return LEVELS.map((l) => ROWS[l].aliases.find((a) => a !== l.toLowerCase() && a.length > 3 && !a.includes('-'))).filter((a): a is string => a !== undefined);
 }
