@@ -8,7 +8,7 @@ import { terminalSafe as safe } from './terminal-text.ts';
 const MARK = (v: VerdictJson): string => (v.consistent === true ? '✓' : v.consistent === false ? '✗' : '?');
 
 export function renderTable(reports: readonly FileReport[]): string {
-  const levelNames = [...LEVELS, 'SSER'].filter((l) => reports.some((r) => r.levels[l]));
+  const levelNames = LEVELS.filter((l) => reports.some((r) => r.levels[l]));
   const withMixed = reports.some((r) => r.mixed);
   // List-append histories: the anomalies found, weakest first (docs/list-append.md).
   const withAnomalies = reports.some((r) => r.anomalies !== undefined);

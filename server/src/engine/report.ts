@@ -98,7 +98,6 @@ export function fileReport(file: string, a: Analysis): FileReport {
   };
   const levels: Record<string, VerdictJson> = {};
   for (const v of a.levels) levels[v.level] = verdict(v);
-  if (a.sser) levels.SSER = verdict(a.sser);
   const anomalies = a.list?.anomalies.map((x): AnomalyJson => ({
     code: x.code, message: x.message, range: range(x.span), transactions: x.txns,
     cycle: x.cycle.map((e) => ({ from: e.from, to: e.to, kind: e.kind, key: e.key, because: e.because, range: range(e.span) })),

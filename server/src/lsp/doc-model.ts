@@ -43,6 +43,9 @@ export class DocModel {
       txnSession: c.txnSession, txnIndexInSession: c.txnIndexInSession, txnAborted: c.txnAborted, txnLevel: c.txnLevel,
       txnOpStart: c.txnOpStart, sessionTxnStart: c.sessionTxnStart, sessionTxns: c.sessionTxns,
       opKind: c.opKind, opKey: c.opKey, opValue: c.opValue, opSource: c.opSource, opTxn: c.opTxn, initValues: c.initValues,
+      ...(c.opListStart && c.listElems ? { opListStart: c.opListStart, listElems: c.listElems } : {}),
+      ...(c.txnUnknown ? { txnUnknown: c.txnUnknown } : {}),
+      ...(c.txnTimeStart && c.txnTimeEnd ? { txnTimeStart: c.txnTimeStart, txnTimeEnd: c.txnTimeEnd } : {}),
       names: {
         txnName: (t) => txnNames[t] ?? `#${t}`,
         sessionName: (s) => sessionNames[s] ?? `#${s}`,
@@ -109,6 +112,11 @@ export class DocModel {
       this.explainer = new Explainer(h, this.readsFrom, hb);
     }
     return this.explainer;
+  }
+
+  /** The analysed text (null when the model was built without it). */
+  sourceText(): string | null {
+    return this.text;
   }
 
   /** A value derived from this version, computed once (e.g. the graph's analysis JSON). */

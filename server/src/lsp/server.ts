@@ -25,7 +25,7 @@ import { doneStatus } from './features/summary.ts';
 import { DebounceScheduler } from './scheduler.ts';
 import { analysisKey, DEFAULT_SETTINGS, parseSettings } from './settings.ts';
 import { DIAGNOSTIC_SOURCE } from './convert.ts';
-import { isWeakLevel } from '../engine/levels/levels.ts';
+import { isDefaultLevelSet, isWeakLevel } from '../engine/levels/levels.ts';
 
 /** Tunables a client may pass as initializationOptions (tests and benchmarks do). */
 export interface ServerOptions {
@@ -150,7 +150,8 @@ export function serve(connection: Connection): void {
       if (inflight && inflight.version === version && inflight.key === key) return;
       cancelRunning(uri);
       const text = doc.getText();
-      const levels = settings.levels.length > 0 ? settings.levels : undefined;
+      // The setting at its default (the seven) is no narrowing: files with real times still get SSER.
+      const levels = settings.levels.length > 0 && !isDefaultLevelSet(settings.levels) ? settings.levels : undefined;
       const strongAsked = levels === undefined || levels.some((l) => !isWeakLevel(l));
       const passes = text.length >= TWO_PASS_CHARS && strongAsked ? [true, false] : [false];
       sendStatus({ uri, version, state: 'checking', levels: [], mixed: null, strongest: null, text: 'checking…', errors: 0, warnings: 0, millis: 0 });

@@ -38,6 +38,12 @@ export interface HistoryColumns {
   opSource: Int32Array;
   opTxn: Int32Array;
   initValues: Map<number, number>;
+  /** List-append reads' elements, status `unknown`, real times: as in History, when the document has them. */
+  opListStart?: Int32Array;
+  listElems?: Int32Array;
+  txnUnknown?: Uint8Array;
+  txnTimeStart?: Float64Array;
+  txnTimeEnd?: Float64Array;
   txnStart: Int32Array;
   txnEnd: Int32Array;
   opStart: Int32Array;
@@ -97,7 +103,7 @@ export function buildSnapshot(text: string, o: SnapshotOptions, stop?: () => boo
   const lines = LineIndex.ofLineStarts(lineStarts);
   const transfer: ArrayBuffer[] = [];
   // Fresh copies: engine columns are views into larger growable buffers, and a buffer can be transferred once.
-  const own = <T extends Int32Array | Uint8Array | Int8Array>(x: T): T => {
+  const own = <T extends Int32Array | Uint8Array | Int8Array | Float64Array>(x: T): T => {
     const c = x.slice() as T;
     transfer.push(c.buffer as ArrayBuffer);
     return c;
@@ -120,6 +126,9 @@ export function buildSnapshot(text: string, o: SnapshotOptions, stop?: () => boo
     sessionNames: Array.from({ length: h.sessionCount }, (_, s) => h.names.sessionName(s)),
     keyNames: Array.from({ length: h.keyCount }, (_, k) => h.names.keyName(k)),
     valueTexts: Array.from({ length: maxValue + 1 }, (_, v) => h.names.valueText(v)),
+    ...(h.opListStart && h.listElems ? { opListStart: own(h.opListStart), listElems: own(h.listElems) } : {}),
+    ...(h.txnUnknown ? { txnUnknown: own(h.txnUnknown) } : {}),
+    ...(h.txnTimeStart && h.txnTimeEnd ? { txnTimeStart: own(h.txnTimeStart), txnTimeEnd: own(h.txnTimeEnd) } : {}),
   };
   const forced: ForcedColumns[] = [];
   for (const [rule, e] of a.forced) {
