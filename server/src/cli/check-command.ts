@@ -1,16 +1,16 @@
-// `isocheck check FILE… [--level L,L…] [--json] [--format hist|plume]`: verdicts, witnesses, exit status.
+// `isocheck check FILE… [--level L,L…] [--json] [--format hist|plume|dbcop]`: verdicts, witnesses, exit status.
 
-import { analyzeHistText, analyzePlumeBytes } from '../engine/analyze.ts';
+import { analyzeSource } from '../engine/analyze.ts';
 import { parseLevel, type Level } from '../engine/levels/levels.ts';
 import { fileReport, type FileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
-import { formatOf, readInputs } from './inputs.ts';
+import { readInputs, readSource, unknownFormat } from './inputs.ts';
 import { renderDetails, renderTable } from './text-report.ts';
 
 const LARGE_INPUT_BYTES = 2_000_000;
 const IMPLICIT_STRONG_MILLIS = 2_000;
 
-export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--json] [--format hist|plume] [--witnesses N]';
+export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--json] [--format hist|plume|dbcop] [--witnesses N]';
 
 export interface Io {
   out(text: string): void;
@@ -34,7 +34,8 @@ export function runCheck(argv: readonly string[], io: Io): number {
     }
   }
   const format = lastValue(args, '--format');
-  if (format !== undefined && format !== 'hist' && format !== 'plume') return usage(io, `unknown format '${format}' (hist or plume)`);
+  const badFormat = format === undefined ? null : unknownFormat(format);
+  if (badFormat) return usage(io, badFormat);
   const witnessesText = lastValue(args, '--witnesses');
   const maxWitnesses = witnessesText === undefined ? 1 : Number(witnessesText);
   if (!Number.isInteger(maxWitnesses) || maxWitnesses < 1) return usage(io, '--witnesses needs a positive integer');
@@ -53,14 +54,13 @@ export function runCheck(argv: readonly string[], io: Io): number {
     }
     const progress = io.errIsTty && input.bytes.length > 4_000_000;
     if (progress) io.err(`checking ${input.file} (${(input.bytes.length / 1e6).toFixed(0)} MB)…`);
-    const fmt = formatOf(input.file, format);
     // Not asked for by name, the strong levels of a large input get a short search budget: a
     // default run over a million operations should not spend minutes on levels nobody requested.
     const strongMillis = levels === undefined && input.bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
     const options = { levels, maxWitnesses, strongMillis };
     let report: FileReport;
     try {
-      const analysis = fmt === 'plume' ? analyzePlumeBytes(input.bytes, options) : analyzeHistText(input.bytes.toString('utf8'), options);
+      const analysis = analyzeSource(readSource(input, format), options);
       report = fileReport(input.file, analysis);
     } catch (e) {
       // The engine reports problems as findings; a throw is a bug or an exhausted resource, and

@@ -2,14 +2,28 @@
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { DIRECTORY_EXTENSIONS, FORMAT_NAMES, headOf, readerForFile, readerNamed, type ReaderOptions, type ReadSource } from '../engine/readers/registry.ts';
 
-export type InputFormat = 'hist' | 'plume';
+/** A reader's name (engine/readers/registry.ts): hist, plume, dbcop. */
+export type InputFormat = string;
 
-export const HISTORY_EXTENSIONS = ['.hist', '.txt', '.plume'];
+export const HISTORY_EXTENSIONS = DIRECTORY_EXTENSIONS;
 
-export function formatOf(file: string, forced: InputFormat | undefined): InputFormat {
+/** Why a --format value is refused, or null when a reader has that name. */
+export function unknownFormat(name: string): string | null {
+  return readerNamed(name) ? null : `unknown format '${name}' (${FORMAT_NAMES.join(', ')})`;
+}
+
+/** The reader's name for a file: --format when given, else by ending and, for shared endings, content. */
+export function formatOf(file: string, forced: InputFormat | undefined, bytes?: Uint8Array): InputFormat {
   if (forced) return forced;
-  return file.endsWith('.txt') || file.endsWith('.plume') ? 'plume' : 'hist';
+  return readerForFile(file, bytes ? headOf({ bytes }) : '')?.name ?? 'hist';
+}
+
+/** Reads one input file with its reader. */
+export function readSource(input: { file: string; bytes: Uint8Array }, forced: InputFormat | undefined, options: ReaderOptions = {}): ReadSource {
+  const reader = readerNamed(formatOf(input.file, forced, input.bytes)) ?? readerNamed('hist')!;
+  return reader.read({ bytes: input.bytes }, options);
 }
 
 export type Input = { file: string; bytes: Buffer } | { file: string; error: string };

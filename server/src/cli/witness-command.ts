@@ -1,15 +1,15 @@
 // `isocheck witness FILE --level L --format json|dot|svg|hist [-o FILE]`: one level's witness, exported.
 
 import { statSync, writeFileSync } from 'node:fs';
-import { exportWitnessOfPlume, exportWitnessOfText } from '../engine/export/witness-of-text.ts';
+import { exportWitnessOfSource } from '../engine/export/witness-of-text.ts';
 import { WITNESS_FORMATS, type WitnessFormat } from '../engine/export/witness-export.ts';
 import type { ViewLevel } from '../engine/export/layout.ts';
 import { parseLevel } from '../engine/levels/levels.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
-import { formatOf, readInputs } from './inputs.ts';
+import { readInputs, readSource, unknownFormat } from './inputs.ts';
 
-export const WITNESS_USAGE = 'usage: isocheck witness FILE --level L|mixed [--format json|dot|svg|hist] [-o FILE] [--input-format hist|plume]';
+export const WITNESS_USAGE = 'usage: isocheck witness FILE --level L|mixed [--format json|dot|svg|hist] [-o FILE] [--input-format hist|plume|dbcop]';
 
 export const WITNESS_HELP = `${WITNESS_USAGE}
   Exports the witness of FILE's violation of level L (RC, RA, CC, PC, PSI, SI, SER, or mixed):
@@ -35,7 +35,8 @@ export function runWitness(argv: readonly string[], io: Io): number {
   const format = (lastValue(args, '--format') ?? 'json') as WitnessFormat;
   if (!WITNESS_FORMATS.includes(format)) return usage(io, `unknown format '${String(format)}' (${WITNESS_FORMATS.join(', ')})`);
   const inputFormat = lastValue(args, '--input-format');
-  if (inputFormat !== undefined && inputFormat !== 'hist' && inputFormat !== 'plume') return usage(io, `unknown input format '${inputFormat}' (hist or plume)`);
+  const badFormat = inputFormat === undefined ? null : unknownFormat(inputFormat);
+  if (badFormat) return usage(io, `input ${badFormat}`);
   const output = lastValue(args, '-o', '--output');
 
   if (args.positional.length !== 1) return usage(io, 'give exactly one history file');
@@ -48,9 +49,7 @@ export function runWitness(argv: readonly string[], io: Io): number {
     return 2;
   }
   const options = { file: input.file, level, format };
-  const result = formatOf(input.file, inputFormat) === 'plume'
-    ? exportWitnessOfPlume(input.bytes, options)
-    : exportWitnessOfText(input.bytes.toString('utf8'), options);
+  const result = exportWitnessOfSource(readSource(input, inputFormat), options);
   if (!result.ok) {
     io.err(`isocheck: ${result.message}`);
     return 1;

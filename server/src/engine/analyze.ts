@@ -58,7 +58,8 @@ export interface AnalyzeOptions {
   stop?: () => boolean;
 }
 
-interface Source {
+/** What a reader produces and the analysis starts from (readers/reader.ts). */
+export interface Source {
   history: History;
   lines: LineIndex;
   findings: Finding[];
@@ -69,12 +70,12 @@ interface Source {
 
 export function analyzeHistText(text: string, options: AnalyzeOptions = {}): Analysis {
   const p = parseHist(text);
-  return analyze({ history: p.history, lines: LineIndex.ofText(text), findings: p.findings, directives: p.directives, hasTags: p.hasTags, firstListOp: p.firstListOp }, options);
+  return analyzeSource({ history: p.history, lines: LineIndex.ofText(text), findings: p.findings, directives: p.directives, hasTags: p.hasTags, firstListOp: p.firstListOp }, options);
 }
 
 export function analyzePlumeBytes(bytes: Uint8Array, options: AnalyzeOptions = {}): Analysis {
   const p = readPlume(bytes);
-  return analyze({ history: p.history, lines: p.lines, findings: p.findings, directives: null, hasTags: false, firstListOp: null }, options);
+  return analyzeSource({ history: p.history, lines: p.lines, findings: p.findings, directives: null, hasTags: false, firstListOp: null }, options);
 }
 
 const ZERO: Span = { start: 0, end: 0 };
@@ -85,7 +86,7 @@ export const PENDING = 'pending: the strong levels are being checked';
 /** Time spent shrinking a strong-level violation to a minimal sub-history, per verdict. */
 const WITNESS_MILLIS = 1000;
 
-function analyze(src: Source, options: AnalyzeOptions): Analysis {
+export function analyzeSource(src: Source, options: AnalyzeOptions = {}): Analysis {
   const h = src.history;
   const d = src.directives;
   const maxWitnesses = Math.max(1, options.maxWitnesses ?? 1);

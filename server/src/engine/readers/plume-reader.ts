@@ -50,11 +50,21 @@ class KeyIds {
   }
 }
 
+export interface PlumeOptions {
+  /**
+   * 'zero' (default, the plume convention): value 0 is the initial value of every key.
+   * 'none': 0 is an ordinary value, for files whose writers write 0 explicitly (PolySI, IsoVista).
+   */
+  init?: 'zero' | 'none';
+}
+
 /**
- * Lenient on input (spaces, blank lines, upper-case letters, `#` comments are accepted);
- * value 0 is the initial value; `txn = -1` marks an aborted write, kept as its own aborted transaction.
+ * Lenient on input (spaces, blank lines, upper-case letters, `#` comments and a UTF-8 byte order
+ * mark are accepted); value 0 is the initial value unless `init: 'none'`; `txn = -1` marks an
+ * aborted write, kept as its own aborted transaction.
  */
-export function readPlume(bytes: Uint8Array): PlumeFile {
+export function readPlume(bytes: Uint8Array, options: PlumeOptions = {}): PlumeFile {
+  const zeroIsInit = options.init !== 'none';
   // A plume line is about 20 bytes: size the buffers once.
   const builder = new HistoryBuilder(true, (bytes.length / 18) | 0);
   const findings: Finding[] = [];
@@ -67,7 +77,8 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
   let lastTxn = -1;
   let lastSession = -1;
   const n = bytes.length;
-  let i = 0;
+  // A UTF-8 byte order mark is not part of the first line's text.
+  let i = n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   let line = 0;
   const lineStarts = new Int32Vec((n / 18) | 0);
 
@@ -82,7 +93,7 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
 
   while (i < n) {
     const lineStart = i;
-    lineStarts.push(i);
+    lineStarts.push(line === 0 ? 0 : i);
     let c = bytes[i];
     while (c === 32 || c === 9 || c === 13) c = bytes[++i];
     if (i >= n) break;
@@ -163,7 +174,7 @@ export function readPlume(bytes: Uint8Array): PlumeFile {
       if (t >= 0 && txnId === lastTxnId && session !== lastSession) {
         report(lineStart, `transaction ${txnId} appeared earlier in session ${lastSession}`);
       } else if (t >= 0) {
-        builder.addOp(t, kind, keys.id(key), value === 0 ? INIT_VALUE : value, lineStart, i);
+        builder.addOp(t, kind, keys.id(key), value === 0 && zeroIsInit ? INIT_VALUE : value, lineStart, i);
       }
     }
     while (i < n && bytes[i] !== 10) i++;

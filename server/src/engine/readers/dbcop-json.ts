@@ -1,0 +1,93 @@
+// dbcop's JSON form: sessions of `{events, committed}` (or the older `{events, success}` with `{write, variable, value, success}` events).
+
+import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { MAX_VERSION_DIGITS, Problems, canonicalVersion, type DraftEvent, type DraftSession, type DraftTxn } from './dbcop-draft.ts';
+
+/** A property's value node of an object node, if any. */
+function prop(node: Node, name: string): Node | undefined {
+  if (node.type !== 'object') return undefined;
+  for (const p of node.children ?? []) if (p.children?.[0]?.value === name) return p.children[1];
+  return undefined;
+}
+
+/**
+ * Accepts the file `dbcop generate` writes (`{"params": …, "data": [sessions]}`) and the bare
+ * sessions array; events `{"Write": {"variable": V, "version": N}}` and `{"Read": {"variable": V,
+ * "version": N | null}}`, or the older `{"write": bool, "variable": V, "value": N, "success": bool}`.
+ */
+export function scanDbcopJson(text: string, problems: Problems): DraftSession[] {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
+  for (const e of errors) problems.add(`JSON: ${printParseErrorCode(e.error)}`, e.offset, e.offset + Math.max(1, e.length));
+  if (!root || errors.length > 0) return [];
+  const data = root.type === 'object' ? prop(root, 'data') : root;
+  if (!data || data.type !== 'array') {
+    problems.add('expected an array of sessions, or an object whose `data` is one (as `dbcop generate` writes)', root.offset, root.offset + 1);
+    return [];
+  }
+  const sessions: DraftSession[] = [];
+  for (const s of data.children ?? []) {
+    const session: DraftSession = { txns: [], start: s.offset, end: s.offset + s.length };
+    sessions.push(session);
+    if (s.type !== 'array') {
+      problems.add('expected a session: an array of transactions', s.offset, s.offset + s.length);
+      continue;
+    }
+    for (const t of s.children ?? []) {
+      const txn = transaction(text, t, problems);
+      if (txn) session.txns.push(txn);
+    }
+  }
+  return sessions;
+}
+
+function transaction(text: string, t: Node, problems: Problems): DraftTxn | null {
+  const events = prop(t, 'events');
+  if (!events || events.type !== 'array') {
+    problems.add('expected a transaction: {"events": [...], "committed": true}', t.offset, t.offset + t.length);
+    return null;
+  }
+  const flag = prop(t, 'committed') ?? prop(t, 'success');
+  const committed = flag?.type === 'boolean' ? flag.value === true : true;
+  const out: DraftEvent[] = [];
+  for (const e of events.children ?? []) {
+    const ev = event(text, e, problems);
+    if (ev) out.push(ev);
+  }
+  return { committed, events: out, start: t.offset, end: t.offset + t.length };
+}
+
+function event(text: string, e: Node, problems: Problems): DraftEvent | null {
+  const span = { start: e.offset, end: e.offset + e.length };
+  const bad = (message: string): null => {
+    problems.add(message, span.start, span.end);
+    return null;
+  };
+  const tagged = prop(e, 'Write') ?? prop(e, 'Read');
+  let write: boolean;
+  let variable: Node | undefined;
+  let version: Node | undefined;
+  if (tagged) {
+    write = prop(e, 'Write') !== undefined;
+    variable = prop(tagged, 'variable');
+    version = prop(tagged, 'version');
+  } else {
+    const w = prop(e, 'write');
+    if (w?.type !== 'boolean') return bad('expected an event: {"Write": {"variable": …, "version": …}} or {"Read": {…}}');
+    // The older format records every planned event; one that did not run (success false) is left out.
+    if (prop(e, 'success')?.value === false) return null;
+    write = w.value === true;
+    variable = prop(e, 'variable');
+    version = prop(e, 'value');
+  }
+  if (!variable || (variable.type !== 'number' && variable.type !== 'string')) return bad('expected the event\'s variable (a number or a string)');
+  const key = variable.type === 'string' ? String(variable.value) : text.slice(variable.offset, variable.offset + variable.length);
+  if (!version || version.type === 'null') {
+    if (write) return bad('a write needs a version');
+    return { write, key, version: null, ...span };
+  }
+  const raw = text.slice(version.offset, version.offset + version.length);
+  if (version.type !== 'number' || !/^\d+$/.test(raw)) return bad('expected a version: a non-negative integer');
+  if (raw.length > MAX_VERSION_DIGITS) return bad(`a version longer than ${MAX_VERSION_DIGITS} digits`);
+  return { write, key, version: canonicalVersion(raw), ...span };
+}
