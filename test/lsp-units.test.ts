@@ -14,13 +14,13 @@ import { marked } from './helpers/marked.ts';
 
 describe('settings', () => {
   test('defaults for anything missing or malformed', () => {
-    assert.deepEqual(parseSettings(undefined), { levels: [], checkOn: 'change', maxWitnessesPerLevel: 1 });
-    assert.deepEqual(parseSettings({ levels: 'nope', checkOn: 'sometimes', maxWitnessesPerLevel: -3 }), { levels: [], checkOn: 'change', maxWitnessesPerLevel: 1 });
+    assert.deepEqual(parseSettings(undefined), { levels: [], checkOn: 'change', maxWitnessesPerLevel: 1, plumeInit: 'zero' });
+    assert.deepEqual(parseSettings({ levels: 'nope', checkOn: 'sometimes', maxWitnessesPerLevel: -3 }), { levels: [], checkOn: 'change', maxWitnessesPerLevel: 1, plumeInit: 'zero' });
   });
 
   test('levels by name or alias, deduplicated, weakest first', () => {
     assert.deepEqual(parseSettings({ levels: ['serializable', 'rc', 'causal', 'CC', 42], checkOn: 'save', maxWitnessesPerLevel: 3 }),
-      { levels: ['RC', 'CC', 'SER'], checkOn: 'save', maxWitnessesPerLevel: 3 });
+      { levels: ['RC', 'CC', 'SER'], checkOn: 'save', maxWitnessesPerLevel: 3, plumeInit: 'zero' });
     assert.deepEqual(parseSettings({ levels: 'RA, SI' }).levels, ['RA', 'SI']);
   });
 
