@@ -124,9 +124,9 @@ export class LspClient {
     return this.diagnosticsFor(uri, (p) => p.version === version, timeoutMs).then((p) => p.diagnostics);
   }
 
-  async open(uri: string, text: string): Promise<number> {
+  async open(uri: string, text: string, languageId = 'hist'): Promise<number> {
     this.versions.set(uri, 1);
-    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'hist', version: 1, text } });
+    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
     return 1;
   }
 
