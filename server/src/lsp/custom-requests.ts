@@ -10,6 +10,7 @@ import type { Task, TaskValue } from './worker-protocol.ts';
 function inWorker(ctx: ServerContext, task: Task, token: CancellationToken): Promise<TaskValue> {
   const runner = ctx.runner;
   if (!runner) return Promise.reject(new ResponseError(ErrorCodes.ServerNotInitialized, 'the server is not initialised'));
+  if (token.isCancellationRequested) return Promise.reject(new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled'));
   const job = runner.start(task);
   return new Promise<TaskValue>((resolve, reject) => {
     const cancelled = (): void => reject(new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled'));
