@@ -1,10 +1,12 @@
-// Benchmark: `isocheck check` end to end (parse included) against AWDIT on the same plume files.
+// Benchmark: `isocheck check` end to end (parse included) against AWDIT on the same plume files, side by side.
 //
 // Usage: npm run bench:awdit [-- --sizes 1m,4m] [--stores causal,read-committed,permissive]
 //        [--levels RC,RA,CC] [--awdit PATH] [--runs N]
-// Histories are generated into bench/data/ (64 sessions, ops/20 keys, mean txn size 8, 60% reads,
-// as in ../shared/notes/performance-anchors.md). AWDIT is looked up in --awdit, $AWDIT_BIN or
-// /work/awdit/bin/awdit; when absent the ratios are against the anchors' published figures.
+// Histories are generated into bench/data/ (64 sessions, ops/20 keys, mean transaction size 8, 60% reads).
+// AWDIT is taken from --awdit or $AWDIT_BIN (build it from its repository beside the project). The two
+// tools' runs alternate (ours, theirs, ours, …) so machine noise hits both alike; the table shows the
+// median and the minimum of each, and the ratio of the medians. When AWDIT is missing or crashes the
+// table says so and prints no ratio: figures measured on another machine are not a baseline.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -12,19 +14,12 @@ import { join } from 'node:path';
 
 type LevelName = 'RC' | 'RA' | 'CC';
 const AWDIT_LEVEL: Record<LevelName, string> = { RC: 'read-committed', RA: 'read-atomic', CC: 'causal' };
-/** AWDIT's wall times in seconds from performance-anchors.md, for when it cannot run here. */
-const ANCHORS: Record<string, Record<LevelName, number>> = {
-  'causal-1m': { RC: 0.89, RA: 1.15, CC: 2.7 },
-  'read-committed-1m': { RC: 0.93, RA: 1.23, CC: 2.81 },
-  'causal-4m': { RC: 4.02, RA: 5.32, CC: 13.3 },
-  'read-committed-4m': { RC: 4.43, RA: 6.53, CC: 15.9 },
-};
 
+type Verdict = 'consistent' | 'violated' | 'undecided' | 'no report' | 'crashed';
 interface Run {
   seconds: number;
   rssMB: number | null;
-  verdict: string;
-  status: number | null;
+  verdict: Verdict;
 }
 
 const args = process.argv.slice(2);
@@ -33,10 +28,10 @@ const option = (name: string): string | undefined => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const sizes = (option('--sizes') ?? '1m').split(',');
-const runs = Number(option('--runs') ?? '1');
+const runs = Math.max(1, Number(option('--runs') ?? '3'));
 const levels = (option('--levels') ?? 'RC,RA,CC').split(',') as LevelName[];
 const stores = (option('--stores') ?? 'causal,read-committed').split(',');
-const awdit = [option('--awdit'), process.env.AWDIT_BIN, '/work/awdit/bin/awdit'].find((p) => p && existsSync(p));
+const awdit = [option('--awdit'), process.env.AWDIT_BIN].find((p) => p && existsSync(p));
 const hasTime = existsSync('/usr/bin/time');
 const dataDir = join(import.meta.dirname, 'data');
 mkdirSync(dataDir, { recursive: true });
@@ -57,7 +52,7 @@ function ensureHistory(store: string, size: string): string {
 }
 
 /** Runs a command, timing it (and its peak RSS with GNU time when present). */
-function timed(cmd: string[], verdictOf: (stdout: string) => string): Run {
+function timed(cmd: string[], verdictOf: (stdout: string, status: number | null) => Verdict): Run {
   const argv = hasTime ? ['/usr/bin/time', '-f', '@@%e %M', ...cmd] : cmd;
   const start = process.hrtime.bigint();
   const r = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -68,49 +63,57 @@ function timed(cmd: string[], verdictOf: (stdout: string) => string): Run {
     seconds = Number(m[1]) || seconds;
     rssMB = Number(m[2]) / 1024;
   }
-  return { seconds, rssMB, verdict: verdictOf(r.stdout ?? ''), status: r.status };
-}
-
-function best(make: () => Run): Run {
-  let result = make();
-  for (let i = 1; i < runs; i++) {
-    const next = make();
-    if (next.seconds < result.seconds) result = next;
-  }
-  return result;
+  return { seconds, rssMB, verdict: verdictOf(r.stdout ?? '', r.status) };
 }
 
 function ours(file: string, level: LevelName): Run {
-  return best(() => timed(['node', 'out/cli.js', 'check', file, '--level', level, '--json'], (out) => {
+  return timed(['node', 'out/cli.js', 'check', file, '--level', level, '--json'], (out) => {
     try {
       const report = JSON.parse(out) as { levels: Record<string, { consistent: boolean | null }> }[];
-      return report[0].levels[level].consistent ? 'consistent' : 'violated';
+      const c = report[0].levels[level].consistent;
+      return c === true ? 'consistent' : c === false ? 'violated' : 'undecided';
     } catch {
       return 'no report';
     }
-  }));
+  });
 }
 
-function theirs(file: string, level: LevelName): Run | null {
-  if (!awdit) return null;
-  return best(() => timed([awdit, 'check', '-i', AWDIT_LEVEL[level], '-r', 'first', file],
-    (out) => (out.includes('Inconsistent.') ? 'violated' : out.includes('Consistent.') ? 'consistent' : 'crashed')));
+function theirs(file: string, level: LevelName): Run {
+  return timed([awdit!, 'check', '-i', AWDIT_LEVEL[level], '-r', 'first', file],
+    (out) => (out.includes('Inconsistent.') ? 'violated' : out.includes('Consistent.') ? 'consistent' : 'crashed'));
 }
 
-const fmt = (r: Run): string => `${r.seconds.toFixed(2)} s${r.rssMB !== null ? ` / ${r.rssMB.toFixed(0)} MB` : ''}`;
-console.log(`isocheck vs ${awdit ? `AWDIT (${awdit}), side by side` : 'AWDIT anchors (AWDIT not found)'}; best of ${runs}`);
-console.log(`${"history".padEnd(24)}${"level".padEnd(7)}${"isocheck".padEnd(32)}${"AWDIT".padEnd(32)}ratio (isocheck/AWDIT)`);
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+/** Median and minimum seconds, peak RSS, and the verdict when every run agreed. */
+function summary(rs: Run[]): { med: number; min: number; rss: number | null; verdict: string } {
+  const verdicts = new Set(rs.map((r) => r.verdict));
+  const rss = rs.some((r) => r.rssMB !== null) ? Math.max(...rs.map((r) => r.rssMB ?? 0)) : null;
+  return { med: median(rs.map((r) => r.seconds)), min: Math.min(...rs.map((r) => r.seconds)), rss, verdict: [...verdicts].join('/') };
+}
+const fmt = (s: ReturnType<typeof summary>): string =>
+  `${s.med.toFixed(2)} s (min ${s.min.toFixed(2)})${s.rss !== null ? ` ${s.rss.toFixed(0)} MB` : ''} ${s.verdict}`;
+
+console.log(awdit ? `isocheck vs AWDIT (${awdit}), alternating runs, ${runs} each` : 'AWDIT not found (--awdit PATH or $AWDIT_BIN): isocheck alone, no ratios');
+console.log(`${'history'.padEnd(24)}${'level'.padEnd(7)}${'isocheck'.padEnd(40)}${'AWDIT'.padEnd(40)}ratio of medians`);
 for (const size of sizes) {
   for (const store of stores) {
     const file = ensureHistory(store, size);
     for (const level of levels) {
-      const a = ours(file, level);
-      const b = theirs(file, level);
-      const anchor = ANCHORS[`${store}-${size}`]?.[level];
-      const base = b && b.verdict !== 'crashed' ? b.seconds : anchor;
-      const ratio = base ? (a.seconds / base).toFixed(2) : 'n/a';
-      const awditText = b ? `${fmt(b)} ${b.verdict}` : anchor ? `${anchor.toFixed(2)} s (anchor)` : '—';
-      console.log(`${`${store}-${size}`.padEnd(24)}${level.padEnd(7)}${`${fmt(a)} ${a.verdict}`.padEnd(32)}${awditText.padEnd(32)}${ratio}`);
+      const a: Run[] = [];
+      const b: Run[] = [];
+      for (let i = 0; i < runs; i++) {
+        a.push(ours(file, level));
+        if (awdit) b.push(theirs(file, level));
+      }
+      const sa = summary(a);
+      const sb = awdit ? summary(b) : null;
+      const awditOk = sb !== null && !b.some((r) => r.verdict === 'crashed');
+      const agree = sb === null || !awditOk || sa.verdict === sb.verdict ? '' : '  VERDICTS DIFFER';
+      const ratio = awditOk ? (sa.med / sb.med).toFixed(2) : sb ? 'n/a (AWDIT crashed)' : 'n/a';
+      console.log(`${`${store}-${size}`.padEnd(24)}${level.padEnd(7)}${fmt(sa).padEnd(40)}${(sb ? fmt(sb) : '—').padEnd(40)}${ratio}${agree}`);
     }
   }
 }
