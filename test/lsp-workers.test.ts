@@ -27,6 +27,7 @@ describe('documents in other formats', () => {
     c = await LspClient.start({ settings: {}, initializationOptions: { debounceMs: 0 } });
   });
   after(async () => {
+    assert.deepEqual(c.logs.filter((l) => /failed/.test(l)), [], 'no handler or analysis failed');
     await c.stop();
   });
 
@@ -42,6 +43,8 @@ describe('documents in other formats', () => {
     assert.ok(ds.some((d) => d.code === 'RA'), 'a fractured read');
     assert.ok(ds.some((d) => d.code === 'syntax' && d.range.start.line === 4));
     assert.deepEqual(got(ds), asCli('w.plume', PLUME));
+    const hover = await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 2, character: 2 } });
+    assert.match(JSON.stringify(hover), /T2/, 'hovers work on plume documents');
   });
 
   test('a plain-text .txt file that looks like plume is read as plume; one of prose is left alone', async () => {
@@ -92,6 +95,7 @@ describe('graph JSON and witness export run in the workers', () => {
     c = await LspClient.start({ settings: {}, initializationOptions: { debounceMs: 0, maxGraphTransactions: 4 } });
   });
   after(async () => {
+    assert.deepEqual(c.logs.filter((l) => /failed/.test(l)), [], 'no handler or analysis failed');
     await c.stop();
   });
 

@@ -34,7 +34,8 @@ class Lane {
   private running: Job | null = null;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly name: string, private readonly o: RunnerOptions, private readonly terminateOnCancel: boolean) {}
+  /** cacheEntries: how many documents' latest analyses the lane's worker keeps (big ones cost memory). */
+  constructor(private readonly name: string, private readonly o: RunnerOptions, private readonly terminateOnCancel: boolean, private readonly cacheEntries: number) {}
 
   submit(job: Job): void {
     this.queue.push(job);
@@ -121,7 +122,7 @@ class Lane {
     const script = this.o.workerScript;
     if (!script || !existsSync(script)) return null;
     // Own stdout/stderr: a stray print in the worker must never reach a stdio LSP stream.
-    const w = new Worker(script, { stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: 4096 } });
+    const w = new Worker(script, { stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: 4096 }, workerData: { cacheEntries: this.cacheEntries } });
     w.stdout.on('data', (d: Buffer) => this.o.log(`worker: ${d.toString()}`));
     w.stderr.on('data', (d: Buffer) => this.o.log(`worker: ${d.toString()}`));
     w.on('message', (m: FromWorker) => {
@@ -176,9 +177,9 @@ export class AnalysisRunner {
   private readonly laneOf = new Map<number, Lane>();
 
   constructor(private readonly o: RunnerOptions) {
-    this.small = new Lane('small', o, false);
-    this.big = new Lane('big', o, true);
-    this.exports = new Lane('export', o, true);
+    this.small = new Lane('small', o, false, 8);
+    this.big = new Lane('big', o, true, 1);
+    this.exports = new Lane('export', o, true, 0);
   }
 
   /** Starts a task; the id can cancel it. The promise never rejects. */

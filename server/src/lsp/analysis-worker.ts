@@ -1,11 +1,12 @@
 // Worker-thread entry: runs analyses, graph JSON and witness exports off the server's message loop, one task at a time.
 
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { AnalysisCache, runTask } from './worker-tasks.ts';
 import type { FromWorker, ToWorker } from './worker-protocol.ts';
 
-/** A few documents' latest analyses: the graph asks for the JSON of what was just analysed. */
-const cache = new AnalysisCache(8);
+/** A few documents' latest analyses (as many as the lane says): the graph asks for the JSON of what was just analysed. */
+const entries = (workerData as { cacheEntries?: unknown } | null)?.cacheEntries;
+const cache = new AnalysisCache(typeof entries === 'number' ? entries : 8);
 
 const port = parentPort;
 if (port) {

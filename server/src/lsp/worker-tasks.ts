@@ -28,7 +28,7 @@ export class AnalysisCache {
   set(uri: string, key: string, analysis: Analysis): void {
     this.entries.delete(uri);
     this.entries.set(uri, { key, analysis });
-    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    while (this.entries.size > Math.max(0, this.capacity)) this.entries.delete(this.entries.keys().next().value!);
   }
 }
 
