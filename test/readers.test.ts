@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { analyzeSource, type Analysis } from '../server/src/engine/analyze.ts';
 import type { Level } from '../server/src/engine/levels/levels.ts';
 import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
-import { FORMAT_NAMES, readerForFile, readHistory, READERS } from '../server/src/engine/readers/registry.ts';
+import { FORMAT_NAMES, readerForFile, readerNamed, readHistory, READERS } from '../server/src/engine/readers/registry.ts';
+import { HISTORY_LANGUAGES } from '../server/src/protocol/languages.ts';
 import { CLI, ensureBuilt, ROOT } from './helpers/lsp-client.ts';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'dbcop');
@@ -30,6 +31,17 @@ describe('registry', () => {
     assert.equal(readerForFile('a.txt', '// s1\n[x:=1]\n---\n[x==1]\n')?.name, 'dbcop');
     assert.equal(readerForFile('A.TXT', 'hello')?.name, 'plume', 'no reader recognises it: the first that claims the ending');
     assert.equal(readerForFile('a.md', ''), null);
+  });
+
+  test("the editor's languages are readers: package.json, the client's selector and the registry agree", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { contributes: { languages: { id: string; extensions: string[] }[] }; activationEvents: string[] };
+    assert.deepEqual(pkg.contributes.languages.map((l) => l.id), [...HISTORY_LANGUAGES]);
+    for (const l of pkg.contributes.languages) {
+      const reader = readerNamed(l.id);
+      assert.ok(reader, `${l.id} has a reader`);
+      for (const x of l.extensions) assert.ok(reader.extensions.includes(x), `${l.id}: ${x} is its reader's`);
+      assert.ok(pkg.activationEvents.includes(`onLanguage:${l.id}`), `${l.id} activates the extension`);
+    }
   });
 
   test('a named format wins over the ending', () => {
