@@ -185,6 +185,16 @@ describe('dbcop problems are reported where they are', () => {
     assert.equal(src.history.opCount, 1, 'the read is kept');
   });
 
+  test('100k nested brackets: one error where the nesting gets too deep, no stack overflow', () => {
+    for (const text of ['['.repeat(100_000), `[[{"events": ${'['.repeat(100_000)}`]) {
+      const src = readHistory({ text }, { format: 'dbcop' });
+      assert.equal(src.findings.length, 1);
+      assert.match(src.findings[0].message, /nested deeper than 32 levels/);
+      const upTo = text.slice(0, src.findings[0].span.start + 1);
+      assert.equal((upTo.match(/[[{]/g) ?? []).length, 33, 'at the 33rd opening bracket');
+    }
+  });
+
   test('problems are capped at 100 per file, with a count of the rest', () => {
     const src = readHistory({ text: 'junk\n'.repeat(250) }, { format: 'dbcop' });
     assert.equal(src.findings.length, 101);

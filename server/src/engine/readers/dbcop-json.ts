@@ -1,7 +1,27 @@
 // dbcop's JSON form: sessions of `{events, committed}` (or the older `{events, success}` with `{write, variable, value, success}` events).
 
-import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { createScanner, parseTree, printParseErrorCode, SyntaxKind, type Node, type ParseError } from 'jsonc-parser';
 import { MAX_VERSION_DIGITS, Problems, canonicalVersion, type DraftEvent, type DraftSession, type DraftTxn } from './dbcop-draft.ts';
+
+/** dbcop's JSON nests 7 levels at most (wrapper, sessions, session, transaction, events, event, Write). */
+const MAX_DEPTH = 32;
+
+/**
+ * Where the nesting first exceeds MAX_DEPTH, or -1. Checked with the (iterative) scanner before
+ * parsing, because the parser recurses per level and 100k brackets would overflow the stack.
+ */
+function nestedTooDeep(text: string): number {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  for (let k = scanner.scan(); k !== SyntaxKind.EOF; k = scanner.scan()) {
+    if (k === SyntaxKind.OpenBraceToken || k === SyntaxKind.OpenBracketToken) {
+      if (++depth > MAX_DEPTH) return scanner.getTokenOffset();
+    } else if (k === SyntaxKind.CloseBraceToken || k === SyntaxKind.CloseBracketToken) {
+      depth--;
+    }
+  }
+  return -1;
+}
 
 /** A property's value node of an object node, if any. */
 function prop(node: Node, name: string): Node | undefined {
@@ -16,6 +36,11 @@ function prop(node: Node, name: string): Node | undefined {
  * "version": N | null}}`, or the older `{"write": bool, "variable": V, "value": N, "success": bool}`.
  */
 export function scanDbcopJson(text: string, problems: Problems): DraftSession[] {
+  const tooDeep = nestedTooDeep(text);
+  if (tooDeep >= 0) {
+    problems.add(`JSON nested deeper than ${MAX_DEPTH} levels (dbcop histories nest 7 at most)`, tooDeep, tooDeep + 1);
+    return [];
+  }
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
   for (const e of errors) problems.add(`JSON: ${printParseErrorCode(e.error)}`, e.offset, e.offset + Math.max(1, e.length));
