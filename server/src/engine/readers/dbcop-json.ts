@@ -1,10 +1,16 @@
 // dbcop's JSON form: sessions of `{events, committed}` (or the older `{events, success}` with `{write, variable, value, success}` events).
 
-import { createScanner, parseTree, printParseErrorCode, SyntaxKind, type Node, type ParseError } from 'jsonc-parser';
-import { MAX_VERSION_DIGITS, Problems, canonicalVersion, type DraftEvent, type DraftSession, type DraftTxn } from './dbcop-draft.ts';
+import { createScanner, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { MAX_VERSION_DIGITS, type DbcopDraft, type Problems } from './dbcop-draft.ts';
 
 /** dbcop's JSON nests 7 levels at most (wrapper, sessions, session, transaction, events, event, Write). */
 const MAX_DEPTH = 32;
+/** jsonc-parser's SyntaxKind values (a const enum, which isolated modules cannot import). */
+const OPEN_BRACE = 1;
+const CLOSE_BRACE = 2;
+const OPEN_BRACKET = 3;
+const CLOSE_BRACKET = 4;
+const EOF = 17;
 
 /**
  * Where the nesting first exceeds MAX_DEPTH, or -1. Checked with the (iterative) scanner before
@@ -13,10 +19,10 @@ const MAX_DEPTH = 32;
 function nestedTooDeep(text: string): number {
   const scanner = createScanner(text, true);
   let depth = 0;
-  for (let k = scanner.scan(); k !== SyntaxKind.EOF; k = scanner.scan()) {
-    if (k === SyntaxKind.OpenBraceToken || k === SyntaxKind.OpenBracketToken) {
+  for (let k: number = scanner.scan(); k !== EOF; k = scanner.scan()) {
+    if (k === OPEN_BRACE || k === OPEN_BRACKET) {
       if (++depth > MAX_DEPTH) return scanner.getTokenOffset();
-    } else if (k === SyntaxKind.CloseBraceToken || k === SyntaxKind.CloseBracketToken) {
+    } else if (k === CLOSE_BRACE || k === CLOSE_BRACKET) {
       depth--;
     }
   }
@@ -35,59 +41,48 @@ function prop(node: Node, name: string): Node | undefined {
  * sessions array; events `{"Write": {"variable": V, "version": N}}` and `{"Read": {"variable": V,
  * "version": N | null}}`, or the older `{"write": bool, "variable": V, "value": N, "success": bool}`.
  */
-export function scanDbcopJson(text: string, problems: Problems): DraftSession[] {
+export function scanDbcopJson(text: string, d: DbcopDraft, problems: Problems): void {
   const tooDeep = nestedTooDeep(text);
   if (tooDeep >= 0) {
     problems.add(`JSON nested deeper than ${MAX_DEPTH} levels (dbcop histories nest 7 at most)`, tooDeep, tooDeep + 1);
-    return [];
+    return;
   }
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
   for (const e of errors) problems.add(`JSON: ${printParseErrorCode(e.error)}`, e.offset, e.offset + Math.max(1, e.length));
-  if (!root || errors.length > 0) return [];
+  if (!root || errors.length > 0) return;
   const data = root.type === 'object' ? prop(root, 'data') : root;
   if (!data || data.type !== 'array') {
     problems.add('expected an array of sessions, or an object whose `data` is one (as `dbcop generate` writes)', root.offset, root.offset + 1);
-    return [];
+    return;
   }
-  const sessions: DraftSession[] = [];
   for (const s of data.children ?? []) {
-    const session: DraftSession = { txns: [], start: s.offset, end: s.offset + s.length };
-    sessions.push(session);
+    d.newSession();
     if (s.type !== 'array') {
       problems.add('expected a session: an array of transactions', s.offset, s.offset + s.length);
       continue;
     }
-    for (const t of s.children ?? []) {
-      const txn = transaction(text, t, problems);
-      if (txn) session.txns.push(txn);
-    }
+    for (const t of s.children ?? []) transaction(text, t, d, problems);
   }
-  return sessions;
 }
 
-function transaction(text: string, t: Node, problems: Problems): DraftTxn | null {
+function transaction(text: string, t: Node, d: DbcopDraft, problems: Problems): void {
   const events = prop(t, 'events');
   if (!events || events.type !== 'array') {
     problems.add('expected a transaction: {"events": [...], "committed": true}', t.offset, t.offset + t.length);
-    return null;
+    return;
   }
   const flag = prop(t, 'committed') ?? prop(t, 'success');
   const committed = flag?.type === 'boolean' ? flag.value === true : true;
-  const out: DraftEvent[] = [];
-  for (const e of events.children ?? []) {
-    const ev = event(text, e, problems);
-    if (ev) out.push(ev);
-  }
-  return { committed, events: out, start: t.offset, end: t.offset + t.length };
+  const txn = d.addTxn(committed, t.offset);
+  d.endTxn(txn, t.offset + t.length, committed);
+  for (const e of events.children ?? []) event(text, e, txn, d, problems);
 }
 
-function event(text: string, e: Node, problems: Problems): DraftEvent | null {
-  const span = { start: e.offset, end: e.offset + e.length };
-  const bad = (message: string): null => {
-    problems.add(message, span.start, span.end);
-    return null;
-  };
+function event(text: string, e: Node, txn: number, d: DbcopDraft, problems: Problems): void {
+  const start = e.offset;
+  const end = e.offset + e.length;
+  const bad = (message: string): void => problems.add(message, start, end);
   const tagged = prop(e, 'Write') ?? prop(e, 'Read');
   let write: boolean;
   let variable: Node | undefined;
@@ -100,7 +95,7 @@ function event(text: string, e: Node, problems: Problems): DraftEvent | null {
     const w = prop(e, 'write');
     if (w?.type !== 'boolean') return bad('expected an event: {"Write": {"variable": …, "version": …}} or {"Read": {…}}');
     // The older format records every planned event; one that did not run (success false) is left out.
-    if (prop(e, 'success')?.value === false) return null;
+    if (prop(e, 'success')?.value === false) return;
     write = w.value === true;
     variable = prop(e, 'variable');
     version = prop(e, 'value');
@@ -109,10 +104,11 @@ function event(text: string, e: Node, problems: Problems): DraftEvent | null {
   const key = variable.type === 'string' ? String(variable.value) : text.slice(variable.offset, variable.offset + variable.length);
   if (!version || version.type === 'null') {
     if (write) return bad('a write needs a version');
-    return { write, key, version: null, ...span };
+    d.addEvent(txn, write, key, null, start, end);
+    return;
   }
   const raw = text.slice(version.offset, version.offset + version.length);
   if (version.type !== 'number' || !/^\d+$/.test(raw)) return bad('expected a version: a non-negative integer');
   if (raw.length > MAX_VERSION_DIGITS) return bad(`a version longer than ${MAX_VERSION_DIGITS} digits`);
-  return { write, key, version: canonicalVersion(raw), ...span };
+  d.addEvent(txn, write, key, raw, start, end);
 }

@@ -1,6 +1,6 @@
 // The dbcop reader: dbcop's text form and its JSON form (chosen by the first characters), with spans for diagnostics.
 
-import { Problems, buildDbcop } from './dbcop-draft.ts';
+import { buildDbcop, DbcopDraft, Problems } from './dbcop-draft.ts';
 import { scanDbcopJson } from './dbcop-json.ts';
 import { scanDbcopText } from './dbcop-text.ts';
 import { textOf, type HistoryReader, type ReaderInput, type ReadSource } from './reader.ts';
@@ -27,8 +27,10 @@ export function looksLikeDbcopText(head: string): boolean {
 export function readDbcop(input: ReaderInput): ReadSource {
   const text = textOf(input);
   const problems = new Problems();
-  const sessions = looksLikeDbcopJson(text.slice(0, 4096)) ? scanDbcopJson(text, problems) : scanDbcopText(text, problems);
-  return buildDbcop(sessions, text, problems.done());
+  const draft = new DbcopDraft();
+  if (looksLikeDbcopJson(text.slice(0, 4096))) scanDbcopJson(text, draft, problems);
+  else scanDbcopText(text, draft, problems);
+  return buildDbcop(draft, text, problems.done());
 }
 
 export const DBCOP_READER: HistoryReader = {

@@ -1,6 +1,6 @@
 // dbcop's compact text form: `[x:=1 y==2] [z==?]!` transactions, one session's lines, `---` between sessions, `//` comments.
 
-import { MAX_VERSION_DIGITS, Problems, canonicalVersion, type DraftEvent, type DraftSession, type DraftTxn } from './dbcop-draft.ts';
+import { MAX_VERSION_DIGITS, type DbcopDraft, type Problems } from './dbcop-draft.ts';
 
 const isWord = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
@@ -13,8 +13,9 @@ class LineError extends Error {
   }
 }
 
-export function scanDbcopText(text: string, problems: Problems): DraftSession[] {
-  const sessions: DraftSession[] = [{ txns: [], start: 0, end: 0 }];
+/** Reads the text form into the draft; a bad line is reported once and left out. */
+export function scanDbcopText(text: string, d: DbcopDraft, problems: Problems): void {
+  d.newSession();
   let lineNumber = 0;
   for (let start = 0; start <= text.length;) {
     let end = start;
@@ -27,39 +28,35 @@ export function scanDbcopText(text: string, problems: Problems): DraftSession[] 
     if (p === end || (c === 47 && text.charCodeAt(p + 1) === 47)) {
       // blank line or comment
     } else if (c === 45 && /^-+[ \t]*$/.test(text.slice(p, end))) {
-      sessions.push({ txns: [], start: next, end: next });
+      d.newSession();
     } else {
+      const mark = d.mark();
       try {
-        const txns = scanLine(text, p, end);
-        const s = sessions[sessions.length - 1];
-        if (s.txns.length === 0) s.start = txns[0].start;
-        s.txns.push(...txns);
-        s.end = txns[txns.length - 1].end;
+        scanLine(text, p, end, d);
       } catch (e) {
         if (!(e instanceof LineError)) throw e;
+        d.rollback(mark);
         problems.add(`line ${lineNumber}: ${e.message}`, e.at, Math.max(e.at + 1, end));
       }
     }
     start = next;
   }
-  return sessions;
 }
 
-/** One line of transactions; throws a LineError at the first problem. */
-function scanLine(text: string, from: number, end: number): DraftTxn[] {
-  const txns: DraftTxn[] = [];
+/** One line of transactions into the draft; throws a LineError at the first problem. */
+function scanLine(text: string, from: number, end: number, d: DbcopDraft): void {
   let p = from;
   const at = (q: number): number => (q < end ? text.charCodeAt(q) : -1);
   while (p < end) {
     if (at(p) !== 91) throw new LineError(p, 'expected a transaction `[x:=1 y==2]` (or `---` between sessions, `//` for a comment)');
-    const start = p++;
-    const events: DraftEvent[] = [];
+    const txn = d.addTxn(true, p++);
+    let events = 0;
     for (;;) {
       while (isBlank(at(p))) p++;
-      if (at(p) === 93 && events.length > 0) break;
+      if (at(p) === 93 && events > 0) break;
       const eventStart = p;
       while (isWord(at(p))) p++;
-      if (p === eventStart) throw new LineError(p, events.length === 0 ? 'expected an event such as `x:=1`, `x==1` or `x==?`' : 'expected an event or `]`');
+      if (p === eventStart) throw new LineError(p, events === 0 ? 'expected an event such as `x:=1`, `x==1` or `x==?`' : 'expected an event or `]`');
       const key = text.slice(eventStart, p);
       let write: boolean;
       if (at(p) === 58 && at(p + 1) === 61) write = true;
@@ -74,9 +71,10 @@ function scanLine(text: string, from: number, end: number): DraftTxn[] {
         while (isDigit(at(p))) p++;
         if (p === digits) throw new LineError(p, write ? 'expected a version (a non-negative integer)' : 'expected a version (a non-negative integer) or `?`');
         if (p - digits > MAX_VERSION_DIGITS) throw new LineError(digits, `a version longer than ${MAX_VERSION_DIGITS} digits`);
-        version = canonicalVersion(text.slice(digits, p));
+        version = text.slice(digits, p);
       }
-      events.push({ write, key, version, start: eventStart, end: p });
+      d.addEvent(txn, write, key, version, eventStart, p);
+      events++;
       if (!isBlank(at(p)) && at(p) !== 93) throw new LineError(p, 'expected a space between events or `]`');
     }
     p++; // ]
@@ -85,8 +83,7 @@ function scanLine(text: string, from: number, end: number): DraftTxn[] {
       committed = false;
       p++;
     }
-    txns.push({ committed, events, start, end: p });
+    d.endTxn(txn, p, committed);
     while (isBlank(at(p))) p++;
   }
-  return txns;
 }
