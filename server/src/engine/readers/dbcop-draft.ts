@@ -76,7 +76,7 @@ export class DbcopDraft {
     this.evTxn.push(txn);
     this.evWrite.push(write ? 1 : 0);
     this.evKey.push(intern(this.keyIds, this.keyNames, key));
-    this.evVersion.push(version === null ? NO_VERSION : intern(this.versionIds, this.versionNames, version.replace(/^0+(?=\d)/, '')));
+    this.evVersion.push(version === null ? NO_VERSION : intern(this.versionIds, this.versionNames, canonical(version)));
     this.evStart.push(start);
     this.evEnd.push(end);
   }
@@ -95,6 +95,14 @@ export class DbcopDraft {
   get zeroVersion(): number {
     return this.versionIds.get('0') ?? -2;
   }
+}
+
+/** Decimal digits without leading zeros ("007" → "7", "0" stays). */
+function canonical(digits: string): string {
+  if (digits.length < 2 || digits.charCodeAt(0) !== 48) return digits;
+  let i = 0;
+  while (i < digits.length - 1 && digits.charCodeAt(i) === 48) i++;
+  return digits.slice(i);
 }
 
 function intern(map: Map<string, number>, names: string[], s: string): number {
