@@ -58,8 +58,8 @@ export interface AnalyzeOptions {
   stop?: () => boolean;
 }
 
-/** What a reader produces and the analysis starts from (readers/reader.ts). */
-export interface Source {
+/** A history as a reader returns it (readers/): what the pipeline starts from. */
+export interface ReadSource {
   history: History;
   lines: LineIndex;
   findings: Finding[];
@@ -86,7 +86,7 @@ export const PENDING = 'pending: the strong levels are being checked';
 /** Time spent shrinking a strong-level violation to a minimal sub-history, per verdict. */
 const WITNESS_MILLIS = 1000;
 
-export function analyzeSource(src: Source, options: AnalyzeOptions = {}): Analysis {
+export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): Analysis {
   const h = src.history;
   const d = src.directives;
   const maxWitnesses = Math.max(1, options.maxWitnesses ?? 1);

@@ -1,9 +1,9 @@
 // The reader interface: one input format (bytes or text) → history, positions, findings, directives.
 
-import type { Source } from '../analyze.ts';
+import type { ReadSource } from '../analyze.ts';
 
-/** What every reader returns: the analysis starts from it (analyzeSource). */
-export type ReadSource = Source;
+/** What every reader returns: the analysis starts from it (analyzeSource in analyze.ts). */
+export type { ReadSource };
 
 /**
  * A document's text (editors: spans are UTF-16 offsets) or a file's bytes (CLI: a reader may keep
