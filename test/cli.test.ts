@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileReport } from '../server/src/engine/report.ts';
@@ -326,5 +326,220 @@ describe('human output', () => {
     const r = run(['--help']);
     assert.equal(r.status, 0);
     assert.match(r.stdout, /isocheck check/);
+  });
+});
+
+describe('--claim L: the level the system under test claims', () => {
+  /** About 100k transactions in as many sessions: CC's vector clocks exceed their budget, so CC is undecided. */
+  const manySessions = (): string => {
+    const p = join(dir, 'clocks.txt');
+    writeFileSync(p, Array.from({ length: 100_000 }, (_, i) => `w(${i % 50},${i + 1},${i},${i})`).join('\n'));
+    return p;
+  };
+
+  test('a violated claim is an error (exit 1), a level that holds is not (exit 0), on a plume file without directives', () => {
+    const p = file('claim-fractured.txt', PLUME_FRACTURED);
+    const ra = runJson(['check', p, '--claim', 'RA']);
+    assert.equal(ra.status, 1);
+    assert.deepEqual(ra.reports[0].levels.RA.consistent, false);
+    assert.deepEqual((ra.reports[0] as FileReport & { claim?: unknown }).claim, { level: 'RA', consistent: false });
+    const errs = ra.reports[0].diagnostics.filter((d) => d.severity === 'error');
+    assert.deepEqual(errs.map((d) => d.code), ['RA']);
+    assert.equal(errs[0].range.start.line, lineOf(PLUME_FRACTURED, 'r(2,0,1,2)'));
+    const rc = runJson(['check', p, '--claim', 'RC']);
+    assert.equal(rc.status, 0);
+    assert.deepEqual((rc.reports[0] as FileReport & { claim?: unknown }).claim, { level: 'RC', consistent: true });
+    assert.ok(rc.reports[0].diagnostics.every((d) => d.severity !== 'error'));
+    // Without --claim the same file exits 0: violations of unclaimed levels are information.
+    assert.equal(run(['check', p, '--level', 'RA']).status, 0);
+  });
+
+  test('a claimed level implied by a weaker violation is an error too, with the witness message', () => {
+    const p = file('claim-ser.txt', PLUME_FRACTURED);
+    const r = runJson(['check', p, '--claim', 'SER']);
+    assert.equal(r.status, 1);
+    const errs = r.reports[0].diagnostics.filter((d) => d.severity === 'error');
+    assert.equal(errs.length, 1);
+    assert.equal(errs[0].code, 'SER');
+    assert.match(errs[0].message, /SER violated \(the claimed level\): /);
+  });
+
+  test('--claim adds its level to --level; the table shows it', () => {
+    const p = file('claim-levels.txt', PLUME_FRACTURED);
+    const r = runJson(['check', p, '--level', 'RC', '--claim', 'RA']);
+    assert.deepEqual(Object.keys(r.reports[0].levels), ['RC', 'RA']);
+    const t = run(['check', p, '--level', 'RC', '--claim', 'RA']);
+    assert.equal(t.status, 1);
+    assert.match(t.stdout, /error \[RA\] RA violated/);
+  });
+
+  test('an undecided claim is reported and exits 3, or 0 with --undecided ok', () => {
+    const p = manySessions();
+    const r = runJson(['check', p, '--level', 'CC', '--claim', 'CC']);
+    assert.equal(r.status, 3);
+    assert.deepEqual((r.reports[0] as FileReport & { claim?: unknown }).claim, { level: 'CC', consistent: null });
+    const notes = r.reports[0].diagnostics.filter((d) => d.code === 'not-checked' && d.severity === 'warning');
+    assert.equal(notes.length, 1);
+    assert.match(notes[0].message, /claimed level CC is undecided/);
+    const text = run(['check', p, '--claim', 'CC', '--level', 'CC']);
+    assert.equal(text.status, 3);
+    assert.match(text.stdout, /CC \(claimed\) undecided/);
+    assert.equal(run(['check', p, '--claim', 'CC', '--level', 'CC', '--undecided', 'ok']).status, 0);
+    // An error in another file outranks an undecided claim: 1.
+    assert.equal(run(['check', p, file('claim-thin.hist', THIN_AIR), '--claim', 'CC', '--level', 'CC']).status, 1);
+  });
+
+  test('usage errors: an unknown claimed level, a bad --undecided, --undecided without --claim', () => {
+    const p = file('claim-usage.txt', PLUME_CLEAN);
+    for (const args of [['--claim', 'XX'], ['--claim', 'RA', '--undecided', 'maybe'], ['--undecided', 'ok']]) {
+      const r = run(['check', p, ...args]);
+      assert.equal(r.status, 2, args.join(' '));
+      assert.match(r.stderr, /usage: isocheck check/);
+    }
+  });
+
+  test('--help documents every exit status', () => {
+    const r = run(['--help']);
+    for (const s of [/0\s+no errors/, /1\s+some file has an error/, /2\s+usage error/, /3\s+the claimed level is undecided/]) assert.match(r.stdout, s);
+    assert.match(r.stdout, /--claim L/);
+  });
+});
+
+describe('gen into pipes', () => {
+  const sh = (script: string): { status: number | null; stdout: string; stderr: string } => {
+    const r = spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const gen = `"${process.execPath}" "${CLI}" gen --events 2000000 --format plume`;
+
+  test('| wc -c: every byte arrives, no EAGAIN, exit 0 (the same bytes as -o)', () => {
+    const out = join(dir, 'gen-2m.txt');
+    assert.equal(run(['gen', '--events', '2000000', '--format', 'plume', '-o', out]).status, 0);
+    const r = sh(`${gen} | wc -c; echo "status \${PIPESTATUS[0]}"`);
+    assert.equal(r.stderr, '');
+    const [count, status] = r.stdout.trim().split('\n');
+    assert.equal(status, 'status 0');
+    assert.equal(Number(count.trim()), readFileSync(out).length);
+  });
+
+  test('| head -c 100: the reader stops early, gen ends quietly with exit 0', () => {
+    const r = sh(`${gen} | head -c 100 | wc -c; echo "status \${PIPESTATUS[0]}"`);
+    assert.equal(r.stderr, '');
+    assert.deepEqual(r.stdout.trim().split('\n').map((s) => s.trim()), ['100', 'status 0']);
+  });
+});
+
+describe('-o writes atomically and never over an input', () => {
+  const FRACTURED_HIST = 'session s1\n  T1: w(x, 1) w(y, 1)\nsession s2\n  T2: r(y, init) r(x, 1)\n';
+  const leftovers = (d: string): string[] => readdirSync(d).filter((f) => f.includes('.isocheck-') && f.endsWith('.tmp'));
+
+  test('witness -o onto its own input, directly or through a symbolic link: refused, exit 2, the input unchanged', () => {
+    const sub = mkdtempSync(join(dir, 'self-'));
+    const input = join(sub, 'h.hist');
+    writeFileSync(input, FRACTURED_HIST);
+    symlinkSync(input, join(sub, 'link.hist'));
+    for (const [src, out] of [[input, input], [input, join(sub, 'link.hist')], [join(sub, 'link.hist'), input]]) {
+      const r = run(['witness', src, '--level', 'RA', '--format', 'dot', '-o', out]);
+      assert.equal(r.status, 2, `${src} -o ${out}`);
+      assert.match(r.stderr, /refusing to write .*: it is the input/);
+      assert.equal(readFileSync(input, 'utf8'), FRACTURED_HIST);
+    }
+    assert.deepEqual(leftovers(sub), []);
+  });
+
+  test('witness -o and gen -o replace an existing file whole and leave no temporary file', () => {
+    const sub = mkdtempSync(join(dir, 'replace-'));
+    const input = join(sub, 'h.hist');
+    writeFileSync(input, FRACTURED_HIST);
+    const out = join(sub, 'out.dot');
+    writeFileSync(out, 'x'.repeat(100_000));
+    chmodSync(out, 0o640);
+    assert.equal(run(['witness', input, '--level', 'RA', '--format', 'dot', '-o', out]).status, 0);
+    assert.match(readFileSync(out, 'utf8'), /^digraph/);
+    assert.equal(statSync(out).mode & 0o777, 0o640, 'the old permissions are kept');
+    assert.ok(readFileSync(out).length < 100_000);
+    // A symbolic link as target is kept; the file it points to gets the output.
+    const real = join(sub, 'real.txt');
+    writeFileSync(real, 'old');
+    symlinkSync(real, join(sub, 'via-link.txt'));
+    assert.equal(run(['gen', '--txns', '20', '--format', 'plume', '-o', join(sub, 'via-link.txt')]).status, 0);
+    assert.match(readFileSync(real, 'utf8'), /^[rw]\(/);
+    assert.deepEqual(leftovers(sub), []);
+  });
+
+  test('an unwritable target: exit 2 with a message, no stack trace', () => {
+    const r = run(['gen', '--txns', '20', '-o', join(dir, 'no-such-dir', 'x.hist')]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /^isocheck: cannot write .*x\.hist: no such directory\n$/);
+    const d = run(['gen', '--txns', '20', '-o', dir]);
+    assert.equal(d.status, 2);
+    assert.match(d.stderr, /is a directory/);
+  });
+
+  test('a full disk (a 64 KB tmpfs): gen -o and witness -o exit 2 saying so, the old files intact, no partial file', (t) => {
+    if (process.getuid?.() !== 0) {
+      t.skip('needs root to mount a small tmpfs');
+      return;
+    }
+    const mnt = mkdtempSync(join(dir, 'full-'));
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mnt]);
+    if (mounted.status !== 0) {
+      t.skip(`cannot mount a tmpfs here: ${String(mounted.stderr).trim()}`);
+      return;
+    }
+    try {
+      const old = join(mnt, 'old.txt');
+      writeFileSync(old, 'the old output\n');
+      const g = run(['gen', '--events', '200000', '--format', 'plume', '-o', old]);
+      assert.equal(g.status, 2);
+      assert.match(g.stderr, /^isocheck: cannot write .*old\.txt: no space left on device \(the old file is unchanged\)\n$/);
+      assert.equal(readFileSync(old, 'utf8'), 'the old output\n');
+      assert.deepEqual(readdirSync(mnt), ['old.txt']);
+      // Witness: fill the disk, then ask for an SVG over the old file.
+      const input = file('full-input.hist', FRACTURED_HIST);
+      writeFileSync(join(mnt, 'filler'), Buffer.alloc(0));
+      const fill = spawnSync('bash', ['-c', `head -c 1000000 /dev/zero > "${join(mnt, 'filler')}"`]);
+      assert.notEqual(fill.status, null);
+      const w = run(['witness', input, '--level', 'RA', '--format', 'svg', '-o', old]);
+      assert.equal(w.status, 2);
+      assert.match(w.stderr, /no space left on device \(the old file is unchanged\)/);
+      assert.equal(readFileSync(old, 'utf8'), 'the old output\n');
+      assert.deepEqual(readdirSync(mnt).sort(), ['filler', 'old.txt']);
+    } finally {
+      spawnSync('umount', [mnt]);
+    }
+  });
+});
+
+describe('--plume-init zero|none', () => {
+  // A PolySI-style file: key 1's initial 0 is written explicitly by T1.
+  const POLYSI = 'w(1,0,0,1)\nw(2,5,0,1)\nr(1,0,1,2)\nr(2,5,1,2)\n';
+
+  test('zero (the default): a read of a written 0 is ambiguous, an error; none: 0 is an ordinary value, exit 0', () => {
+    const p = file('polysi.txt', POLYSI);
+    const zero = runJson(['check', p]);
+    assert.equal(zero.status, 1);
+    assert.ok(zero.reports[0].diagnostics.some((d) => d.code === 'ambiguous-read'));
+    assert.match(zero.stderr, /hint: .*polysi\.txt writes the value 0, .* check it with --plume-init none/);
+    assert.equal(runJson(['check', p, '--plume-init', 'zero']).status, 1);
+    const none = runJson(['check', p, '--plume-init', 'none']);
+    assert.equal(none.status, 0);
+    assert.deepEqual(none.reports[0].diagnostics, []);
+    assert.equal(none.reports[0].levels.SER.consistent, true);
+  });
+
+  test('none: there is no implicit initial write of 0, so a read of an unwritten 0 is thin air', () => {
+    const p = file('no-init.txt', 'w(1,5,0,1)\nr(2,0,1,2)\n');
+    assert.equal(runJson(['check', p]).status, 0);
+    const none = runJson(['check', p, '--plume-init', 'none']);
+    assert.equal(none.status, 1);
+    assert.deepEqual(none.reports[0].diagnostics.map((d) => d.code), ['thin-air']);
+  });
+
+  test('witness takes it too; a bad value is a usage error', () => {
+    const p = file('polysi-fractured.txt', 'w(1,0,0,1)\nw(2,0,0,1)\nw(1,5,0,3)\nw(2,6,0,3)\nr(2,0,1,2)\nr(1,5,1,2)\n');
+    assert.equal(run(['witness', p, '--level', 'RA', '--plume-init', 'none']).status, 0);
+    assert.equal(run(['check', p, '--plume-init', 'maybe']).status, 2);
+    assert.equal(run(['witness', p, '--level', 'RA', '--plume-init', 'maybe']).status, 2);
   });
 });

@@ -1,26 +1,37 @@
-// `isocheck check FILE… [--level L,L…] [--json] [--format hist|plume|dbcop]`: verdicts, witnesses, exit status.
+// `isocheck check FILE… [--level L,L…] [--claim L] [--json] [--format hist|plume|dbcop]`: verdicts, witnesses, exit status.
 
 import { analyzeSource } from '../engine/analyze.ts';
 import { parseLevel, type Level } from '../engine/levels/levels.ts';
-import { fileReport, type FileReport } from '../engine/report.ts';
+import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
-import { readInputs, readSource, unknownFormat } from './inputs.ts';
-import { renderDetails, renderTable } from './text-report.ts';
+import { capDiagnostics } from './cap-diagnostics.ts';
+import { applyClaim, type ClaimedReport } from './claim.ts';
+import { formatOf, inputErrorLine, listInputs, parsePlumeInit, readInput, readSource, unknownFormat } from './inputs.ts';
+import { jsonSafe, terminalSafe } from './terminal-text.ts';
+import { renderDetails, renderHeading, renderTable } from './text-report.ts';
 
 const LARGE_INPUT_BYTES = 2_000_000;
 const IMPLICIT_STRONG_MILLIS = 2_000;
 
-export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--json] [--format hist|plume|dbcop] [--witnesses N]';
+export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--claim L [--undecided ok|fail]] [--json] [--format hist|plume|dbcop] [--plume-init zero|none] [--witnesses N]';
+
+/** Exit statuses of `check`, most serious first when files disagree: 2, then 1, then 3. */
+export const EXIT_OK = 0;
+export const EXIT_ERRORS = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_UNDECIDED = 3;
 
 export interface Io {
   out(text: string): void;
   err(text: string): void;
   /** Whether stderr is a terminal (progress lines are shown only there). */
   errIsTty: boolean;
+  /** Whether stdout is a terminal: data formats written there get their control characters escaped. */
+  outIsTty?: boolean;
 }
 
 export function runCheck(argv: readonly string[], io: Io): number {
-  const parsed = parseArgs(argv, ['--level', '--format', '--witnesses'], ['--json']);
+  const parsed = parseArgs(argv, ['--level', '--format', '--witnesses', '--claim', '--undecided', '--plume-init'], ['--json']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
   if (args.positional.length === 0) return usage(io, 'no input files');
@@ -33,34 +44,47 @@ export function runCheck(argv: readonly string[], io: Io): number {
       (levels ??= []).push(l);
     }
   }
+  const claimText = lastValue(args, '--claim');
+  const claim = claimText === undefined ? undefined : parseLevel(claimText);
+  if (claim === null) return usage(io, `unknown level '${claimText}' for --claim (RC, RA, CC, PC, PSI, SI, SER)`);
+  if (claim && levels && !levels.includes(claim)) levels.push(claim);
+  const undecidedText = lastValue(args, '--undecided') ?? 'fail';
+  if (undecidedText !== 'ok' && undecidedText !== 'fail') return usage(io, `--undecided takes ok or fail, not '${undecidedText}'`);
+  if (args.values.has('--undecided') && !claim) return usage(io, '--undecided needs --claim');
   const format = lastValue(args, '--format');
   const badFormat = format === undefined ? null : unknownFormat(format);
   if (badFormat) return usage(io, badFormat);
+  const plumeInit = parsePlumeInit(lastValue(args, '--plume-init'));
+  if (plumeInit === null) return usage(io, `--plume-init takes zero or none, not '${lastValue(args, '--plume-init')}'`);
   const witnessesText = lastValue(args, '--witnesses');
   const maxWitnesses = witnessesText === undefined ? 1 : Number(witnessesText);
   if (!Number.isInteger(maxWitnesses) || maxWitnesses < 1) return usage(io, '--witnesses needs a positive integer');
 
-  const reports: FileReport[] = [];
+  const reports: ClaimedReport[] = [];
   let unreadable = false;
   let internal = false;
   let errors = false;
-  const inputs = readInputs(args.positional);
-  if (inputs.length === 0) return usage(io, `no history files (.hist, .txt, .plume) in ${args.positional.join(', ')}`);
-  for (const input of inputs) {
+  let undecided = false;
+  const refs = listInputs(args.positional);
+  if (refs.length === 0) return usage(io, `no history files (.hist, .txt, .plume) in ${args.positional.join(', ')}`);
+  for (const ref of refs) {
+    const input = readInput(ref, format);
     if ('error' in input) {
-      io.err(`isocheck: cannot read ${input.file}: ${input.error}`);
+      io.err(`isocheck: ${inputErrorLine(input)}`);
       unreadable = true;
       continue;
     }
     const progress = io.errIsTty && input.bytes.length > 4_000_000;
     if (progress) io.err(`checking ${input.file} (${(input.bytes.length / 1e6).toFixed(0)} MB)…`);
+    const fmt = formatOf(input.file, format, input.bytes);
     // Not asked for by name, the strong levels of a large input get a short search budget: a
     // default run over a million operations should not spend minutes on levels nobody requested.
-    const strongMillis = levels === undefined && input.bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
-    const options = { levels, maxWitnesses, strongMillis };
-    let report: FileReport;
+    // A claimed level always gets the full budget.
+    const strongMillis = levels === undefined && !claim && input.bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
+    const options = { levels, maxWitnesses, strongMillis, plumeInit };
+    let report: ClaimedReport;
     try {
-      const analysis = analyzeSource(readSource(input, format), options);
+      const analysis = analyzeSource(readSource(input, fmt, { plumeInit }), options);
       report = fileReport(input.file, analysis);
     } catch (e) {
       // The engine reports problems as findings; a throw is a bug or an exhausted resource, and
@@ -69,22 +93,46 @@ export function runCheck(argv: readonly string[], io: Io): number {
       internal = true;
       continue;
     }
+    if (claim && applyClaim(report, claim).consistent === null) undecided = true;
     errors ||= report.diagnostics.some((d) => d.severity === 'error');
+    if (fmt === 'plume' && plumeInit !== 'none' && report.diagnostics.some((d) => d.code === 'ambiguous-read')) {
+      io.err(`isocheck: hint: ${terminalSafe(input.file)} writes the value 0, which plume reads as the initial value; if 0 is an ordinary value there (files from PolySI or IsoVista), check it with --plume-init none`);
+    }
+    capDiagnostics(report);
     reports.push(report);
   }
   if (args.switches.has('--json')) {
-    io.out(JSON.stringify(reports, null, 2));
+    writeJsonArray(reports, io);
   } else if (reports.length > 0) {
     io.out(renderTable(reports));
     for (const r of reports) {
       const details = renderDetails(r);
-      if (details) io.out(`\n${r.file}${r.title ? ` — ${r.title}` : ''}\n${details}`);
+      if (details) io.out(`\n${renderHeading(r)}\n${details}`);
     }
   }
-  return unreadable || internal ? 2 : errors ? 1 : 0;
+  if (unreadable || internal) return EXIT_USAGE;
+  if (errors) return EXIT_ERRORS;
+  return undecided && undecidedText === 'fail' ? EXIT_UNDECIDED : EXIT_OK;
+}
+
+/**
+ * The same bytes as JSON.stringify(reports, null, 2), written one report at a time: thousands of
+ * files must not make one string longer than V8 allows.
+ */
+function writeJsonArray(reports: readonly ClaimedReport[], io: Io): void {
+  if (reports.length === 0) {
+    io.out('[]');
+    return;
+  }
+  io.out('[');
+  reports.forEach((r, i) => {
+    const body = jsonSafe(JSON.stringify(r, null, 2)).replace(/\n/g, '\n  ');
+    io.out(`  ${body}${i < reports.length - 1 ? ',' : ''}`);
+  });
+  io.out(']');
 }
 
 function usage(io: Io, message: string): number {
   io.err(`isocheck: ${message}\n${CHECK_USAGE}`);
-  return 2;
+  return EXIT_USAGE;
 }

@@ -1,10 +1,10 @@
 // `isocheck gen`: random histories from a simulated store, as .hist or plume text, for tests and benchmarks.
 
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { DEFAULT_GEN_OPTIONS, generateHistory, optionsForEvents, STORE_KINDS, validateGenOptions, type GenOptions, type StoreKind } from '../engine/gen/generate.ts';
-import { writeHist, writePlume } from '../engine/gen/history-writers.ts';
+import { histChunks, plumeChunks } from '../engine/gen/history-writers.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
+import { pipeToStdout, writeFileAtomic } from './output.ts';
 
 export const GEN_USAGE = `usage: isocheck gen [--sessions N] [--txns N | --events N] [--ops N] [--keys N]
                     [--dist uniform|zipf] [--zipf S] [--reads R] [--aborts R]
@@ -17,9 +17,11 @@ export const GEN_USAGE = `usage: isocheck gen [--sessions N] [--txns N | --event
   --reads      share of reads, 0..1 (default ${DEFAULT_GEN_OPTIONS.readRatio}); --aborts share of aborted transactions
   --store      serial (serializable), snapshot (SI), causal (CC), read-committed (RC) or permissive
                (reads pick any earlier write: anomalies are common); default causal
-  --format     hist (default) or plume; -o writes to FILE instead of standard output`;
+  --format     hist (default) or plume; -o writes to FILE instead of standard output (atomically:
+               a temporary file beside FILE, renamed over it at the end)
+  Exit status: 0 written, 2 usage error or an output that cannot be written (the old file is kept).`;
 
-export function runGen(argv: readonly string[], io: Io): number {
+export async function runGen(argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseArgs(argv, ['--sessions', '--txns', '--events', '--ops', '--keys', '--dist', '--zipf', '--reads', '--aborts', '--store', '--seed', '--format', '-o', '--output'], ['--help']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
@@ -58,30 +60,18 @@ export function runGen(argv: readonly string[], io: Io): number {
   if (format !== 'hist' && format !== 'plume') return usage(io, `unknown format '${format}' (hist or plume)`);
 
   const output = lastValue(args, '-o', '--output');
-  let fd = 1;
-  if (output !== undefined) {
-    try {
-      fd = openSync(output, 'w');
-    } catch (e) {
-      io.err(`isocheck: cannot write ${output}: ${(e as Error).message}`);
+  const g = generateHistory(options);
+  const chunks = format === 'plume' ? plumeChunks(g) : histChunks(g, `${options.store} store, seed ${options.seed}`);
+  if (output !== undefined && output !== '-') {
+    const written = writeFileAtomic(output, chunks);
+    if (!written.ok) {
+      io.err(`isocheck: ${written.message}`);
       return 2;
     }
+    return 0;
   }
-  const g = generateHistory(options);
-  let closed = false;
-  const sink = (chunk: string): void => {
-    if (closed) return;
-    try {
-      writeSync(fd, chunk);
-    } catch (e) {
-      // A reader that stopped early (`isocheck gen | head`) ends the output quietly.
-      if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
-      closed = true;
-    }
-  };
-  if (format === 'plume') writePlume(g, sink);
-  else writeHist(g, sink, `${options.store} store, seed ${options.seed}`);
-  if (fd !== 1) closeSync(fd);
+  // A reader that stopped early (`isocheck gen | head`) ends the output quietly.
+  await pipeToStdout(chunks);
   return 0;
 }
 

@@ -1,13 +1,19 @@
-// Reading input files: directories expand to their histories, formats come from extensions or --format.
+// Reading input files: directories expand to their histories, only regular files are read (size-capped), formats from extensions or --format.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { DIRECTORY_EXTENSIONS, FORMAT_NAMES, headOf, readerForFile, readerNamed, type ReaderOptions, type ReadSource } from '../engine/readers/registry.ts';
+import { terminalSafe } from './terminal-text.ts';
 
 /** A reader's name (engine/readers/registry.ts): hist, plume, dbcop. */
 export type InputFormat = string;
 
 export const HISTORY_EXTENSIONS = DIRECTORY_EXTENSIONS;
+
+/** Plume files are read as bytes: up to 2 GiB. */
+export const MAX_INPUT_BYTES = 2 * 1024 * 1024 * 1024;
+/** Text formats (.hist, dbcop) become one JavaScript string, which V8 caps at about 2^29 characters. */
+export const MAX_HIST_BYTES = 512 * 1024 * 1024 - 64;
 
 /** Why a --format value is refused, or null when a reader has that name. */
 export function unknownFormat(name: string): string | null {
@@ -26,37 +32,129 @@ export function readSource(input: { file: string; bytes: Uint8Array }, forced: I
   return reader.read({ bytes: input.bytes }, options);
 }
 
-export type Input = { file: string; bytes: Buffer } | { file: string; error: string };
+/** A file read whole, or why it was not: `skipped` marks a directory entry passed over (a FIFO, a device). */
+export type Input = { file: string; bytes: Buffer } | { file: string; error: string; skipped?: boolean };
 
-/** Expands directories (their history files, sorted, not recursive) and reads every file. */
-export function readInputs(paths: readonly string[]): Input[] {
-  const out: Input[] = [];
+/** The text of a .hist file: UTF-8 without a leading byte order mark. */
+export function decodeText(bytes: Buffer): string {
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** A file to read, or an argument or directory entry that could not be listed. */
+export type InputRef = { file: string; inDirectory: boolean } | { file: string; error: string; skipped?: boolean };
+
+/**
+ * Expands directories (their history files, sorted, not recursive) without reading anything: the
+ * files are read one at a time, so a directory of large histories is never in memory at once.
+ * An argument or directory that cannot be listed becomes an entry with an error.
+ */
+export function listInputs(paths: readonly string[]): InputRef[] {
+  const out: InputRef[] = [];
   for (const p of paths) {
-    let isDir = false;
+    let st: Stats;
     try {
-      isDir = statSync(p).isDirectory();
+      st = statSync(p);
     } catch (e) {
       out.push({ file: p, error: describe(e) });
       continue;
     }
-    const files = isDir
-      ? readdirSync(p).filter((f) => HISTORY_EXTENSIONS.some((x) => f.endsWith(x))).sort().map((f) => join(p, f))
-      : [p];
-    for (const f of files) {
-      try {
-        out.push({ file: f, bytes: readFileSync(f) });
-      } catch (e) {
-        out.push({ file: f, error: describe(e) });
-      }
+    if (!st.isDirectory()) {
+      out.push({ file: p, inDirectory: false });
+      continue;
     }
+    let names: string[];
+    try {
+      names = readdirSync(p);
+    } catch (e) {
+      out.push({ file: p, error: `cannot read directory: ${describe(e)}` });
+      continue;
+    }
+    for (const f of names.filter((n) => HISTORY_EXTENSIONS.some((x) => n.endsWith(x))).sort()) out.push({ file: join(p, f), inDirectory: true });
   }
   return out;
+}
+
+/**
+ * Reads one listed input. Only regular files are read: a FIFO would block forever and a device
+ * like /dev/zero never ends; those become errors (skipped, inside a directory).
+ */
+export function readInput(ref: InputRef, forced?: InputFormat): Input {
+  return 'error' in ref ? ref : readRegular(ref.file, forced, ref.inDirectory);
+}
+
+/** listInputs and readInput at once (for one-file commands). */
+export function readInputs(paths: readonly string[], forced?: InputFormat): Input[] {
+  return listInputs(paths).map((r) => readInput(r, forced));
+}
+
+/** The message for an input that could not be read, e.g. `cannot read directory d: permission denied`. */
+export function inputErrorLine(input: { file: string; error: string; skipped?: boolean }): string {
+  const file = terminalSafe(input.file);
+  if (input.error.startsWith('cannot read directory: ')) return `cannot read directory ${file}: ${input.error.slice('cannot read directory: '.length)}`;
+  return `cannot read ${file}: ${input.error}${input.skipped ? ', skipped' : ''}`;
+}
+
+function readRegular(file: string, forced: InputFormat | undefined, inDirectory: boolean): Input {
+  let fd = -1;
+  try {
+    // O_NONBLOCK: opening a FIFO without a writer must not wait for one (the kind is checked next).
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (st.isDirectory()) return { file, error: 'is a directory', skipped: inDirectory };
+    if (!st.isFile()) return { file, error: `not a regular file (${kindOf(st)})`, skipped: inDirectory };
+    const cap = formatOf(file, forced) === 'plume' ? MAX_INPUT_BYTES : MAX_HIST_BYTES;
+    if (st.size > cap) return { file, error: tooLarge(cap), skipped: inDirectory };
+    // Read to the end (files under /proc report size 0), never past the cap.
+    let buf = Buffer.allocUnsafe(Math.max(st.size, 4096) + 1);
+    let length = 0;
+    for (;;) {
+      if (length === buf.length) {
+        if (buf.length > cap) return { file, error: tooLarge(cap), skipped: inDirectory };
+        const grown = Buffer.allocUnsafe(Math.min(buf.length * 2, cap + 1));
+        buf.copy(grown, 0, 0, length);
+        buf = grown;
+      }
+      const got = readSync(fd, buf, length, buf.length - length, null);
+      if (got === 0) break;
+      length += got;
+    }
+    if (length > cap) return { file, error: tooLarge(cap), skipped: inDirectory };
+    return { file, bytes: buf.subarray(0, length) };
+  } catch (e) {
+    return { file, error: describe(e), skipped: inDirectory };
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+}
+
+function tooLarge(cap: number): string {
+  return `larger than ${cap >= MAX_INPUT_BYTES ? '2 GB' : '512 MB (the limit for text formats such as .hist and dbcop; plume files may have up to 2 GB)'}`;
+}
+
+function kindOf(st: Stats): string {
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a file';
 }
 
 function describe(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
   if (err.code === 'ENOENT') return 'no such file or directory';
-  if (err.code === 'EACCES') return 'permission denied';
+  if (err.code === 'EACCES' || err.code === 'EPERM') return 'permission denied';
   if (err.code === 'EISDIR') return 'is a directory';
+  if (err.code === 'ELOOP') return 'too many levels of symbolic links';
+  if (err.code === 'ENXIO') return 'not a regular file (a socket)';
+  if (err.code === 'ENAMETOOLONG') return 'file name too long';
   return err.message ?? String(e);
+}
+
+export type PlumeInit = 'zero' | 'none';
+
+/** `--plume-init zero|none`: undefined when not given, null when invalid. */
+export function parsePlumeInit(text: string | undefined): PlumeInit | undefined | null {
+  if (text === undefined) return undefined;
+  return text === 'zero' || text === 'none' ? text : null;
 }

@@ -1,7 +1,8 @@
-// The isocheck command line: dispatches to check, gen and lsp; exit 0 clean, 1 findings, 2 usage or I/O.
+// The isocheck command line: dispatches to check, witness, gen and lsp; exit 0 clean, 1 findings, 2 usage or I/O, 3 undecided claim.
 
 import { CHECK_USAGE, runCheck, type Io } from './check-command.ts';
 import { runGen } from './gen-command.ts';
+import { terminalSafeLines } from './terminal-text.ts';
 import { runWitness, WITNESS_USAGE } from './witness-command.ts';
 
 const HELP = `isocheck — does a transactional history honour its isolation level?
@@ -9,8 +10,20 @@ const HELP = `isocheck — does a transactional history honour its isolation lev
 ${CHECK_USAGE}
   Checks .hist files (and AWDIT/Plume text files: .txt, .plume, or --format plume) at all seven
   levels (or those given with --level) and the file's mixed levels; prints a verdict table and
-  each violation's witness. Exit status: 0 no errors, 1 some file has an error, 2 usage error,
-  unreadable file or internal error.
+  each violation's witness.
+  --claim L       the level the system under test claims (added to --level): its violation is an
+                  error, with or without a witness; an undecided verdict is reported as a warning
+  --undecided ok  an undecided claimed level is not a failure (exit 0 instead of 3)
+  --plume-init none|zero  zero (default): a plume value 0 is the initial value; none: 0 is an
+                  ordinary written value (PolySI/IsoVista files write it explicitly)
+  Only regular files are read (at most 2 GB each, 512 MB for .hist); directories expand to their .hist, .txt and
+  .plume files (not recursively), skipping FIFOs, devices and sockets with a message.
+  Exit status:
+    0  no errors (every claimed level holds)
+    1  some file has an error: a syntax error, a read-consistency violation, a violation of the
+       claimed, mixed or file's level, a failed expect
+    2  usage error, unreadable or non-regular file, unwritable output, or internal error
+    3  the claimed level is undecided within the search budget (and nothing worse happened)
 
 ${WITNESS_USAGE}
   Exports one level's witness: the cycle as JSON, Graphviz DOT, an SVG drawing, or a minimised .hist.
@@ -19,11 +32,13 @@ usage: isocheck gen [options] [-o FILE]      (isocheck gen --help for the option
 usage: isocheck lsp [--stdio]                (the language server, for editors: docs/editors.md)
 `;
 
-function main(argv: readonly string[]): number {
+function main(argv: readonly string[]): number | Promise<number> {
   const io: Io = {
     out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
-    err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
+    // Messages may quote file names and other text from the input: escaped for the terminal.
+    err: (t) => process.stderr.write(terminalSafeLines(t.endsWith('\n') ? t : t + '\n')),
     errIsTty: process.stderr.isTTY === true,
+    outIsTty: process.stdout.isTTY === true,
   };
   const [command, ...rest] = argv;
   switch (command) {
@@ -56,4 +71,16 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
-process.exitCode = main(process.argv.slice(2));
+const status = main(process.argv.slice(2));
+if (typeof status === 'number') process.exitCode = status;
+else {
+  void status.then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`isocheck: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 2;
+    },
+  );
+}

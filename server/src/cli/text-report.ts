@@ -1,6 +1,8 @@
 // The human output of `isocheck check`: a verdict table, then each witness and each error.
 
 import type { DiagnosticJson, FileReport, VerdictJson, WitnessJson } from '../engine/report.ts';
+import type { ClaimedReport } from './claim.ts';
+import { terminalSafe as safe } from './terminal-text.ts';
 
 const MARK = (v: VerdictJson): string => (v.consistent === true ? '✓' : v.consistent === false ? '✗' : '?');
 
@@ -9,7 +11,7 @@ export function renderTable(reports: readonly FileReport[]): string {
   const withMixed = reports.some((r) => r.mixed);
   const header = ['file', ...levelNames, ...(withMixed ? ['mixed'] : []), 'result'];
   const rows = reports.map((r) => [
-    r.file,
+    safe(r.file),
     ...levelNames.map((l) => (r.levels[l] ? MARK(r.levels[l]) : '')),
     ...(withMixed ? [r.mixed ? MARK(r.mixed) : ''] : []),
     result(r),
@@ -19,12 +21,17 @@ export function renderTable(reports: readonly FileReport[]): string {
   return [line(header), ...rows.map(line)].join('\n');
 }
 
-function result(r: FileReport): string {
+function result(r: ClaimedReport): string {
   const errors = r.diagnostics.filter((d) => d.severity === 'error');
   const expectations = errors.filter((d) => d.code === 'expectation-failed').length;
-  if (errors.length === 0) return 'ok';
+  if (errors.length === 0) return r.claim?.consistent === null ? `${r.claim.level} (claimed) undecided` : 'ok';
   if (expectations === errors.length) return `${expectations} expectation${expectations === 1 ? '' : 's'} failed`;
   return `${errors.length} error${errors.length === 1 ? '' : 's'}`;
+}
+
+/** The heading of a file's details: its name and title, escaped. */
+export function renderHeading(r: FileReport): string {
+  return `${safe(r.file)}${r.title ? ` — ${safe(r.title)}` : ''}`;
 }
 
 /** Witnesses (one block per distinct cycle, naming every level it refutes) and error lines. */
@@ -41,14 +48,17 @@ export function renderDetails(r: FileReport): string {
   for (const [name, v] of Object.entries(r.levels)) add(name, v);
   add('mixed', r.mixed);
   for (const { levels, w } of byCycle.values()) {
-    out.push(`  ${levels.join(', ')} violated${w.anomaly !== levels[0] && !levels.includes(w.anomaly) ? ` (${w.anomaly})` : ''}:`);
+    out.push(`  ${levels.join(', ')} violated${w.anomaly !== levels[0] && !levels.includes(w.anomaly) ? ` (${safe(w.anomaly)})` : ''}:`);
     if (w.cycle.length === 0 && w.explanation) {
       out.push(`    no commit order works (${at(w.range.start)}):`);
-      for (const line of w.explanation) out.push(`    - ${line}`);
-    } else if (w.cycle.length === 0) out.push(`    ${at(w.range.start)} ${w.message}`);
-    for (const e of w.cycle) out.push(`    ${e.from} → ${e.to} [${e.kind}] ${e.because}  (${at(e.range.start)})`);
+      for (const line of w.explanation) out.push(`    - ${safe(line)}`);
+    } else if (w.cycle.length === 0) out.push(`    ${at(w.range.start)} ${safe(w.message)}`);
+    for (const e of w.cycle) out.push(`    ${safe(e.from)} → ${safe(e.to)} [${e.kind}] ${safe(e.because)}  (${at(e.range.start)})`);
   }
-  for (const d of r.diagnostics.filter((x) => x.severity === 'error')) out.push(`  ${diagnosticLine(d)}`);
+  const claimUndecided = (r as ClaimedReport).claim?.consistent === null;
+  for (const d of r.diagnostics) {
+    if (d.severity === 'error' || (claimUndecided && d.severity === 'warning' && d.code === 'not-checked')) out.push(`  ${diagnosticLine(d)}`);
+  }
   return out.join('\n');
 }
 
@@ -57,5 +67,5 @@ function at(p: { line: number; character: number }): string {
 }
 
 function diagnosticLine(d: DiagnosticJson): string {
-  return `${at(d.range.start)}: ${d.severity} [${d.code}] ${d.message}`;
+  return `${at(d.range.start)}: ${d.severity} [${d.code}] ${safe(d.message)}`;
 }

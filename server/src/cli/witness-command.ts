@@ -1,15 +1,17 @@
 // `isocheck witness FILE --level L --format json|dot|svg|hist [-o FILE]`: one level's witness, exported.
 
-import { statSync, writeFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { exportWitnessOfSource } from '../engine/export/witness-of-text.ts';
 import { WITNESS_FORMATS, type WitnessFormat } from '../engine/export/witness-export.ts';
 import type { ViewLevel } from '../engine/export/layout.ts';
 import { parseLevel } from '../engine/levels/levels.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
-import { readInputs, readSource, unknownFormat } from './inputs.ts';
+import { inputErrorLine, parsePlumeInit, readInputs, readSource, unknownFormat } from './inputs.ts';
+import { writeFileAtomic } from './output.ts';
+import { terminalSafeLines } from './terminal-text.ts';
 
-export const WITNESS_USAGE = 'usage: isocheck witness FILE --level L|mixed [--format json|dot|svg|hist] [-o FILE] [--input-format hist|plume|dbcop]';
+export const WITNESS_USAGE = 'usage: isocheck witness FILE --level L|mixed [--format json|dot|svg|hist] [-o FILE] [--input-format hist|plume|dbcop] [--plume-init zero|none]';
 
 export const WITNESS_HELP = `${WITNESS_USAGE}
   Exports the witness of FILE's violation of level L (RC, RA, CC, PC, PSI, SI, SER, or mixed):
@@ -17,10 +19,13 @@ export const WITNESS_HELP = `${WITNESS_USAGE}
     dot   the witness subgraph for Graphviz (dot -Tsvg)
     svg   the graph drawing with the witness highlighted, self-contained
     hist  a minimised litmus history that still violates L (delta debugging), as a .hist file
-  Exit status: 0 written (L is violated), 1 L holds or is undecided (nothing written), 2 usage or unreadable file.`;
+  -o FILE is written atomically (a temporary file renamed over FILE); FILE may not be the input.
+  --plume-init none reads a plume value 0 as an ordinary value (see isocheck --help).
+  Exit status: 0 written (L is violated), 1 L holds or is undecided (nothing written), 2 usage error,
+  unreadable or non-regular input, or an output that cannot be written (the old file is kept).`;
 
 export function runWitness(argv: readonly string[], io: Io): number {
-  const parsed = parseArgs(argv, ['--level', '--format', '-o', '--output', '--input-format'], ['--help', '-h']);
+  const parsed = parseArgs(argv, ['--level', '--format', '-o', '--output', '--input-format', '--plume-init'], ['--help', '-h']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
   if (args.switches.has('--help') || args.switches.has('-h')) {
@@ -38,31 +43,33 @@ export function runWitness(argv: readonly string[], io: Io): number {
   const badFormat = inputFormat === undefined ? null : unknownFormat(inputFormat);
   if (badFormat) return usage(io, `input ${badFormat}`);
   const output = lastValue(args, '-o', '--output');
+  const plumeInit = parsePlumeInit(lastValue(args, '--plume-init'));
+  if (plumeInit === null) return usage(io, `--plume-init takes zero or none, not '${lastValue(args, '--plume-init')}'`);
 
   if (args.positional.length !== 1) return usage(io, 'give exactly one history file');
   if (isDirectory(args.positional[0])) return usage(io, `${args.positional[0]} is a directory: give one history file`);
-  const inputs = readInputs(args.positional);
+  const inputs = readInputs(args.positional, inputFormat);
   if (inputs.length !== 1) return usage(io, `${args.positional[0]} is not one history file`);
   const [input] = inputs;
   if (!input || 'error' in input) {
-    io.err(`isocheck: cannot read ${args.positional[0]}: ${input && 'error' in input ? input.error : 'not a history file'}`);
+    io.err(`isocheck: ${input ? inputErrorLine(input) : `cannot read ${args.positional[0]}: not a history file`}`);
     return 2;
   }
   const options = { file: input.file, level, format };
-  const result = exportWitnessOfSource(readSource(input, inputFormat), options);
+  const result = exportWitnessOfSource(readSource(input, inputFormat, { plumeInit }), options);
   if (!result.ok) {
     io.err(`isocheck: ${result.message}`);
     return 1;
   }
   if (output !== undefined && output !== '-') {
-    try {
-      writeFileSync(output, result.text);
-    } catch (e) {
-      io.err(`isocheck: cannot write ${output}: ${(e as Error).message}`);
+    const written = writeFileAtomic(output, [result.text], [input.file]);
+    if (!written.ok) {
+      io.err(`isocheck: ${written.message}`);
       return 2;
     }
   } else {
-    io.out(result.text);
+    // Written to a file or a pipe the text stays exact; on a terminal, nothing in it may act on the terminal.
+    io.out(io.outIsTty ? terminalSafeLines(result.text) : result.text);
   }
   return 0;
 }

@@ -56,6 +56,8 @@ export interface AnalyzeOptions {
   deferStrong?: boolean;
   /** Polled by the long searches: true abandons them (their verdicts become undecided), e.g. on cancellation. */
   stop?: () => boolean;
+  /** Plume files: whether a value of 0 is the initial value ('zero', default) or an ordinary one ('none'). */
+  plumeInit?: 'zero' | 'none';
 }
 
 /** A history as a reader returns it (readers/): what the pipeline starts from. */
@@ -74,7 +76,7 @@ export function analyzeHistText(text: string, options: AnalyzeOptions = {}): Ana
 }
 
 export function analyzePlumeBytes(bytes: Uint8Array, options: AnalyzeOptions = {}): Analysis {
-  const p = readPlume(bytes);
+  const p = readPlume(bytes, { init: options.plumeInit });
   return analyzeSource({ history: p.history, lines: p.lines, findings: p.findings, directives: null, hasTags: false, firstListOp: null }, options);
 }
 

@@ -13,9 +13,9 @@ export function exportWitnessOfText(text: string, o: Omit<WitnessExportOptions, 
   return exportWitness(a, { ...o, claimed });
 }
 
-export function exportWitnessOfPlume(bytes: Uint8Array, o: Omit<WitnessExportOptions, 'claimed'>, strongMillis?: number): WitnessExportResult {
+export function exportWitnessOfPlume(bytes: Uint8Array, o: Omit<WitnessExportOptions, 'claimed'>, strongMillis?: number, plumeInit?: 'zero' | 'none'): WitnessExportResult {
   const levels: Level[] = o.level === 'mixed' ? [] : isWeakLevel(o.level) ? [o.level] : ['CC', o.level];
-  return exportWitness(analyzePlumeBytes(bytes, { levels, strongMillis }), { ...o, claimed: null });
+  return exportWitness(analyzePlumeBytes(bytes, { levels, strongMillis, plumeInit }), { ...o, claimed: null });
 }
 
 /** From what any reader produced (readers/registry.ts): the file's `level` directive, if it has one, is the claim. */

@@ -8,37 +8,40 @@ import type { GeneratedHistory } from './generate.ts';
 /** Receives the text piece by piece, e.g. to write it to a stream without one giant string. */
 export type TextSink = (chunk: string) => void;
 
-/** Chunks are flushed once they reach about this many characters. */
+/** Chunks are handed out once they reach about this many characters. */
 const CHUNK_CHARS = 64 * 1024;
 
-/** Buffers small strings and hands them to the sink in large chunks. */
-class ChunkedWriter {
+/** Buffers small strings into large chunks; `take` returns a full chunk or null. */
+class Chunker {
   private parts: string[] = [];
   private length = 0;
 
-  constructor(private readonly sink: TextSink) {}
-
-  write(s: string): void {
+  add(s: string): boolean {
     this.parts.push(s);
     this.length += s.length;
-    if (this.length >= CHUNK_CHARS) this.flush();
+    return this.length >= CHUNK_CHARS;
   }
 
-  flush(): void {
-    if (this.length === 0) return;
-    this.sink(this.parts.join(''));
+  take(): string {
+    const chunk = this.parts.join('');
     this.parts = [];
     this.length = 0;
+    return chunk;
+  }
+
+  get empty(): boolean {
+    return this.length === 0;
   }
 }
 
 /**
- * Plume text: one `r(key,value,session,txn)` / `w(...)` line per operation, transactions in the
- * order of g (session order holds, sessions interleave). An aborted transaction's writes carry
- * txn -1 and its reads are left out, as the format wants.
+ * Plume text in chunks of about 64K characters, pulled by the consumer (so a slow pipe holds
+ * the writer back): one `r(key,value,session,txn)` / `w(...)` line per operation, transactions
+ * in the order of g (session order holds, sessions interleave). An aborted transaction's writes
+ * carry txn -1 and its reads are left out, as the format wants.
  */
-export function writePlume(g: GeneratedHistory, sink: TextSink): void {
-  const out = new ChunkedWriter(sink);
+export function* plumeChunks(g: GeneratedHistory): Generator<string, void, void> {
+  const out = new Chunker();
   for (let t = 0; t < g.txnCount; t++) {
     const aborted = g.txnAborted[t] === 1;
     const tail = `,${g.txnSession[t]},${aborted ? -1 : t})\n`;
@@ -47,25 +50,33 @@ export function writePlume(g: GeneratedHistory, sink: TextSink): void {
       if (g.opIsWrite[i] === 1) lines += `w(${g.opKey[i]},${g.opValue[i]}${tail}`;
       else if (!aborted) lines += `r(${g.opKey[i]},${g.opValue[i]}${tail}`;
     }
-    if (lines.length > 0) out.write(lines);
+    if (lines.length > 0 && out.add(lines)) yield out.take();
   }
-  out.flush();
+  if (!out.empty) yield out.take();
 }
 
 /**
- * A `.hist` file: a header comment, `history "title"`, then each session's transactions in
- * session order (`session s0`, `  T3: w(k1, 7) r(k2, init)`, `  T9 aborted: …`).
+ * A `.hist` file in chunks: a header comment, `history "title"`, then each session's
+ * transactions in session order (`session s0`, `  T3: w(k1, 7) r(k2, init)`, `  T9 aborted: …`).
  */
-export function writeHist(g: GeneratedHistory, sink: TextSink, title = 'generated history'): void {
-  const out = new ChunkedWriter(sink);
-  out.write(`${headerComment(g)}\nhistory "${escapeString(title)}"\n`);
+export function* histChunks(g: GeneratedHistory, title = 'generated history'): Generator<string, void, void> {
+  const out = new Chunker();
+  out.add(`${headerComment(g)}\nhistory "${escapeString(title)}"\n`);
   const { order, sessionStart } = transactionsBySession(g);
   for (let s = 0; s < g.sessionCount; s++) {
     if (sessionStart[s] === sessionStart[s + 1]) continue; // a session with no transactions says nothing
-    out.write(`\nsession s${s}\n`);
-    for (let j = sessionStart[s]; j < sessionStart[s + 1]; j++) out.write(histTransaction(g, order[j]));
+    if (out.add(`\nsession s${s}\n`)) yield out.take();
+    for (let j = sessionStart[s]; j < sessionStart[s + 1]; j++) if (out.add(histTransaction(g, order[j]))) yield out.take();
   }
-  out.flush();
+  if (!out.empty) yield out.take();
+}
+
+export function writePlume(g: GeneratedHistory, sink: TextSink): void {
+  for (const chunk of plumeChunks(g)) sink(chunk);
+}
+
+export function writeHist(g: GeneratedHistory, sink: TextSink, title = 'generated history'): void {
+  for (const chunk of histChunks(g, title)) sink(chunk);
 }
 
 export function toPlumeString(g: GeneratedHistory): string {

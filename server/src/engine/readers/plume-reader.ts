@@ -15,6 +15,33 @@ export interface PlumeFile {
 
 const MAX_REPORTED = 100;
 const INT32_MAX = 2147483647;
+/** 2^63−1, the largest number a plume field may hold (64-bit signed, as the recorders write them). */
+const INT64_MAX_TEXT = '9223372036854775807';
+
+export interface PlumeOptions {
+  /**
+   * What a value of 0 means: 'zero' (the default, the AWDIT/Plume convention) reads it as the
+   * initial value of the key; 'none' reads it as an ordinary written value, and keys have no
+   * initial write (PolySI and IsoVista files write 0 explicitly).
+   */
+  init?: 'zero' | 'none';
+}
+
+/** Decimal texts of the rare numbers above 2^31−1, interned to dense ids (the hot path stays on int32). */
+class TextIds {
+  private readonly map = new Map<string, number>();
+  readonly texts: string[] = [];
+
+  id(text: string): number {
+    let id = this.map.get(text);
+    if (id === undefined) {
+      id = this.texts.length;
+      this.map.set(text, id);
+      this.texts.push(text);
+    }
+    return id;
+  }
+}
 /** Keys below this are interned through a flat array; larger ones through a hash map. */
 const DIRECT_KEYS = 1 << 24;
 
@@ -25,8 +52,9 @@ class KeyIds {
   private readonly largeIds: number[] = [];
   readonly originals: number[] = [];
 
+  /** key: a plume key, or a negative stand-in for a key above 2^31−1 (see TextIds). */
   id(key: number): number {
-    if (key < DIRECT_KEYS) {
+    if (key >= 0 && key < DIRECT_KEYS) {
       if (key >= this.direct.length) {
         let size = this.direct.length;
         while (size <= key) size *= 2;
@@ -50,21 +78,30 @@ class KeyIds {
   }
 }
 
-export interface PlumeOptions {
-  /**
-   * 'zero' (default, the plume convention): value 0 is the initial value of every key.
-   * 'none': 0 is an ordinary value, for files whose writers write 0 explicitly (PolySI, IsoVista).
-   */
-  init?: 'zero' | 'none';
+/** The start of the line after the one at i: lines end at \n, \r\n or a lone \r, as LSP counts them. */
+function nextLine(bytes: Uint8Array, i: number): number {
+  const n = bytes.length;
+  while (i < n && bytes[i] !== 10 && bytes[i] !== 13) i++;
+  if (bytes[i] === 13 && bytes[i + 1] === 10) i++;
+  return i + 1;
 }
 
 /**
- * Lenient on input (spaces, blank lines, upper-case letters, `#` comments and a UTF-8 byte order
- * mark are accepted); value 0 is the initial value unless `init: 'none'`; `txn = -1` marks an
- * aborted write, kept as its own aborted transaction.
+ * Lenient on input (spaces, blank lines, upper-case letters, `#` comments, a byte order mark, any
+ * line ending are accepted); value 0 is the initial value (unless options.init is 'none'); `txn =
+ * -1` marks an aborted write, kept as its own aborted transaction. Keys, values and sessions may
+ * be up to 2^63−1: those above 2^31−1 get negative stand-ins (keys and sessions -1, -2, …,
+ * values -3, -4, …, below INIT_VALUE and NO_VALUE) with their text kept for names.
  */
 export function readPlume(bytes: Uint8Array, options: PlumeOptions = {}): PlumeFile {
   const zeroIsInit = options.init !== 'none';
+  const bigKeys = new TextIds();
+  const bigValues = new TextIds();
+  const bigSessions = new TextIds();
+  const bigStart = new Int32Array(4);
+  const bigEnd = new Int32Array(4);
+  const bigText: string[] = ['', '', '', ''];
+  const sessionLabel = (s: number): string => (s >= 0 ? String(s) : bigSessions.texts[-1 - s]);
   // A plume line is about 20 bytes: size the buffers once.
   const builder = new HistoryBuilder(true, (bytes.length / 18) | 0);
   const findings: Finding[] = [];
@@ -77,29 +114,30 @@ export function readPlume(bytes: Uint8Array, options: PlumeOptions = {}): PlumeF
   let lastTxn = -1;
   let lastSession = -1;
   const n = bytes.length;
-  // A UTF-8 byte order mark is not part of the first line's text.
+  // A UTF-8 byte order mark (editors on Windows write one) is not part of the first line.
   let i = n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   let line = 0;
   const lineStarts = new Int32Vec((n / 18) | 0);
 
+  let firstHidden = 0;
   const report = (start: number, message: string): void => {
     errors++;
+    if (errors === MAX_REPORTED + 1) firstHidden = start;
     if (errors <= MAX_REPORTED) {
       let end = start;
-      while (end < n && bytes[end] !== 10) end++;
+      while (end < n && bytes[end] !== 10 && bytes[end] !== 13) end++;
       findings.push(finding('syntax', 'error', `line ${line + 1}: ${message}`, { start, end }));
     }
   };
 
   while (i < n) {
     const lineStart = i;
-    lineStarts.push(line === 0 ? 0 : i);
+    lineStarts.push(i);
     let c = bytes[i];
-    while (c === 32 || c === 9 || c === 13) c = bytes[++i];
+    while (c === 32 || c === 9) c = bytes[++i];
     if (i >= n) break;
-    if (c === 10 || c === 35) {
-      while (i < n && bytes[i] !== 10) i++;
-      i++;
+    if (c === 10 || c === 13 || c === 35) {
+      i = nextLine(bytes, i);
       line++;
       continue;
     }
@@ -112,6 +150,7 @@ export function readPlume(bytes: Uint8Array, options: PlumeOptions = {}): PlumeF
     let value = 0;
     let session = 0;
     let txnId = 0;
+    let bigMask = 0;
     for (let f = 0; f < 4 && ok; f++) {
       c = bytes[i];
       while (c === 32 || c === 9) c = bytes[++i];
@@ -126,8 +165,17 @@ export function readPlume(bytes: Uint8Array, options: PlumeOptions = {}): PlumeF
         v = v * 10 + (c - 48);
         c = bytes[++i];
       }
+      const digitsEnd = i;
       while (c === 32 || c === 9) c = bytes[++i];
-      if (i === digitsStart || v > INT32_MAX || c !== (f === 3 ? 41 : 44)) ok = false;
+      if (digitsEnd === digitsStart || c !== (f === 3 ? 41 : 44)) ok = false;
+      else if (v > INT32_MAX) {
+        // Rare: a number above 2^31−1, checked and interned by its text once the line parsed.
+        if (neg) ok = false;
+        bigMask |= 1 << f;
+        bigStart[f] = digitsStart;
+        bigEnd[f] = digitsEnd;
+        v = 0;
+      }
       i++;
       if (neg) v = -v;
       if (f === 0) key = v;
@@ -137,22 +185,31 @@ export function readPlume(bytes: Uint8Array, options: PlumeOptions = {}): PlumeF
     }
     if (ok) {
       c = bytes[i];
-      while (c === 32 || c === 9 || c === 13) c = bytes[++i];
-      if (i < n && c !== 10) ok = false;
+      while (c === 32 || c === 9) c = bytes[++i];
+      if (i < n && c !== 10 && c !== 13) ok = false;
     }
+    const bigProblem = ok && bigMask !== 0 ? bigNumbers(bytes, bigMask, bigStart, bigEnd, bigText) : null;
     if (!ok) {
+      i = lineStart; // the scan may have passed this line's end: find it again from the start
       report(lineStart, 'expected r(key,value,session,txn) or w(key,value,session,txn) with non-negative integers (txn -1 for an aborted write)');
+    } else if (bigProblem !== null) {
+      report(lineStart, bigProblem);
     } else if (key < 0 || value < 0 || session < 0 || txnId < -1) {
       report(lineStart, 'keys, values and sessions must be non-negative, and txn must be -1 or more');
     } else if (txnId === -1 && kind === OP_READ) {
       report(lineStart, 'txn -1 marks an aborted write; a read cannot carry it');
     } else {
+      if (bigMask !== 0) {
+        if (bigMask & 1) key = -1 - bigKeys.id(bigText[0]);
+        if (bigMask & 2) value = -3 - bigValues.id(bigText[1]);
+        if (bigMask & 4) session = -1 - bigSessions.id(bigText[2]);
+      }
       let t: number;
       if (txnId === lastTxnId && txnId !== -1) {
         t = lastTxn;
       } else {
         const s = sessions.intern(session);
-        if (s === builder.sessionCount) builder.addSession(`s${session}`);
+        if (s === builder.sessionCount) builder.addSession(`s${sessionLabel(session)}`);
         if (txnId === -1) {
           t = builder.addTxn(s, true, -1, -(line + 1));
         } else {
@@ -162,7 +219,7 @@ export function readPlume(bytes: Uint8Array, options: PlumeOptions = {}): PlumeF
             txnOf.set(txnId, 0, t);
             txnSessionOf[t] = s;
           } else if (txnSessionOf[t] !== s) {
-            report(lineStart, `transaction ${txnId} appeared earlier in session ${sessions.originals[txnSessionOf[t]]}`);
+            report(lineStart, `transaction ${txnId} appeared earlier in session ${sessionLabel(sessions.originals[txnSessionOf[t]])}`);
             t = -1;
           }
         }
@@ -172,26 +229,47 @@ export function readPlume(bytes: Uint8Array, options: PlumeOptions = {}): PlumeF
         if (t >= 0) lastSession = session;
       }
       if (t >= 0 && txnId === lastTxnId && session !== lastSession) {
-        report(lineStart, `transaction ${txnId} appeared earlier in session ${lastSession}`);
+        report(lineStart, `transaction ${txnId} appeared earlier in session ${sessionLabel(lastSession)}`);
       } else if (t >= 0) {
         builder.addOp(t, kind, keys.id(key), value === 0 && zeroIsInit ? INIT_VALUE : value, lineStart, i);
       }
     }
-    while (i < n && bytes[i] !== 10) i++;
-    i++;
+    i = nextLine(bytes, i);
     line++;
   }
   if (errors > MAX_REPORTED) {
-    findings.push(finding('syntax', 'error', `${errors - MAX_REPORTED} more malformed lines not shown`, { start: 0, end: 0 }));
+    const hidden = errors - MAX_REPORTED;
+    findings.push(finding('syntax', 'error', `${hidden} more problem${hidden === 1 ? '' : 's'} in this file not shown (the first ${MAX_REPORTED} are)`, { start: firstHidden, end: firstHidden }));
   }
   const keyOriginals = keys.originals;
   const history = builder.finish(
     keyOriginals.length,
-    (k) => String(keyOriginals[k]),
-    (v) => (v === INIT_VALUE ? '0' : String(v)),
+    (k) => (keyOriginals[k] >= 0 ? String(keyOriginals[k]) : bigKeys.texts[-1 - keyOriginals[k]]),
+    (v) => (v === INIT_VALUE ? '0' : v <= -3 ? bigValues.texts[-3 - v] : String(v)),
     new Map(),
     true,
   );
-  if (n === 0 || bytes[n - 1] === 10) lineStarts.push(n); // the empty last line
+  if (n === 0 || bytes[n - 1] === 10 || bytes[n - 1] === 13) lineStarts.push(n); // the empty last line
   return { history, findings, lines: LineIndex.ofLineStarts(lineStarts.toArray()) };
+}
+
+/**
+ * The decimal texts (leading zeros dropped) of the fields in `mask`, into `texts`; or why the
+ * line is refused. Long digit strings are refused by their length, before any conversion.
+ */
+function bigNumbers(bytes: Uint8Array, mask: number, start: Int32Array, end: Int32Array, texts: string[]): string | null {
+  if (mask & 8) return `transaction ids above ${INT32_MAX} are not supported`;
+  for (let f = 0; f < 3; f++) {
+    if ((mask & (1 << f)) === 0) continue;
+    let s = start[f];
+    while (s < end[f] - 1 && bytes[s] === 48) s++;
+    const digits = end[f] - s;
+    let text = '';
+    if (digits <= INT64_MAX_TEXT.length) for (let j = s; j < end[f]; j++) text += String.fromCharCode(bytes[j]);
+    if (digits > INT64_MAX_TEXT.length || (digits === INT64_MAX_TEXT.length && text > INT64_MAX_TEXT)) {
+      return `numbers may be at most 2^63−1 (${INT64_MAX_TEXT}); this one has ${digits} digits`;
+    }
+    texts[f] = text;
+  }
+  return null;
 }

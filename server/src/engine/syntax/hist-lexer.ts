@@ -58,7 +58,8 @@ export function tokenize(text: string): Tokens {
     if (c === 32 || c === 9 || c === 10 || c === 13 || c === 0xfeff) {
       i++;
     } else if (c === 35 || (c === 47 && text.charCodeAt(i + 1) === 47)) {
-      while (i < n && text.charCodeAt(i) !== 10) i++;
+      // A comment ends at \n, \r\n or a lone \r (old Mac files): all three end a line.
+      while (i < n && text.charCodeAt(i) !== 10 && text.charCodeAt(i) !== 13) i++;
     } else if (isIdentStart(c)) {
       const s = i++;
       while (i < n && isIdentPart(text.charCodeAt(i))) i++;
@@ -77,7 +78,7 @@ export function tokenize(text: string): Tokens {
           i++;
           closed = true;
           break;
-        } else if (d === 10) break;
+        } else if (d === 10 || d === 13) break;
         else i++;
       }
       push(closed ? TK_STRING : TK_BAD, s, Math.min(i, n));

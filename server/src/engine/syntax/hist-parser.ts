@@ -39,6 +39,12 @@ interface Problem {
 
 /** What a parsing step returns instead of a token index or an id when it met a problem. */
 const FAILED = -0x7fffffff;
+/** Problems reported per file; the rest are counted in one last finding (a pasted blob must not make millions). */
+export const MAX_PARSE_PROBLEMS = 100;
+/** Longer numeric literals are syntax errors: no value needs them, and converting them is super-linear. */
+export const MAX_NUMBER_DIGITS = 30;
+/** Tokens quoted in messages are cut to this many characters. */
+const MAX_QUOTED = 40;
 
 export function parseHist(text: string): ParsedFile {
   return new Parser(text).parse();
@@ -65,6 +71,8 @@ class Parser {
   private hasTags = false;
   /** The problem of the item being parsed, if any; a failing step returns FAILED or false. */
   private problem: Problem | null = null;
+  private problems = 0;
+  private firstHidden: Span | null = null;
 
   constructor(private readonly text: string) {
     this.tk = tokenize(text);
@@ -76,12 +84,16 @@ class Parser {
       const before = this.pos;
       this.item();
       if (this.problem) {
-        this.findings.push(finding('syntax', 'error', this.problem.message, this.problem.span));
+        this.add(finding('syntax', 'error', this.problem.message, this.problem.span));
         this.problem = null;
         this.recover(before);
       }
     }
     this.resolveSources();
+    if (this.firstHidden) {
+      const hidden = this.problems - MAX_PARSE_PROBLEMS;
+      this.findings.push(finding('syntax', 'error', `${hidden} more problem${hidden === 1 ? '' : 's'} in this file not shown (the first ${MAX_PARSE_PROBLEMS} are)`, this.firstHidden));
+    }
     const keyNames = this.keyNames;
     const valueNames = this.valueNames;
     const history = this.builder.finish(
@@ -92,6 +104,12 @@ class Parser {
       true,
     );
     return { history, directives: this.directives, findings: this.findings, firstListOp: this.firstListOp, hasTags: this.hasTags };
+  }
+
+  /** Records a finding of the parser, up to MAX_PARSE_PROBLEMS of them. */
+  private add(f: Finding): void {
+    if (++this.problems <= MAX_PARSE_PROBLEMS) this.findings.push(f);
+    else if (this.problems === MAX_PARSE_PROBLEMS + 1) this.firstHidden = f.span;
   }
 
   // ---- token access ----
@@ -117,8 +135,9 @@ class Parser {
   private describe(at = this.pos): string {
     const k = this.kind(at);
     if (k === TK_EOF) return 'end of file';
-    if (k === TK_BAD) return this.textOf(at).startsWith('"') ? 'an unterminated string' : `'${this.textOf(at)}'`;
-    return `'${this.textOf(at)}'`;
+    const text = this.textOf(at);
+    if (k === TK_BAD && text.startsWith('"')) return 'an unterminated string';
+    return `'${text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…' (${text.length} characters)` : `${text}'`}`;
   }
 
   /** Records the item's problem (the first one counts) and returns FAILED. */
@@ -188,7 +207,7 @@ class Parser {
     const name = this.textOf(nameAt);
     const span = { start: this.tk.start[kw], end: this.tk.end[nameAt] };
     if (this.sessionByName.has(name)) {
-      this.findings.push(finding('duplicate-name', 'error', `session ${name} is defined twice`, this.span(nameAt)));
+      this.add(finding('duplicate-name', 'error', `session ${name} is defined twice`, this.span(nameAt)));
     }
     this.session = this.builder.addSession(name, span.start, span.end);
     if (!this.sessionByName.has(name)) this.sessionByName.set(name, this.session);
@@ -221,15 +240,15 @@ class Parser {
     let end = this.tk.end[this.pos - 1];
     if (this.kind() === TK_COLON) end = this.tk.end[this.pos++];
     else problem ??= { message: `expected ':' after transaction ${name}, found ${this.describe()}`, span: this.span() };
-    if (problem) this.findings.push(finding('syntax', 'error', problem.message, problem.span));
+    if (problem) this.add(finding('syntax', 'error', problem.message, problem.span));
     const span = { start: this.tk.start[idAt], end };
     if (this.session < 0) {
-      this.findings.push(finding('syntax', 'error', `transaction ${name} stands before any 'session'`, span));
+      this.add(finding('syntax', 'error', `transaction ${name} stands before any 'session'`, span));
       if (this.implicitSession < 0) this.implicitSession = this.builder.addSession('(no session)', span.start, span.start);
     }
     const session = this.session >= 0 ? this.session : this.implicitSession;
     if (this.txnByName.has(name)) {
-      this.findings.push(finding('duplicate-name', 'error', `transaction ${name} is defined twice`, this.span(idAt)));
+      this.add(finding('duplicate-name', 'error', `transaction ${name} is defined twice`, this.span(idAt)));
     }
     this.txn = this.builder.addTxn(session, aborted, level, name, span.start, span.end);
     if (!this.txnByName.has(name)) this.txnByName.set(name, this.txn);
@@ -241,7 +260,7 @@ class Parser {
     const at = this.pos++;
     const level = parseLevel(this.textOf(at));
     if (!level) {
-      this.findings.push(finding('unknown-level', 'error',
+      this.add(finding('unknown-level', 'error',
         `unknown level '${this.textOf(at)}': expected RC, RA, CC, PC, PSI, SI or SER (or an alias such as causal, snapshot, serializable)`, this.span(at)));
       return -1;
     }
@@ -294,11 +313,11 @@ class Parser {
     }
     const span = { start: this.tk.start[letterAt], end };
     if (this.txn < 0) {
-      this.findings.push(finding('syntax', 'error', 'this operation stands outside any transaction: start one with a header like T1:', span));
+      this.add(finding('syntax', 'error', 'this operation stands outside any transaction: start one with a header like T1:', span));
       return;
     }
     if (kind === OP_READ && value === NO_VALUE && !list && sourceName === null) {
-      this.findings.push(finding('syntax', 'error', 'a read needs the value it returned, r(x, 1), or its writer, r(x) <- T1', span));
+      this.add(finding('syntax', 'error', 'a read needs the value it returned, r(x, 1), or its writer, r(x) <- T1', span));
       return;
     }
     const opKind = list ? OP_LIST_READ : kind;
@@ -337,6 +356,9 @@ class Parser {
     let canonical: string;
     let shown: string;
     if (k === TK_NUMBER) {
+      const from = this.tk.start[this.pos];
+      const digits = this.tk.end[this.pos] - from - (this.text.charCodeAt(from) === 45 ? 1 : 0);
+      if (digits > MAX_NUMBER_DIGITS) return this.problemAt(`a number may have at most ${MAX_NUMBER_DIGITS} digits (this one has ${digits})`, this.span());
       shown = BigInt(this.textOf()).toString();
       canonical = 'n' + shown;
     } else if (k === TK_STRING) {
@@ -380,7 +402,7 @@ class Parser {
         const level = this.levelToken();
         const span = { start: this.tk.start[kwAt], end: this.tk.end[at] };
         if (level < 0) return; // FAILED, or an unknown level already reported
-        if (this.directives.level) this.findings.push(finding('syntax', 'error', 'the level is already set by an earlier level directive', span));
+        if (this.directives.level) this.add(finding('syntax', 'error', 'the level is already set by an earlier level directive', span));
         else this.directives.level = { level: levelFromId(level), span };
         return;
       }
@@ -418,7 +440,7 @@ class Parser {
           const value = this.value();
           if (value === FAILED) return;
           if (this.initValues.has(key)) {
-            this.findings.push(finding('duplicate-name', 'error', `the initial value of ${this.keyNames[key]} is already set`, this.span(keyAt)));
+            this.add(finding('duplicate-name', 'error', `the initial value of ${this.keyNames[key]} is already set`, this.span(keyAt)));
           } else this.initValues.set(key, value);
           if (this.kind() !== TK_COMMA) return;
           this.pos++;
@@ -431,7 +453,7 @@ class Parser {
     for (const p of this.pendingSources) {
       const t = this.txnByName.get(p.name);
       if (t === undefined) {
-        this.findings.push(finding('undefined-transaction', 'error', `no transaction is named ${p.name}`, p.span));
+        this.add(finding('undefined-transaction', 'error', `no transaction is named ${p.name}`, p.span));
         continue;
       }
       this.builder.setOpSource(p.op, t);
