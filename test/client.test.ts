@@ -21,6 +21,13 @@ test('the status bar shows each level with ✓ ✗ ? and the strongest that hold
   assert.equal(summarySentence(status), 'RC ✓ RA ✗ PC ? (strongest: RC); 1 error, 0 warnings; checked in 2 ms.');
 });
 
+test('issue 8 defect 4: the status bar marks partial verdicts, and shows no verdict when nothing parsed', () => {
+  assert.equal(statusText({ ...status, partial: true }), 'RC ✓ RA ✗ PC ? · strongest: RC · PARTIAL (syntax errors)');
+  const nothing = { ...status, partial: true, strongest: null, levels: status.levels.map((l) => ({ ...l, state: 'unknown' as const })) };
+  assert.equal(statusText(nothing), 'RC ? RA ? PC ? · no verdict: nothing could be read');
+  assert.match(summarySentence({ ...status, partial: true }), /only for what parsed/);
+});
+
 test('the export names transactions as the CLI does (⊥ is init) and maps states to consistent', () => {
   const analysis: AnalysisResult = {
     uri: 'file:///h.hist', version: 1, title: 'fractured read', strongest: 'RC', sessions: [], wr: [], wrTotal: 0, forced: [], mixed: null,

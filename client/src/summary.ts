@@ -15,7 +15,10 @@ export function statusText(s: StatusParams): string {
   if (s.levels.length === 0) return '$(sync~spin) IsoCheck: checking…';
   const spin = s.state === 'checking' ? '$(sync~spin) ' : '';
   const mixed = s.mixed === null ? '' : ` · mixed ${GLYPH[s.mixed]}`;
-  return `${spin}${levelsText(s.levels)}${mixed} · ${strongestText(s)}`;
+  // With syntax errors the verdicts are for what parsed; with nothing parsed there is none at all.
+  if (s.partial && s.levels.every((l) => l.state === 'unknown')) return `${spin}${levelsText(s.levels)}${mixed} · no verdict: nothing could be read`;
+  const partial = s.partial ? ' · PARTIAL (syntax errors)' : '';
+  return `${spin}${levelsText(s.levels)}${mixed} · ${strongestText(s)}${partial}`;
 }
 
 export function strongestText(s: Pick<StatusParams, 'strongest' | 'strongestAll'>): string {
@@ -29,7 +32,8 @@ export function summarySentence(s: StatusParams): string {
   if (s.levels.length === 0) return 'IsoCheck is still checking this file.';
   const mixed = s.mixed === null ? '' : `; per-transaction levels ${s.mixed === 'ok' ? 'hold' : s.mixed === 'violated' ? 'are violated' : 'are not decided'}`;
   const counts = `${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}`;
-  return `${levelsText(s.levels)} (${strongestText(s)}${mixed}); ${counts}; checked in ${s.millis.toFixed(0)} ms.`;
+  const partial = s.partial ? ' The file has syntax errors: these verdicts are only for what parsed.' : '';
+  return `${levelsText(s.levels)} (${strongestText(s)}${mixed}); ${counts}; checked in ${s.millis.toFixed(0)} ms.${partial}`;
 }
 
 function plural(n: number, word: string): string {

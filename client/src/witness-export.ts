@@ -1,44 +1,21 @@
 // Converts the server's analysis into the CLI's JSON report shape (history-dsl.md), so exports and `isocheck check --json` agree.
 
-import type { AnalysisResult, JsonRange, TransactionJson, VerdictJson, VerdictState } from '../../server/src/protocol/shapes.ts';
+import type { AnalysisResult, TransactionJson, VerdictJson as ProtocolVerdictJson, VerdictState } from '../../server/src/protocol/shapes.ts';
+import type { DiagnosticJson, EdgeJson, FileReport, VerdictJson } from '../../server/src/engine/report.ts';
 
-export interface ExportedEdge {
-  from: string;
-  to: string;
-  kind: 'so' | 'wr' | 'co' | 'ww' | 'rw';
-  key: string | null;
-  because: string;
-  range: JsonRange;
-}
-
-export interface ExportedVerdict {
-  consistent: boolean | null;
-  witness?: { anomaly: string; message: string; range: JsonRange; cycle: ExportedEdge[] };
-  note?: string;
-}
-
-export interface ExportedDiagnostic {
-  code: string;
-  severity: 'error' | 'warning' | 'information' | 'hint';
-  message: string;
-  range: JsonRange;
-}
-
+// The report shape is declared once, in the engine (report.ts): the CLI's `--json` and this export agree by type.
+export type ExportedEdge = EdgeJson;
+export type ExportedVerdict = VerdictJson;
+export type ExportedDiagnostic = DiagnosticJson;
 /** The CLI contract's per-file object: `levels` holds exactly the levels evaluated, `mixed` is null without tags. */
-export interface ExportedReport {
-  file: string;
-  title: string | null;
-  levels: Record<string, ExportedVerdict>;
-  mixed: ExportedVerdict | null;
-  diagnostics: ExportedDiagnostic[];
-}
+export type ExportedReport = FileReport;
 
 const CONSISTENT: Record<VerdictState, boolean | null> = { ok: true, violated: false, unknown: null };
 
 export function exportReport(file: string, a: AnalysisResult, diagnostics: ExportedDiagnostic[]): ExportedReport {
   // Witness edges name transactions by id; the CLI names them as written in the file (⊥ is "init").
   const name = (id: number): string => txnName(a.transactions[id], id);
-  const verdict = (v: VerdictJson): ExportedVerdict => {
+  const verdict = (v: ProtocolVerdictJson): ExportedVerdict => {
     const out: ExportedVerdict = { consistent: CONSISTENT[v.state] };
     if (v.witness) {
       out.witness = {

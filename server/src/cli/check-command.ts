@@ -1,7 +1,7 @@
 // `isocheck check FILE… [--level L,L…] [--claim L] [--json] [--format hist|plume|dbcop]`: verdicts, witnesses, exit status.
 
 import { analyzeSource } from '../engine/analyze.ts';
-import { parseLevel, type Level } from '../engine/levels/levels.ts';
+import { LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
 import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
 import { capDiagnostics } from './cap-diagnostics.ts';
@@ -40,7 +40,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
     if (spec.split(',').every((s) => s.length === 0)) return usage(io, '--level needs one or more levels');
     for (const name of spec.split(',').filter((s) => s.length > 0)) {
       const l = parseLevel(name);
-      if (!l) return usage(io, `unknown level '${name}' (RC, RA, CC, PC, PSI, SI, SER)`);
+      if (!l) return usage(io, `unknown level '${name}' (${LEVELS.join(', ')})`);
       (levels ??= []).push(l);
     }
   }

@@ -1,5 +1,6 @@
 // The human output of `isocheck check`: a verdict table, then each witness and each error.
 
+import { LEVELS } from '../engine/levels/levels.ts';
 import type { DiagnosticJson, FileReport, VerdictJson, WitnessJson } from '../engine/report.ts';
 import type { ClaimedReport } from './claim.ts';
 import { terminalSafe as safe } from './terminal-text.ts';
@@ -7,14 +8,15 @@ import { terminalSafe as safe } from './terminal-text.ts';
 const MARK = (v: VerdictJson): string => (v.consistent === true ? '✓' : v.consistent === false ? '✗' : '?');
 
 export function renderTable(reports: readonly FileReport[]): string {
-  const levelNames = ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER'].filter((l) => reports.some((r) => r.levels[l]));
+  const levelNames = LEVELS.filter((l) => reports.some((r) => r.levels[l]));
   const withMixed = reports.some((r) => r.mixed);
   const header = ['file', ...levelNames, ...(withMixed ? ['mixed'] : []), 'result'];
   const rows = reports.map((r) => [
     safe(r.file),
     ...levelNames.map((l) => (r.levels[l] ? MARK(r.levels[l]) : '')),
     ...(withMixed ? [r.mixed ? MARK(r.mixed) : ''] : []),
-    result(r),
+    // PARTIAL: the file has syntax errors and its verdicts are for what parsed.
+    r.partial ? `PARTIAL, ${result(r)}` : result(r),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => [...row[i]].length)));
   const line = (cells: string[]): string => cells.map((c, i) => c + ' '.repeat(widths[i] - [...c].length)).join('  ').trimEnd();

@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 import { exportWitnessOfSource } from '../engine/export/witness-of-text.ts';
 import { WITNESS_FORMATS, type WitnessFormat } from '../engine/export/witness-export.ts';
 import type { ViewLevel } from '../engine/export/layout.ts';
-import { parseLevel } from '../engine/levels/levels.ts';
+import { LEVELS, parseLevel } from '../engine/levels/levels.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
 import { inputErrorLine, parsePlumeInit, readInputs, readSource, unknownFormat } from './inputs.ts';
@@ -14,7 +14,7 @@ import { terminalSafeLines } from './terminal-text.ts';
 export const WITNESS_USAGE = 'usage: isocheck witness FILE --level L|mixed [--format json|dot|svg|hist] [-o FILE] [--input-format hist|plume|dbcop] [--plume-init zero|none]';
 
 export const WITNESS_HELP = `${WITNESS_USAGE}
-  Exports the witness of FILE's violation of level L (RC, RA, CC, PC, PSI, SI, SER, or mixed):
+  Exports the witness of FILE's violation of level L (${LEVELS.join(', ')}, or mixed):
     json  the witness cycle as in \`isocheck check --json\` (default)
     dot   the witness subgraph for Graphviz (dot -Tsvg)
     svg   the graph drawing with the witness highlighted, self-contained
@@ -36,7 +36,7 @@ export function runWitness(argv: readonly string[], io: Io): number {
   const levelText = lastValue(args, '--level');
   if (levelText === undefined) return usage(io, '--level is required');
   const level: ViewLevel | null = levelText.toLowerCase() === 'mixed' ? 'mixed' : parseLevel(levelText);
-  if (!level) return usage(io, `unknown level '${levelText}' (RC, RA, CC, PC, PSI, SI, SER or mixed)`);
+  if (!level) return usage(io, `unknown level '${levelText}' (${LEVELS.join(', ')} or mixed)`);
   const format = (lastValue(args, '--format') ?? 'json') as WitnessFormat;
   if (!WITNESS_FORMATS.includes(format)) return usage(io, `unknown format '${String(format)}' (${WITNESS_FORMATS.join(', ')})`);
   const inputFormat = lastValue(args, '--input-format');

@@ -1,14 +1,15 @@
-// The JSON report of one file, exactly as the CLI contract in history-dsl.md shapes it.
+// The JSON report of one file (the CLI contract): declared once here; the CLI, the editor's export and tests use it.
 
 import type { Analysis, Verdict } from './analyze.ts';
 import type { Finding } from './model/diagnostics.ts';
 import type { Range } from './syntax/line-index.ts';
-import type { Witness } from './witness/witness.ts';
+import type { Witness, WitnessEdgeKind } from './witness/witness.ts';
+import type { VerdictBasis } from './verdicts/verdict.ts';
 
 export interface EdgeJson {
   from: string;
   to: string;
-  kind: 'so' | 'wr' | 'co' | 'ww' | 'rw';
+  kind: WitnessEdgeKind;
   key: string | null;
   because: string;
   range: Range;
@@ -25,13 +26,17 @@ export interface WitnessJson {
 
 export interface VerdictJson {
   consistent: boolean | null;
+  /** Why: decided, implied by another level (`from`), pending, or undecided (`reason`). */
+  basis?: VerdictBasis;
   witness?: WitnessJson;
+  /** The basis in words. */
   note?: string;
 }
 
 export interface DiagnosticJson {
   code: string;
-  severity: Finding['severity'];
+  /** 'hint' only in the editor's export (VS Code severities); the CLI never writes it. */
+  severity: Finding['severity'] | 'hint';
   message: string;
   range: Range;
   relatedInformation?: { range: Range; message: string }[];
@@ -40,6 +45,8 @@ export interface DiagnosticJson {
 export interface FileReport {
   file: string;
   title: string | null;
+  /** Present when the file has syntax errors: the verdicts are for what parsed (all null when nothing did). */
+  partial?: true;
   levels: Record<string, VerdictJson>;
   mixed: VerdictJson | null;
   diagnostics: DiagnosticJson[];
@@ -63,7 +70,7 @@ export function fileReport(file: string, a: Analysis): FileReport {
     return out;
   };
   const verdict = (v: Verdict): VerdictJson => {
-    const out: VerdictJson = { consistent: v.consistent };
+    const out: VerdictJson = { consistent: v.consistent, basis: v.basis };
     if (v.witness) out.witness = witness(v.witness);
     if (v.note) out.note = v.note;
     return out;
@@ -73,6 +80,7 @@ export function fileReport(file: string, a: Analysis): FileReport {
   return {
     file,
     title: a.title,
+    ...(a.partial ? { partial: true as const } : {}),
     levels,
     mixed: a.mixed ? verdict(a.mixed) : null,
     diagnostics: a.findings.map((f) => {

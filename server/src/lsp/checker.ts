@@ -1,6 +1,7 @@
 // The checking stage: analyse a document's current version in a worker (one or two passes) and publish the result.
 
 import { CodeLensRefreshRequest, DiagnosticSeverity } from 'vscode-languageserver/node';
+import { isWeakLevel } from '../engine/levels/levels.ts';
 import { AnalysisChangedNotification, StatusNotification } from '../protocol/messages.ts';
 import type { StatusParams } from '../protocol/shapes.ts';
 import type { ServerContext } from './context.ts';
@@ -39,7 +40,7 @@ export async function check(ctx: ServerContext, uri: string): Promise<void> {
     ctx.cancelRunning(uri);
     const text = doc.getText();
     const levels = settings.levels.length > 0 ? settings.levels : undefined;
-    const strongAsked = levels === undefined || levels.some((l) => l !== 'RC' && l !== 'RA' && l !== 'CC');
+    const strongAsked = levels === undefined || levels.some((l) => !isWeakLevel(l));
     const passes = text.length >= TWO_PASS_CHARS && strongAsked ? [true, false] : [false];
     sendStatus(ctx, { uri, version, state: 'checking', levels: [], mixed: null, strongest: null, text: 'checking…', errors: 0, warnings: 0, millis: 0 });
     for (const deferStrong of passes) {

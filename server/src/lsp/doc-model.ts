@@ -4,7 +4,7 @@ import type { Verdict } from '../engine/analyze.ts';
 import { baseCsr } from '../engine/util/graph.ts';
 import { sessionPredecessors } from '../engine/model/happens-before.ts';
 import { INIT_VALUE, NO_VALUE, type History, type HistoryRanges } from '../engine/model/history.ts';
-import type { Rule } from '../engine/weak/level-check.ts';
+import { RULES, type Rule } from '../engine/levels/levels.ts';
 import { LineIndex } from '../engine/syntax/line-index.ts';
 import { groupBy, opsBySourceOrder, opsInSourceOrder, type Csr1 } from '../engine/queries.ts';
 import type { ReadsFrom } from '../engine/model/reads-from.ts';
@@ -64,7 +64,7 @@ export class DocModel {
 
   /** The rules whose inferred co edges are known, weakest first. */
   get rules(): Rule[] {
-    return (['RC', 'RA', 'CC'] as const).filter((r) => this.forcedByRule.has(r));
+    return RULES.filter((r) => this.forcedByRule.has(r));
   }
 
   forced(rule: Rule): ForcedColumns | undefined {

@@ -81,6 +81,8 @@ export interface AnalysisSnapshot {
   diagnostics: Diagnostic[];
   errors: number;
   warnings: number;
+  /** The file has syntax errors: the verdicts are for what parsed. */
+  partial: boolean;
 }
 
 /** Milliseconds per strong-level search, and per shrinking of its witness, while editing. */
@@ -146,7 +148,7 @@ export function packSnapshot(a: Analysis, text: string, o: SnapshotOptions, star
     observedWrite: own(a.readsFrom.observedWrite), observedTxn: own(a.readsFrom.observedTxn), wrSource: own(a.readsFrom.wrSource),
     writeKeyStart: own(a.readsFrom.writeKeyStart), writeKeys: own(a.readsFrom.writeKeys),
     forced, levels: a.levels, mixed: a.mixed, mixedLevels: a.mixedLevels, diagnostics,
-    errors: count(a.findings, 'error'), warnings: count(a.findings, 'warning'),
+    errors: count(a.findings, 'error'), warnings: count(a.findings, 'warning'), partial: a.partial,
   };
   snapshot.millis = performance.now() - started;
   return { snapshot, transfer };

@@ -1,7 +1,10 @@
-// Plain-JSON shapes of IsoCheck's custom messages; imports nothing, so the client and the webview can share them.
+// Plain-JSON shapes of IsoCheck's custom messages; imports only types (erased), so the client and the webview can share them.
 
-/** An isolation level's canonical name (history-dsl.md). */
-export type LevelName = 'RC' | 'RA' | 'CC' | 'PC' | 'PSI' | 'SI' | 'SER';
+import type { LevelName, Rule } from '../engine/levels/levels.ts';
+import type { WitnessEdgeKind } from '../engine/witness/witness.ts';
+
+/** An isolation level's canonical name: declared once, by the engine's level table. */
+export type { LevelName, Rule };
 
 /** ✓ holds, ✗ violated, ? not decided (strong levels while CC holds). */
 export type VerdictState = 'ok' | 'violated' | 'unknown';
@@ -52,6 +55,8 @@ export interface StatusParams {
   strongestAll?: LevelName[];
   /** Ready-made text for a status bar, e.g. "RC ✓ RA ✗ CC ✗". */
   text: string;
+  /** The file has syntax errors: the verdicts are for what parsed (issue 8). */
+  partial?: boolean;
   errors: number;
   warnings: number;
   /** Analysis time in the worker, milliseconds (0 while checking). */
@@ -119,7 +124,7 @@ export interface WrEdgeJson {
   write: JsonRange | null;
 }
 
-export type EdgeKindJson = 'so' | 'wr' | 'co' | 'ww' | 'rw';
+export type EdgeKindJson = WitnessEdgeKind;
 
 export interface CoEdgeJson {
   from: number;
@@ -156,7 +161,7 @@ export interface VerdictJson {
 }
 
 export interface ForcedJson {
-  level: 'RC' | 'RA' | 'CC';
+  level: Rule;
   edges: CoEdgeJson[];
   /** How many edges there are in all (more than `edges.length` when cut at `limit`). */
   total: number;

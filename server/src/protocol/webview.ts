@@ -1,12 +1,13 @@
 // Messages between the extension host and the graph webview (postMessage): declared once, validated on both sides.
 
+import { LEVELS, RULES } from '../engine/levels/levels.ts';
 import type { AnalysisResult, JsonPosition, JsonRange, LevelName } from './shapes.ts';
 
 /** The webview panel's view type (also the serializer's key). */
 export const GRAPH_VIEW_TYPE = 'isocheck.graph';
 
 export type GraphLevel = LevelName | 'mixed';
-export const GRAPH_LEVELS: readonly GraphLevel[] = ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER', 'mixed'];
+export const GRAPH_LEVELS: readonly GraphLevel[] = [...LEVELS, 'mixed'];
 export type ExportFormat = 'json' | 'dot' | 'svg' | 'hist';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'dot', 'svg', 'hist'];
 
@@ -84,7 +85,7 @@ export function isAnalysisResult(x: unknown): x is AnalysisResult {
     && (t.level === null || isLevel(t.level)));
   const okSessions = x.sessions.every((s, i) => isObj(s) && s.id === i && isStr(s.name) && Array.isArray(s.transactions) && s.transactions.every(txn));
   const okWr = x.wr.every((e) => isObj(e) && txn(e.from) && txn(e.to) && isStr(e.key) && isRange(e.read) && (e.write === null || isRange(e.write)));
-  const okForced = x.forced.every((f) => isObj(f) && ['RC', 'RA', 'CC'].includes(f.level as string) && isNum(f.total) && Array.isArray(f.edges)
+  const okForced = x.forced.every((f) => isObj(f) && (RULES as readonly string[]).includes(f.level as string) && isNum(f.total) && Array.isArray(f.edges)
     && f.edges.every((e) => isObj(e) && txn(e.from) && txn(e.to) && txn(e.reader) && isStr(e.key) && isStr(e.because) && isRange(e.read)));
   return okTxns && okSessions && okWr && okForced;
 }

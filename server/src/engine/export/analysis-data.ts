@@ -7,7 +7,7 @@ import { baseCsr } from '../util/graph.ts';
 import { sessionPredecessors } from '../model/happens-before.ts';
 import { BOTTOM, INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, type History } from '../model/history.ts';
 import type { Rule } from '../weak/level-check.ts';
-import { LEVELS } from '../levels/levels.ts';
+import { levelById, RULES, strongestHolding, type Level } from '../levels/levels.ts';
 import type { LineIndex } from '../syntax/line-index.ts';
 import { txnExtent } from '../queries.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
@@ -47,7 +47,7 @@ export interface AnalysisSource {
 export function sourceOfAnalysis(a: Analysis, uri: string, version = 0): AnalysisSource {
   const h = a.history;
   let explainer: Explainer | null = null;
-  const rules = (['RC', 'RA', 'CC'] as const).filter((r) => a.forced.has(r));
+  const rules = RULES.filter((r) => a.forced.has(r));
   return {
     uri, version, title: a.title, history: h, lines: a.lines, readsFrom: a.readsFrom, levels: a.levels, mixed: a.mixed, rules,
     forced: (rule) => {
@@ -99,7 +99,7 @@ export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT): Analysis
     const bottom = t === BOTTOM;
     transactions.push({
       id: t, name: bottom ? '⊥' : h.names.txnName(t), session: h.txnSession[t], position: h.txnIndexInSession[t],
-      level: h.txnLevel[t] >= 0 ? LEVELS[h.txnLevel[t]] : null, aborted: h.txnAborted[t] === 1,
+      level: h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : null, aborted: h.txnAborted[t] === 1,
       range: bottom || !r ? null : m.lines.range(r.txnStart[t], r.txnEnd[t]), extent: bottom || !r ? null : range(txnExtent(h, t)),
       operations: h.txnOpStart[t + 1] - h.txnOpStart[t], ops: bottom ? [] : shortOps(h, t),
     });
@@ -142,8 +142,7 @@ export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT): Analysis
     cycle: w.edges.map((e) => ({ from: e.from, to: e.to, kind: e.kind, key: e.key >= 0 ? h.names.keyName(e.key) : null, because: e.because, range: range(e.span) })),
   });
   const verdict = (v: Verdict): VerdictJson => ({ level: v.level, state: stateOfVerdict(v), witness: v.witness ? witness(v.witness) : null, note: v.note });
-  let strongest: LevelName | null = null;
-  for (const v of m.levels) if (v.level !== 'mixed' && v.consistent === true) strongest = v.level;
+  const strongest: LevelName | null = strongestHolding(m.levels.filter((v) => v.consistent === true).map((v) => v.level as Level))[0] ?? null;
 
   return {
     uri: m.uri, version: m.version, title: m.title,

@@ -1,8 +1,8 @@
 // Writes a History (e.g. a minimised witness) as tidy `.hist` text that parses back to the same history.
 
 import { INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, type History } from '../model/history.ts';
-import { LEVELS } from '../levels/levels.ts';
-import type { Target } from './minimize.ts';
+import { levelById } from '../levels/levels.ts';
+import type { Target } from '../witness/violation.ts';
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const KEYWORDS = new Set(['history', 'level', 'check', 'expect', 'init', 'session', 'committed', 'aborted', 'ok', 'violated', 'r', 'w', 'a', 'read', 'write', 'append']);
@@ -91,7 +91,7 @@ export function writeHistText(h: History, o: HistWriteOptions): string {
     lines.push('', `session ${sessionNames[s]}`);
     for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
       const t = h.sessionTxns[i];
-      const tag = mixed && h.txnLevel[t] >= 0 ? ` [${LEVELS[h.txnLevel[t]]}]` : '';
+      const tag = mixed && h.txnLevel[t] >= 0 ? ` [${levelById(h.txnLevel[t])}]` : '';
       const status = h.txnAborted[t] === 1 ? ' aborted' : '';
       const ops: string[] = [];
       for (let op = h.txnOpStart[t]; op < h.txnOpStart[t + 1]; op++) {

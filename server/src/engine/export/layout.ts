@@ -3,12 +3,13 @@
 // Lanes are columns, one per session in file order (⊥ has its own lane on the left); a
 // transaction's row is its depth in so ∪ wr (longest path), so reads-from edges point down.
 
+import { levelRow, type Rule } from '../levels/levels.ts';
 import type {
   AnalysisResult, EdgeKindJson, JsonRange, LevelName, TransactionJson, VerdictJson, WitnessJson,
 } from '../../protocol/shapes.ts';
 
 export type ViewLevel = LevelName | 'mixed';
-export type WeakRule = 'RC' | 'RA' | 'CC';
+export type WeakRule = Rule;
 
 /** Which edges are drawn. */
 export interface EdgeToggles {
@@ -99,7 +100,7 @@ export function verdictOf(a: AnalysisResult, level: ViewLevel): VerdictJson | nu
 
 /** The rule whose axiom applies to a reader at level l (every level from CC up implies CC). */
 export function ruleOf(l: LevelName | null): WeakRule {
-  return l === 'RC' || l === 'RA' ? l : 'CC';
+  return l === null ? 'CC' : levelRow(l).rule;
 }
 
 /** The inferred co edges shown for a level: its own (RC, RA, CC), CC's for stronger ones, per reader tag when mixed. */

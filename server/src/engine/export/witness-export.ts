@@ -7,7 +7,7 @@ import { analysisData, sourceOfAnalysis } from './analysis-data.ts';
 import { writeWitnessDot } from './dot-writer.ts';
 import { writeHistText } from './hist-writer.ts';
 import { layoutGraph, MAX_INTERACTIVE, visibleSet, witnessSentences, type ViewLevel } from './layout.ts';
-import { minimizeWitness, type Target } from './minimize.ts';
+import { minimizeWitness, type Target } from '../witness/violation.ts';
 import { LIGHT_PALETTE, renderSvg, type Palette } from './svg-writer.ts';
 
 export const WITNESS_FORMATS = ['json', 'dot', 'svg', 'hist'] as const;
@@ -20,7 +20,9 @@ export interface WitnessExportOptions {
   format: WitnessFormat;
   /** The file's `level` directive: untagged transactions' level in the mixed verdict (SER without one). */
   claimed: Level | null;
-  /** Milliseconds the `hist` minimisation may take (default 10 s). */
+  /** Work units the `hist` minimisation may spend (default EXPORT_WORK): a step count, so the output is deterministic. */
+  minimizeWork?: number;
+  /** @deprecated Ignored: minimisation is bounded by work units, not time (issue 9 item 11). */
   minimizeMillis?: number;
   palette?: Palette;
 }
@@ -59,7 +61,7 @@ export function exportWitness(a: Analysis, o: WitnessExportOptions): WitnessExpo
     }
     case 'hist': {
       const target: Target = o.level === 'mixed' ? { level: 'mixed', fallback: o.claimed ?? 'SER' } : { level: o.level };
-      const min = minimizeWitness(a.history, a.readsFrom, target, { deadline: Date.now() + (o.minimizeMillis ?? 10_000) });
+      const min = minimizeWitness(a.history, a.readsFrom, target, { work: o.minimizeWork });
       const text = writeHistText(min.h, { title: a.title, target, anomaly: w.anomaly, message: w.message, source: o.file });
       return { ok: true, text, extension: 'hist' };
     }

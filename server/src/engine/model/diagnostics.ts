@@ -1,12 +1,14 @@
 // Findings as data: stable codes, severities and offset ranges; rendering to LSP shapes happens at the edges.
 
+import type { LevelName } from '../levels/levels.ts';
+
 export type Severity = 'error' | 'warning' | 'information';
 
 export type DiagnosticCode =
   | 'syntax' | 'duplicate-name' | 'undefined-transaction' | 'unknown-level'
   | 'thin-air' | 'aborted-read' | 'intermediate-read' | 'future-read' | 'own-write'
   | 'ambiguous-read' | 'causality-cycle' | 'duplicate-write'
-  | 'RC' | 'RA' | 'CC' | 'PC' | 'PSI' | 'SI' | 'SER' | 'mixed'
+  | LevelName | 'mixed'
   | 'not-checked' | 'expectation-failed';
 
 /** Half-open span of UTF-16 offsets into the source text. */

@@ -15,7 +15,7 @@ export interface ReadsFrom {
   writeKeyStart: Int32Array;
   writeKeys: Int32Array;
   findings: Finding[];
-  /** Number of read-consistency errors found (every level is violated when > 0). */
+  /** Number of read-consistency errors found (every level is violated when > 0); ambiguous reads are not counted. */
   violations: number;
 }
 
@@ -78,6 +78,12 @@ export function computeReadsFrom(h: History): ReadsFrom {
     findings.push(finding(code, 'error', message, opSpan(h, o), related));
   };
 
+  // An ambiguous read is an error at the read but no violation: it is left out of the checks
+  // (wrSource stays -1), so the verdicts are those of the history without it.
+  const ambiguous = (o: number, message: string): void => {
+    findings.push(finding('ambiguous-read', 'error', message, opSpan(h, o)));
+  };
+
   // Names are built only on the failure paths: the loop below runs once per operation.
   const tn = (t: number): string => names.txnName(t);
   const key = (x: number): string => names.keyName(x);
@@ -119,7 +125,7 @@ export function computeReadsFrom(h: History): ReadsFrom {
       } else if (v === INIT_VALUE) {
         const w0 = writerOf.get(x, INIT_VALUE);
         if (w0 >= 0) {
-          fail('ambiguous-read', o, `${key(x)} = ${names.valueText(INIT_VALUE)} is both the initial value and written by ${names.txnName(h.opTxn[w0])}, so this read's writer is unknown`);
+          ambiguous(o, `${key(x)} = ${names.valueText(INIT_VALUE)} is both the initial value and written by ${names.txnName(h.opTxn[w0])}, so this read's writer is unknown and it is left out of the checks (a plume file that writes 0 as an ordinary value can be read with --plume-init none)`);
           continue;
         }
         fromInit = true;
@@ -131,7 +137,7 @@ export function computeReadsFrom(h: History): ReadsFrom {
           fail('thin-air', o, `${tn(t)} read ${key(x)} = ${names.valueText(v)}, but no transaction writes ${names.valueText(v)} to ${key(x)}`);
           continue;
         } else if (writerOf.isDuplicated(x, v) || init === v) {
-          fail('ambiguous-read', o, `${key(x)} = ${names.valueText(v)} is written more than once, so this read's writer is unknown: name it, e.g. r(${key(x)}, ${names.valueText(v)}) <- ${names.txnName(h.opTxn[w])}`);
+          ambiguous(o, `${key(x)} = ${names.valueText(v)} is written more than once, so this read's writer is unknown and it is left out of the checks: name it, e.g. r(${key(x)}, ${names.valueText(v)}) <- ${names.txnName(h.opTxn[w])}`);
           continue;
         }
       }
@@ -202,6 +208,11 @@ function sortSegment(a: Int32Array, lo: number, hi: number): void {
     }
     a[j + 1] = v;
   }
+}
+
+/** The first read-consistency error that violates every level (ambiguous reads are errors but only left out), or null. */
+export function firstViolation(rf: ReadsFrom): Finding | null {
+  return rf.findings.find((f) => f.severity === 'error' && f.code !== 'ambiguous-read') ?? null;
 }
 
 /** Whether txn t writes key x (binary search in its sorted write keys). */

@@ -3,6 +3,15 @@
 import { HistoryBuilder, OP_READ, type History } from './history.ts';
 import type { ReadsFrom } from './reads-from.ts';
 
+/** A sub-history with, for each of its transaction and operation ids, the id it had in the history it came from. */
+export interface Restricted {
+  h: History;
+  /** txnOrigin[t]: the original id of sub-history transaction t (⊥ stays 0). */
+  txnOrigin: Int32Array;
+  /** opOrigin[o]: the original id of sub-history operation o. */
+  opOrigin: Int32Array;
+}
+
 /**
  * The transactions marked in `keep` with their operations, minus the reads that observed a dropped
  * transaction (they would read from thin air) and the ops marked in `dropOps`. Names, keys, values
@@ -10,6 +19,11 @@ import type { ReadsFrom } from './reads-from.ts';
  * Dropping transactions and reads only removes constraints: a violation here is one there.
  */
 export function restrictHistory(h: History, rf: ReadsFrom, keep: Uint8Array, dropOps: Uint8Array | null = null): History {
+  return restrictWithOrigin(h, rf, keep, dropOps).h;
+}
+
+/** restrictHistory, also returning where each sub-history id came from (witnesses name the original ids). */
+export function restrictWithOrigin(h: History, rf: ReadsFrom, keep: Uint8Array, dropOps: Uint8Array | null = null): Restricted {
   const b = new HistoryBuilder(false, h.opCount);
   const sessionOf = new Int32Array(h.sessionCount).fill(-1);
   const newId = new Int32Array(h.txnCount).fill(-1);
@@ -23,6 +37,11 @@ export function restrictHistory(h: History, rf: ReadsFrom, keep: Uint8Array, dro
       newId[t] = b.addTxn(sessionOf[s], h.txnAborted[t] === 1, h.txnLevel[t], h.names.txnName(t), r?.txnStart[t] ?? 0, r?.txnEnd[t] ?? 0);
     }
   }
+  const txnOrigin = new Int32Array(b.txnCount);
+  for (let t = 0; t < h.txnCount; t++) if (newId[t] >= 0) txnOrigin[newId[t]] = t;
+  // Provisional op ids in the order added, with their original ids.
+  const addedFrom: number[] = [];
+  const addedTxn: number[] = [];
   for (let t = 1; t < h.txnCount; t++) {
     if (newId[t] < 0) continue;
     for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
@@ -31,8 +50,29 @@ export function restrictHistory(h: History, rf: ReadsFrom, keep: Uint8Array, dro
       if (h.opKind[o] === OP_READ && seen >= 0 && newId[seen] < 0) continue;
       const op = b.addOp(newId[t], h.opKind[o], h.opKey[o], h.opValue[o], r?.opStart[o] ?? 0, r?.opEnd[o] ?? 0);
       if (h.opSource[o] >= 0 && newId[h.opSource[o]] >= 0) b.setOpSource(op, newId[h.opSource[o]]);
+      addedFrom.push(o);
+      addedTxn.push(newId[t]);
     }
   }
   const names = h.names;
-  return b.finish(h.keyCount, (k) => names.keyName(k), (v) => names.valueText(v), h.initValues, r !== null);
+  const sub = b.finish(h.keyCount, (k) => names.keyName(k), (v) => names.valueText(v), h.initValues, r !== null);
+  // finish() groups ops by transaction with a stable sort: replay it on the origins.
+  const opOrigin = new Int32Array(sub.opCount);
+  const fill = sub.txnOpStart.slice(0, sub.txnCount);
+  for (let p = 0; p < addedFrom.length; p++) opOrigin[fill[addedTxn[p]]++] = addedFrom[p];
+  return { h: sub, txnOrigin, opOrigin };
+}
+
+/** Composes origins: ids of `inner` (a restriction of `outer.h`) mapped to the ids of what `outer` came from. */
+export function composeOrigin(outer: Restricted, inner: Restricted): Restricted {
+  return {
+    h: inner.h,
+    txnOrigin: inner.txnOrigin.map((t) => outer.txnOrigin[t]),
+    opOrigin: inner.opOrigin.map((o) => outer.opOrigin[o]),
+  };
+}
+
+/** The identity restriction: h itself. */
+export function unrestricted(h: History): Restricted {
+  return { h, txnOrigin: Int32Array.from({ length: h.txnCount }, (_, i) => i), opOrigin: Int32Array.from({ length: h.opCount }, (_, i) => i) };
 }

@@ -145,7 +145,7 @@ export function readPlume(bytes: Uint8Array, options: PlumeOptions = {}): PlumeF
     c = bytes[++i];
     while (c === 32 || c === 9) c = bytes[++i];
     let ok = kind >= 0 && c === 40;
-    i++;
+    if (c !== 10) i++; // never step over a line's end: a malformed line must not swallow the next
     let key = 0;
     let value = 0;
     let session = 0;

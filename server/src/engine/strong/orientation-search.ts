@@ -1,7 +1,7 @@
 // Exact search for PSI (and mixes of RC, RA, CC and PSI): orient each write-conflicting pair, propagate.
 
 import { BOTTOM, type History } from '../model/history.ts';
-import type { Level } from '../levels/levels.ts';
+import { levelRow, weakReaderRule, type Level } from '../levels/levels.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
 import { adjacencyOf, reachability } from '../util/reachability.ts';
 import { verifyOrder } from './verify-order.ts';
@@ -22,7 +22,11 @@ export type OrientationResult =
  * and PSI readers use visibility reachability, RA readers their direct predecessors, RC readers
  * the RC row. Snapshot levels (PC, SI, SER) are not handled here.
  */
-export function searchOrientations(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, deadline: number, stop: () => boolean = () => false): OrientationResult {
+export function searchOrientations(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, deadline: number, stop: () => boolean = () => false,
+  maxRounds = Number.POSITIVE_INFINITY): OrientationResult {
+  // Propagation rounds are the work count: a budget in steps gives the same answer on every run.
+  let rounds = 0;
+  const over = (): boolean => rounds > maxRounds || Date.now() > deadline || stop();
   const txns: number[] = [];
   for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 0) txns.push(t);
   const n = h.txnCount;
@@ -81,12 +85,13 @@ export function searchOrientations(h: History, rf: ReadsFrom, levelOf: (t: numbe
   };
   for (const ws of writers) for (let i = 0; i < ws.length; i++) for (let j = i + 1; j < ws.length; j++) pairOf(ws[i], ws[j]);
   const psi = new Uint8Array(n);
-  for (const t of txns) psi[t] = levelOf(t) === 'PSI' ? 1 : 0;
+  for (const t of txns) psi[t] = levelRow(levelOf(t)).visibility.noConflict ? 1 : 0;
 
   /** Orientation per pair: 0 open, 1 first → second, 2 second → first. */
   const propagate = (orient: Int8Array): 'conflict' | 'stable' => {
     for (;;) {
-      if (Date.now() > deadline || stop()) return 'stable';
+      rounds++;
+      if (over()) return 'stable';
       const order = new Array<[number, number]>();
       const vis = new Array<[number, number]>();
       for (const e of fixed) { order.push(e); vis.push(e); }
@@ -120,8 +125,8 @@ export function searchOrientations(h: History, rf: ReadsFrom, levelOf: (t: numbe
         for (const t2 of writers[r.x]) {
           if (t2 === r.t1 || t2 === r.t3) continue;
           let premise: boolean;
-          if (r.level === 'RC') premise = r.earlier.includes(t2);
-          else if (r.level === 'RA') premise = directPreds[r.t3].has(t2);
+          if (weakReaderRule(r.level) === 'RC') premise = r.earlier.includes(t2);
+          else if (weakReaderRule(r.level) === 'RA') premise = directPreds[r.t3].has(t2);
           else premise = reach(v, t2, r.t3);
           if (!premise) continue;
           if (r.t1 === BOTTOM || reach(o, r.t1, t2)) return 'conflict';
@@ -138,7 +143,7 @@ export function searchOrientations(h: History, rf: ReadsFrom, levelOf: (t: numbe
   const stack: { orient: Int8Array; pair: number; tried: number }[] = [];
   let current: Int8Array = root;
   for (;;) {
-    if (Date.now() > deadline || stop()) return { kind: 'unknown', reason: 'the PSI search ran out of time' };
+    if (over()) return { kind: 'unknown', reason: rounds > maxRounds ? `the PSI search stopped after ${maxRounds} propagation rounds` : 'the PSI search ran out of time' };
     const open = current.indexOf(0);
     if (open < 0) return { kind: 'consistent', order: topological(n, fixed, pairs, current, txns) };
     // Before branching, try the cheap completion: any order extending what is known so far.

@@ -4,7 +4,7 @@ import { searchCommitOrder, MODE_PC, MODE_SER, MODE_SI, MODE_STATIC } from './co
 import { EdgeList } from '../model/edges.ts';
 import { BOTTOM } from '../model/history.ts';
 import { forcedEdges, type CheckContext } from '../weak/level-check.ts';
-import type { Level } from '../levels/levels.ts';
+import { isSnapshotLevel, levelRow, RULES, type Level, type SearchMode } from '../levels/levels.ts';
 import { searchOrientations } from './orientation-search.ts';
 import { propagateSnapshotOrder } from './strong-propagation.ts';
 import { verifyOrder } from './verify-order.ts';
@@ -33,10 +33,13 @@ const PROPAGATION_MAX_TXNS = 4000;
 const ORIENTATION_MAX_TXNS = 4000;
 /** Exact verification of an order keeps the visible sets as n² bits (20,000 transactions: 50 MB). */
 const VERIFY_MAX_TXNS = 20_000;
+/** A PSI propagation round (reachability over all transactions) counts as this many search states. */
+const PSI_STATES_PER_ROUND = 100;
 /** Memory for the commit-order search's memo of failed frontiers. */
 const MEMO_BYTES = 256 * 1024 * 1024;
 
-const MODES: Record<Level, number> = { RC: MODE_STATIC, RA: MODE_STATIC, CC: MODE_STATIC, PSI: MODE_STATIC, PC: MODE_PC, SI: MODE_SI, SER: MODE_SER };
+/** The commit-order search's mode per level (levels.ts `search`); the others are static precedence. */
+const MODE_OF_SEARCH: Record<SearchMode, number> = { saturation: MODE_STATIC, orientation: MODE_STATIC, pc: MODE_PC, si: MODE_SI, ser: MODE_SER };
 
 /**
  * Each transaction at levelOf(t). PC, SI and SER transactions read from snapshots and are handled
@@ -56,23 +59,24 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
     if (h.txnAborted[t] === 1) continue;
     committed++;
     const l = levelOf(t);
-    mode[t] = MODES[l];
-    if (l === 'RC' || l === 'RA') applies[l][t] = 1;
-    // Every level from CC up implies CC's forced edges: exact for CC, a pruning for the others.
-    else applies.CC[t] = 1;
-    if (l === 'CC' || l === 'PSI') approximate ||= l === 'PSI' || hasSnapshotLevels(h.txnCount, levelOf, h.txnAborted);
+    const row = levelRow(l);
+    mode[t] = MODE_OF_SEARCH[row.search];
+    // Every level implies its rule's forced edges: exact for RC, RA and CC, a pruning for the others.
+    applies[row.rule][t] = 1;
+    // Transitive visibility (CC, PSI) enters the search only through CC's edges: verified after.
+    if (row.visibility.transitive) approximate ||= row.search === 'orientation' || hasSnapshotLevels(h.txnCount, levelOf, h.txnAborted);
   }
   // PSI without snapshot levels: orienting the write-conflicting pairs is exact.
   if (approximate && !hasSnapshotLevels(h.txnCount, levelOf, h.txnAborted)) {
     if (committed > ORIENTATION_MAX_TXNS) {
       return { kind: 'unknown', reason: `PSI beside RC, RA and CC is searched exactly up to ${ORIENTATION_MAX_TXNS} transactions (this history has ${committed})` };
     }
-    const r = searchOrientations(h, rf, levelOf, Date.now() + budget.millis, budget.stop);
+    const r = searchOrientations(h, rf, levelOf, Date.now() + budget.millis, budget.stop, Math.ceil(budget.states / PSI_STATES_PER_ROUND));
     if (r.kind !== 'consistent' || verifyOrder(h, rf, levelOf, r.order) === null) return r;
     return { kind: 'unknown', reason: 'the PSI order found did not verify' };
   }
   const precedence = new EdgeList();
-  for (const rule of ['RC', 'RA', 'CC'] as const) {
+  for (const rule of RULES) {
     if (!applies[rule].includes(1)) continue;
     const e = forcedEdges(ctx, rule, applies[rule]);
     if (!e) return { kind: 'unknown', reason: 'the history needs more vector-clock entries (transactions × sessions) than CC keeps' };
@@ -112,8 +116,7 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
 function hasSnapshotLevels(n: number, levelOf: (t: number) => Level, aborted: Uint8Array): boolean {
   for (let t = 1; t < n; t++) {
     if (aborted[t] === 1) continue;
-    const l = levelOf(t);
-    if (l === 'PC' || l === 'SI' || l === 'SER') return true;
+    if (isSnapshotLevel(levelOf(t))) return true;
   }
   return false;
 }

@@ -3,7 +3,7 @@
 import { EdgeList } from '../model/edges.ts';
 import { sessionPredecessors } from '../model/happens-before.ts';
 import { BOTTOM, type History } from '../model/history.ts';
-import type { Level } from '../levels/levels.ts';
+import { isSnapshotLevel, levelRow, type Level } from '../levels/levels.ts';
 import { reachability } from '../util/reachability.ts';
 import { writesKey, type ReadsFrom } from '../model/reads-from.ts';
 
@@ -37,7 +37,7 @@ export function propagateSnapshotOrder(h: History, rf: ReadsFrom, levelOf: (t: n
       const src = rf.wrSource[o];
       if (src < 0) continue;
       const l = levelOf(t);
-      if (l === 'PC' || l === 'SI' || l === 'SER') reads.push(o);
+      if (isSnapshotLevel(l)) reads.push(o);
       if (src !== BOTTOM) {
         addEdge(src, t);
         if (!preds[t].includes(src)) preds[t].push(src);
@@ -74,13 +74,13 @@ export function propagateSnapshotOrder(h: History, rf: ReadsFrom, levelOf: (t: n
       const t1 = rf.wrSource[o];
       const x = h.opKey[o];
       const level = levelOf(t3);
-      const ser = level === 'SER';
+      const ser = levelRow(level).visibility.total;
       const us = ser ? [t3] : preds[t3];
       for (const t2 of writers[x]) {
         if (t2 === t1 || t2 === t3) continue;
         if (t1 !== BOTTOM && r(t2, t1)) continue; // already ordered as required
         // SI's NoConflict: a writer conflicting with t3 that commits before it is in its snapshot.
-        const conflict = level === 'SI' && conflicts(t2, t3);
+        const conflict = levelRow(level).visibility.noConflict && conflicts(t2, t3);
         if (conflict && (t1 === BOTTOM || r(t1, t2))) {
           if (r(t2, t3)) return null;
           if (!r(t3, t2)) {

@@ -2,14 +2,21 @@
 
 import { sessionPredecessors } from '../model/happens-before.ts';
 import { BOTTOM, type History } from '../model/history.ts';
-import type { Level } from '../levels/levels.ts';
+import { levelRow, weakReaderRule, type Level } from '../levels/levels.ts';
 import { writesKey, type ReadsFrom } from '../model/reads-from.ts';
 
-/** Why an order fails: a read that does not see the latest visible write, or visibility against the order. */
+/**
+ * Why an order fails. 'ext': the read's transaction sees `t2`, which writes the key read and commits
+ * after the transaction read from. 'rc': an RC read follows an earlier read (premiseOp) from `t2`,
+ * which writes the key and commits after the transaction read from. 'vis': the transaction must see
+ * `t2` (its level's rules), but `t2` commits after it; readOp is then its first read.
+ */
 export interface OrderFailure {
-  /** The read op whose transaction sees `t2`, a writer of its key newer than the one it read. */
+  kind: 'ext' | 'rc' | 'vis';
   readOp: number;
   t2: number;
+  /** 'rc': the earlier read of the same transaction that read from t2; else -1. */
+  premiseOp: number;
 }
 
 /**
@@ -46,6 +53,7 @@ function visibility(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, or
   for (let i = 0; i < n; i++) {
     const t = order[i];
     const level = levelOf(t);
+    const rules = levelRow(level);
     const row = i * words;
     let head = 0;
     let tail = 0;
@@ -59,16 +67,16 @@ function visibility(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, or
     // Session: all so-predecessors (the previous one's row holds the rest only for closed levels).
     for (let u = soPrev[t]; u >= 0; u = soPrev[u]) add(pos[u]);
     for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (rf.wrSource[o] > BOTTOM) add(pos[rf.wrSource[o]]);
-    if (level === 'SER') for (let p = 0; p < i; p++) add(p);
-    if (level === 'PSI' || level === 'SI') {
+    if (rules.visibility.total) for (let p = 0; p < i; p++) add(p);
+    if (rules.visibility.noConflict) {
       for (let p = 0; p < i; p++) if (conflicts(rf, order[p], t)) add(p);
     }
-    const transitive = level === 'CC' || level === 'PSI';
-    const prefix = level === 'PC' || level === 'SI';
+    const transitive = rules.visibility.transitive;
+    const prefix = rules.visibility.prefix;
     let maxPos = -1;
     while (head < tail) {
       const p = queue[head++];
-      if (p >= i) return { readOp: firstRead(h, rf, t), t2: order[p] }; // VIS ⊆ AR fails
+      if (p >= i) return { kind: 'vis', readOp: firstRead(h, rf, t), t2: order[p], premiseOp: -1 }; // VIS ⊆ AR fails
       if (p > maxPos) maxPos = p;
       if (transitive) for (let w = 0; w < words; w++) {
         let bits = vis[p * words + w] & ~vis[row + w];
@@ -89,17 +97,17 @@ function visibility(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, or
       const t1 = rf.wrSource[o];
       if (t1 < 0) continue;
       const x = h.opKey[o];
-      if (level === 'RC') {
+      if (weakReaderRule(level) === 'RC') {
         for (let q = h.txnOpStart[t]; q < o; q++) {
           const t2 = rf.wrSource[q];
-          if (t2 > BOTTOM && t2 !== t1 && writesKey(rf, t2, x) && (t1 === BOTTOM || pos[t2] > pos[t1])) return { readOp: o, t2 };
+          if (t2 > BOTTOM && t2 !== t1 && writesKey(rf, t2, x) && (t1 === BOTTOM || pos[t2] > pos[t1])) return { kind: 'rc', readOp: o, t2, premiseOp: q };
         }
         continue;
       }
       for (let p = 0; p < i; p++) {
         const t2 = order[p];
         if (t2 === t1 || !has(i, p) || !writesKey(rf, t2, x)) continue;
-        if (t1 === BOTTOM || p > pos[t1]) return { readOp: o, t2 };
+        if (t1 === BOTTOM || p > pos[t1]) return { kind: 'ext', readOp: o, t2, premiseOp: -1 };
       }
     }
   }

@@ -6,7 +6,7 @@ import {
   TK_ARROW, TK_BAD, TK_BOTTOM, TK_COLON, TK_COMMA, TK_EOF, TK_EQUALS, TK_IDENT, TK_LBRACKET, TK_LPAREN, TK_NUMBER,
   TK_RBRACKET, TK_RPAREN, TK_STRING, TOKEN_NAMES, tokenize, unquote, type Tokens,
 } from './hist-lexer.ts';
-import { LEVELS, levelId, parseLevel, type Level } from '../levels/levels.ts';
+import { levelById, levelId, levelList, LEVELS, parseLevel, someAliases, type Level } from '../levels/levels.ts';
 
 export interface LevelDirective { level: Level; span: Span }
 export interface ExpectDirective { level: Level; ok: boolean; span: Span }
@@ -226,7 +226,7 @@ class Parser {
     if (this.kind() === TK_LBRACKET) {
       this.pos++;
       if (this.kind() === TK_IDENT) level = this.levelToken();
-      else problem = { message: `expected a level (RC, RA, CC, PC, PSI, SI, SER), found ${this.describe()}`, span: this.span() };
+      else problem = { message: `expected a level (${LEVELS.join(', ')}), found ${this.describe()}`, span: this.span() };
       if (this.kind() === TK_RBRACKET) this.pos++;
       else problem ??= { message: `expected ']' after the level, found ${this.describe()}`, span: this.span() };
       this.hasTags = this.hasTags || level >= 0;
@@ -256,12 +256,12 @@ class Parser {
 
   /** A level name; unknown names are reported (unknown-level) and yield -1; no name at all: FAILED. */
   private levelToken(): number {
-    if (this.kind() !== TK_IDENT) return this.fail('a level (RC, RA, CC, PC, PSI, SI, SER)');
+    if (this.kind() !== TK_IDENT) return this.fail(`a level (${LEVELS.join(', ')})`);
     const at = this.pos++;
     const level = parseLevel(this.textOf(at));
     if (!level) {
       this.add(finding('unknown-level', 'error',
-        `unknown level '${this.textOf(at)}': expected RC, RA, CC, PC, PSI, SI or SER (or an alias such as causal, snapshot, serializable)`, this.span(at)));
+        `unknown level '${this.textOf(at)}': expected ${levelList()} (or an alias such as ${someAliases().join(', ')})`, this.span(at)));
       return -1;
     }
     return levelId(level);
@@ -462,5 +462,5 @@ class Parser {
 }
 
 function levelFromId(id: number): Level {
-  return LEVELS[id];
+  return levelById(id);
 }

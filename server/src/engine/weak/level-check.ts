@@ -10,7 +10,9 @@ import { saturateCC } from './saturate-cc.ts';
 import { saturateRA } from './saturate-ra.ts';
 import { saturateRC } from './saturate-rc.ts';
 
-export type Rule = 'RC' | 'RA' | 'CC';
+import type { Rule } from '../levels/levels.ts';
+
+export type { Rule };
 
 /** What every level check of one history shares: so ∪ wr ∪ ⊥ edges, their order, the clocks. */
 export class CheckContext {

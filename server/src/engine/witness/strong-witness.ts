@@ -1,14 +1,15 @@
-// Explains a strong-level violation: a minimal violating sub-history, then a forced cycle or per-order failures.
+// Explains a strong-level violation on its minimal sub-history: a forced cycle, or per-order failures.
 
-import { computeReadsFrom, opSpan, type ReadsFrom } from '../model/reads-from.ts';
+import { opSpan, writesKey, type ReadsFrom } from '../model/reads-from.ts';
 import { BOTTOM, type History } from '../model/history.ts';
 import { CheckContext } from '../weak/level-check.ts';
-import { LEVELS, type Level } from '../levels/levels.ts';
-import { restrictHistory } from '../model/restrict.ts';
-import { checkStrong, enumerateOrders, type StrongBudget } from '../strong/strong-check.ts';
+import { levelRow, type Level } from '../levels/levels.ts';
+import type { Restricted } from '../model/restrict.ts';
+import { enumerateOrders } from '../strong/strong-check.ts';
 import { EdgeList } from '../model/edges.ts';
 import { verifyOrder } from '../strong/verify-order.ts';
 import { sessionPredecessors } from '../model/happens-before.ts';
+import { orderFailureText } from './order-failure.ts';
 import { Explainer, type Witness, type WitnessEdge } from './witness.ts';
 
 /** Sub-histories up to this size get every commit order explained; larger ones only a summary. */
@@ -16,79 +17,16 @@ const MAX_ORDER_TXNS = 8;
 /** The SER forced-cycle derivation is quadratic in the edges: only on small sub-histories. */
 const MAX_CYCLE_TXNS = 60;
 
-export interface StrongWitnessOptions {
-  /** Date.now() after which minimisation stops and keeps what it has. */
-  deadline: number;
-  budget: StrongBudget;
-  /** Orders of the minimal sub-history listed at most. */
-  maxOrders: number;
-}
-
-/** A level per transaction of a (sub-)history: its tag, else the fallback. */
-export function levelsOf(h: History, fallback: Level | null, force: Level | null): (t: number) => Level {
-  return (t) => force ?? (h.txnLevel[t] >= 0 ? LEVELS[h.txnLevel[t]] : fallback ?? 'SER');
-}
-
-function violated(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, budget: StrongBudget): boolean {
-  if (rf.violations > 0) return false;
-  const ctx = new CheckContext(h, rf);
-  if (!ctx.causal) return false;
-  return checkStrong(ctx, levelOf, budget).kind === 'violated';
-}
-
-/**
- * Delta debugging: drops chunks of transactions, then single operations, as long as the level
- * stays violated (and the rest stays read-consistent). Sound: a sub-history's violation is the
- * whole history's, because dropping transactions and reads only removes constraints.
- */
-export function minimizeViolation(h: History, rf: ReadsFrom, levelFor: (sub: History) => (t: number) => Level, o: StrongWitnessOptions): { h: History; rf: ReadsFrom } {
-  let cur = { h, rf };
-  const alive = (): number[] => {
-    const out: number[] = [];
-    for (let t = 1; t < cur.h.txnCount; t++) out.push(t);
-    return out;
-  };
-  let chunk = Math.max(1, Math.floor((cur.h.txnCount - 1) / 2));
-  const live = (): boolean => Date.now() < o.deadline && o.budget.stop?.() !== true;
-  while (chunk >= 1 && live()) {
-    let removed = false;
-    const txns = alive();
-    for (let start = 0; start < txns.length && live(); start += chunk) {
-      const keep = new Uint8Array(cur.h.txnCount).fill(1);
-      for (let i = start; i < Math.min(txns.length, start + chunk); i++) keep[txns[i]] = 0;
-      const sub = restrictHistory(cur.h, cur.rf, keep);
-      const subRf = computeReadsFrom(sub);
-      if (violated(sub, subRf, levelFor(sub), o.budget)) {
-        cur = { h: sub, rf: subRf };
-        removed = true;
-        break;
-      }
-    }
-    if (!removed) chunk = chunk === 1 ? 0 : Math.max(1, Math.floor(chunk / 2));
-  }
-  // Then operations, one at a time.
-  for (let op = cur.h.opCount - 1; op >= 0 && live(); op--) {
-    if (op >= cur.h.opCount) continue;
-    const drop = new Uint8Array(cur.h.opCount);
-    drop[op] = 1;
-    const keep = new Uint8Array(cur.h.txnCount).fill(1);
-    const sub = restrictHistory(cur.h, cur.rf, keep, drop);
-    const subRf = computeReadsFrom(sub);
-    if (violated(sub, subRf, levelFor(sub), o.budget)) cur = { h: sub, rf: subRf };
-  }
-  return cur;
-}
-
 /**
  * The witness of a strong-level violation, on the minimal sub-history: for SER a cycle of edges
  * every commit order must contain when propagation finds one (write skew: two anti-dependencies);
  * otherwise, for each way to order the transactions left, the read that fails.
  */
-export function explainStrong(anomaly: string, h: History, rf: ReadsFrom, levelOf: (t: number) => Level, o: StrongWitnessOptions): Witness {
+export function explainStrong(anomaly: string, h: History, rf: ReadsFrom, levelOf: (t: number) => Level, maxOrders: number): Witness {
   const explain = new Explainer(h, rf, null);
   const committed = h.txnCount - 1;
   const allSer = committed <= MAX_CYCLE_TXNS && (() => {
-    for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 0 && levelOf(t) !== 'SER') return false;
+    for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 0 && !levelRow(levelOf(t)).visibility.total) return false;
     return true;
   })();
   const cycle = allSer ? serForcedCycle(h, rf, explain) : null;
@@ -103,15 +41,10 @@ export function explainStrong(anomaly: string, h: History, rf: ReadsFrom, levelO
       const id = `${f.readOp}:${f.t2}`;
       if (!seen.has(id)) {
         seen.add(id);
-        const t3 = h.opTxn[f.readOp];
-        const names = Array.from(order, (t) => explain.txn(t)).join(', ');
-        failures.push({
-          readOp: f.readOp,
-          text: `in the commit order ${names}: ${explain.txn(t3)} (at ${levelOf(t3)}) ${explain.readPhrase(f.readOp)}, but it must see ${explain.txn(f.t2)}, which also writes ${explain.key(h.opKey[f.readOp])} and commits later`,
-        });
+        failures.push({ readOp: f.readOp, text: orderFailureText(h, rf, explain, levelOf, order, f) });
       }
     }
-    return orders >= o.maxOrders;
+    return orders >= maxOrders;
   });
   const first = cycle?.find((e) => e.readOp >= 0) ?? null;
   const readOp = first?.readOp ?? failures[0]?.readOp ?? -1;
@@ -122,7 +55,7 @@ export function explainStrong(anomaly: string, h: History, rf: ReadsFrom, levelO
     ? `no commit order can satisfy ${anomaly} for ${txns.join(', ')}: ${cycle.filter((e) => e.kind !== 'so' && e.kind !== 'wr').map((e) => e.because).join('; ')}`
     : failures.length > 0
       ? `no commit order of ${txns.join(', ')} satisfies ${anomaly}: ${failures.map((f) => f.text).join('; ')}`
-      : `no commit order satisfies ${anomaly}; the smallest violating part found within the time budget has ${committed} transactions: ${txns.slice(0, 12).join(', ')}${committed > 12 ? ', …' : ''}`;
+      : `no commit order satisfies ${anomaly}; the smallest violating part found within the work budget has ${committed} transactions: ${txns.slice(0, 12).join(', ')}${committed > 12 ? ', …' : ''}`;
   return { anomaly, edges: cycle ?? [], message, span, explanation: failures.map((f) => f.text), readOps: [...new Set([readOp, ...failures.map((f) => f.readOp)])].filter((x) => x >= 0) };
 }
 
@@ -156,7 +89,7 @@ function serForcedCycle(h: History, rf: ReadsFrom, explain: Explainer): WitnessE
     changed = false;
     for (const r of reads) {
       for (let t2 = 1; t2 < n; t2++) {
-        if (t2 === r.t1 || t2 === r.t3 || h.txnAborted[t2] === 1 || !writes(rf, t2, r.x)) continue;
+        if (t2 === r.t1 || t2 === r.t3 || h.txnAborted[t2] === 1 || !writesKey(rf, t2, r.x)) continue;
         if (reach(t2, r.t1) || reach(r.t3, t2)) continue;
         const x = explain.key(r.x);
         if (r.t1 === BOTTOM || reach(r.t1, t2)) {
@@ -173,11 +106,6 @@ function serForcedCycle(h: History, rf: ReadsFrom, explain: Explainer): WitnessE
     }
   }
   return null;
-}
-
-function writes(rf: ReadsFrom, t: number, x: number): boolean {
-  for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) if (rf.writeKeys[j] === x) return true;
-  return false;
 }
 
 /** BFS path from a to b over the edge list (small graphs only), as edge indexes. */
@@ -210,4 +138,14 @@ function findCycle(n: number, edges: { from: number; to: number; edge: WitnessEd
   const back = path(n, edges, last.to, last.from);
   if (!back && last.to !== last.from) return null;
   return [last.edge, ...(back ?? []).map((e) => edges[e].edge)];
+}
+
+/** A witness found on a sub-history, with transaction and operation ids of the history it came from. */
+export function liftWitness(w: Witness, sub: Restricted): Witness {
+  const op = (o: number): number => (o >= 0 ? sub.opOrigin[o] : o);
+  return {
+    ...w,
+    edges: w.edges.map((e) => ({ ...e, from: sub.txnOrigin[e.from], to: sub.txnOrigin[e.to], readOp: op(e.readOp) })),
+    ...(w.readOps ? { readOps: w.readOps.map(op) } : {}),
+  };
 }

@@ -3,7 +3,7 @@
 import type { Hover, Position } from 'vscode-languageserver-protocol';
 import { EK_CO } from '../../engine/model/edges.ts';
 import { BOTTOM, OP_LIST_READ, OP_READ, OP_WRITE } from '../../engine/model/history.ts';
-import { LEVELS, type Level } from '../../engine/levels/levels.ts';
+import { levelById, type Level } from '../../engine/levels/levels.ts';
 import { visibleSet } from '../../engine/strong/verify-order.ts';
 import { opAt, readsOfWrite, txnHeaderAt } from '../../engine/queries.ts';
 import type { DocModel } from '../doc-model.ts';
@@ -83,8 +83,8 @@ function txnHover(m: DocModel, t: number): string {
   if (i > 0) around.push(`after ${code(h.names.txnName(h.sessionTxns[first + i - 1]))}`);
   if (i + 1 < count) around.push(`before ${code(h.names.txnName(h.sessionTxns[first + i + 1]))}`);
   const level = h.txnLevel[t] >= 0
-    ? `${code(LEVELS[h.txnLevel[t]])} (its own tag)`
-    : m.mixedLevels ? `${code(LEVELS[m.mixedLevels[t]])} (the file's \`level\`, or SER)` : 'untagged: each checked level applies';
+    ? `${code(levelById(h.txnLevel[t]))} (its own tag)`
+    : m.mixedLevels ? `${code(levelById(m.mixedLevels[t]))} (the file's \`level\`, or SER)` : 'untagged: each checked level applies';
   const ops = h.txnOpStart[t + 1] - h.txnOpStart[t];
   return [
     `**${md(txnLabel(h, t))}** — ${ordinal(i + 1)} of ${count} transaction${count === 1 ? '' : 's'} in session ${code(h.names.sessionName(s))}${around.length > 0 ? ` (${around.join(', ')})` : ''}`,
@@ -107,7 +107,7 @@ function mixedVisibility(m: DocModel, t: number): string[] {
   if (v.consistent === false) return ['', `**No commit order** satisfies every transaction's level: ${md(v.witness?.message ?? '')}`];
   if (v.consistent === null) return ['', `The mixed verdict is undecided: ${md(v.note ?? '')}`];
   if (!v.order || m.history.txnCount > MAX_VISIBILITY_TXNS) return [];
-  const levelOf = (u: number): Level => LEVELS[levels[u]];
+  const levelOf = (u: number): Level => levelById(levels[u]);
   const seen = visibleSet(m.history, m.readsFrom, levelOf, v.order, t).map((u) => code(txnShort(m, u)));
   const position = v.order.indexOf(t);
   return ['', `**Under the commit order found** (${ordinal(position + 1)} of ${v.order.length}), at ${code(levelOf(t))} it sees: ${seen.length > 0 ? seen.join(', ') : 'only the initial state'}`];

@@ -1,7 +1,7 @@
 // Verdicts as ✓/✗/? states, the strongest level that holds, and the status-bar line.
 
 import type { Verdict } from '../../engine/analyze.ts';
-import type { Level } from '../../engine/levels/levels.ts';
+import { strongestHolding as strongestOf, type Level } from '../../engine/levels/levels.ts';
 import type { LevelName, LevelState, StatusParams, VerdictState } from '../../protocol/shapes.ts';
 import type { DocModel } from '../doc-model.ts';
 
@@ -15,16 +15,9 @@ export function levelStates(m: DocModel): LevelState[] {
   return m.levels.filter((v): v is Verdict & { level: Level } => v.level !== 'mixed').map((v) => ({ level: v.level, state: stateOf(v) }));
 }
 
-/** Strictly stronger levels of each level (the lattice RC ⊑ RA ⊑ CC ⊑ PC ⊑ SI ⊑ SER, CC ⊑ PSI ⊑ SI). */
-const ABOVE: Record<LevelName, LevelName[]> = {
-  RC: ['RA', 'CC', 'PC', 'PSI', 'SI', 'SER'], RA: ['CC', 'PC', 'PSI', 'SI', 'SER'], CC: ['PC', 'PSI', 'SI', 'SER'],
-  PC: ['SI', 'SER'], PSI: ['SI', 'SER'], SI: ['SER'], SER: [],
-};
-
-/** The strongest evaluated levels that hold: those with no stronger evaluated level holding. */
+/** The strongest evaluated levels that hold: those with no stronger evaluated level holding (the engine's lattice). */
 export function strongestHoldingAll(states: readonly LevelState[]): LevelName[] {
-  const holding = new Set(states.filter((s) => s.state === 'ok').map((s) => s.level));
-  return [...holding].filter((l) => !ABOVE[l].some((u) => holding.has(u)));
+  return strongestOf(states.filter((s) => s.state === 'ok').map((s) => s.level));
 }
 
 /** One strongest level that holds, or null (PC when PC and PSI both are). */
@@ -43,6 +36,6 @@ export function doneStatus(m: DocModel): StatusParams {
   const mixed = m.mixed ? stateOf(m.mixed) : null;
   return {
     uri: m.uri, version: m.version, state: 'done', levels, mixed, strongest: strongestHolding(levels), strongestAll: strongestHoldingAll(levels),
-    text: summaryText(levels, mixed), errors: m.snapshot.errors, warnings: m.snapshot.warnings, millis: Math.round(m.snapshot.millis),
+    text: summaryText(levels, mixed) + (m.snapshot.partial ? ' (partial: syntax errors)' : ''), partial: m.snapshot.partial, errors: m.snapshot.errors, warnings: m.snapshot.warnings, millis: Math.round(m.snapshot.millis),
   };
 }

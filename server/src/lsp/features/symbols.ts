@@ -1,7 +1,7 @@
 // Document symbols (sessions → transactions) and folding ranges by session.
 
 import { SymbolKind, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver-protocol';
-import { LEVELS } from '../../engine/levels/levels.ts';
+import { levelById } from '../../engine/levels/levels.ts';
 import { sessionExtent, txnExtent } from '../../engine/queries.ts';
 import type { DocModel } from '../doc-model.ts';
 
@@ -14,7 +14,7 @@ export function documentSymbols(m: DocModel): DocumentSymbol[] {
     for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
       const t = h.sessionTxns[i];
       const e = txnExtent(h, t);
-      const detail = [h.txnLevel[t] >= 0 ? LEVELS[h.txnLevel[t]] : '', h.txnAborted[t] === 1 ? 'aborted' : ''].filter((x) => x).join(' ');
+      const detail = [h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : '', h.txnAborted[t] === 1 ? 'aborted' : ''].filter((x) => x).join(' ');
       children.push({
         name: h.names.txnName(t), detail, kind: SymbolKind.Event,
         range: m.lines.range(e.start, e.end), selectionRange: m.lines.range(r.txnStart[t], r.txnEnd[t]),

@@ -1,0 +1,133 @@
+// Homogeneous verdicts (every transaction at one level), computed on demand; the lattice, read from the table, saves searches.
+
+import type { EdgeList } from '../model/edges.ts';
+import { isWeakLevel, levelRow, weakerOrEqual, type Level, type Rule } from '../levels/levels.ts';
+import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongBudget, type StrongResult } from '../strong/strong-check.ts';
+import { checkCycles, forcedEdges, MAX_CLOCK_ENTRIES } from '../weak/level-check.ts';
+import { explainStrong, liftWitness } from '../witness/strong-witness.ts';
+import { levelOfTarget, minimizeWitness, type Target } from '../witness/violation.ts';
+import type { Witness } from '../witness/witness.ts';
+import type { Checks } from './checks.ts';
+import { decided, implied, pending, undecided, type Verdict } from './verdict.ts';
+
+export interface VerdictOptions {
+  strongMillis?: number;
+  witnessWork?: number;
+  deferStrong?: boolean;
+  stop?: () => boolean;
+}
+
+export const TOO_MANY_CLOCKS = `not decided: CC keeps a vector clock per transaction (transactions × sessions entries), and this history needs more than ${MAX_CLOCK_ENTRIES}`;
+/** Work units spent shrinking a strong-level violation to a minimal sub-history, per verdict (witness/minimize.ts). */
+const WITNESS_WORK = 2_000_000;
+/** Commit orders of the minimal sub-history explained at most. */
+const MAX_ORDERS_EXPLAINED = 120;
+const CYCLE_IN_SO_WR = 'so ∪ wr has a cycle';
+
+export class LevelVerdicts {
+  /** Inferred co edges per weak rule, for editor features (hover: the edges a read forced). */
+  readonly forced = new Map<Rule, EdgeList>();
+  /** Further witness cycles per weak rule (AnalyzeOptions.maxWitnesses). */
+  readonly extraWitnesses = new Map<Rule, Witness[]>();
+  readonly strongBudget: StrongBudget;
+  private readonly weak = new Map<Rule, Verdict>();
+  private readonly strong = new Map<Level, Verdict>();
+  private readonly searches = new Map<Level, StrongResult>();
+
+  constructor(readonly checks: Checks, private readonly options: VerdictOptions) {
+    this.strongBudget = { ...DEFAULT_STRONG_BUDGET, millis: options.strongMillis ?? DEFAULT_STRONG_BUDGET.millis, stop: options.stop };
+  }
+
+  /** The verdict of `level` (weak: its saturation; strong: CC, the lattice shortcuts, then its own search). */
+  verdictOf(level: Level): Verdict {
+    const row = levelRow(level);
+    if (isWeakLevel(level)) return this.weakVerdict(row.rule, level);
+    const base = this.weakVerdict(row.rule, row.rule);
+    if (base.consistent === false) return implied(level, base);
+    let v = this.strong.get(level);
+    if (v) return v;
+    if (this.options.deferStrong) return pending(level);
+    v = this.shortcut(level) ?? this.strongVerdict(level, this.search(level), { level });
+    this.strong.set(level, v);
+    return v;
+  }
+
+  /**
+   * The table's `decideFirst` levels, in order: a stronger one that holds (its search alone) or a
+   * weaker one that is violated decides `level`; then the `useKnown` levels' verdicts, if computed.
+   */
+  private shortcut(level: Level): Verdict | null {
+    const row = levelRow(level);
+    for (const f of row.decideFirst) {
+      if (weakerOrEqual(level, f)) {
+        if (!this.knownViolated(f) && this.search(f).kind === 'consistent') return implied(level, this.verdictOf(f));
+      } else if (weakerOrEqual(f, level)) {
+        const v = this.verdictOf(f);
+        if (v.consistent === false) return implied(level, v);
+      }
+    }
+    for (const k of row.useKnown) {
+      const v = this.strong.get(k);
+      if (v?.consistent === true && weakerOrEqual(level, k)) return implied(level, v);
+      if (v?.consistent === false && weakerOrEqual(k, level)) return implied(level, v);
+    }
+    return null;
+  }
+
+  /** Whether a verdict computed so far already shows that `level` is violated (a weaker-or-equal level is). */
+  private knownViolated(level: Level): boolean {
+    for (const [l, v] of this.strong) if (v.consistent === false && weakerOrEqual(l, level)) return true;
+    return false;
+  }
+
+  /** One search per strong level, shared by its verdict and the lattice shortcuts. */
+  private search(level: Level): StrongResult {
+    let r = this.searches.get(level);
+    if (!r) {
+      r = checkStrong(this.checks.ctx, () => level, this.strongBudget);
+      this.searches.set(level, r);
+    }
+    return r;
+  }
+
+  private weakVerdict(rule: Rule, level: Level): Verdict {
+    let v = this.weak.get(rule);
+    if (!v) {
+      v = this.decideWeak(rule);
+      this.weak.set(rule, v);
+    }
+    return v.level === level ? v : { ...v, level };
+  }
+
+  private decideWeak(rule: Rule): Verdict {
+    const { ctx, readWitness } = this.checks;
+    if (rule === 'CC' && !ctx.causal) return decided(rule, false, this.checks.causality(), CYCLE_IN_SO_WR);
+    const edges = forcedEdges(ctx, rule, null);
+    if (!edges) return undecided(rule, TOO_MANY_CLOCKS);
+    this.forced.set(rule, edges);
+    const r = checkCycles(ctx, edges, this.checks.maxWitnesses);
+    if (!r.acyclic && !ctx.causal) return decided(rule, false, this.checks.causality(), CYCLE_IN_SO_WR);
+    const witness = r.cycles.length > 0 ? this.checks.toWitness(rule, r.cycles[0], r.view) : this.checks.fallbackWitness();
+    this.extraWitnesses.set(rule, r.cycles.slice(1).map((c) => this.checks.toWitness(rule, c, r.view)));
+    return decided(rule, r.acyclic && readWitness === null, witness);
+  }
+
+  /** A strong (or mixed) search result as a verdict; a violation is shrunk and explained. */
+  strongVerdict(name: Level | 'mixed', r: StrongResult, target: Target): Verdict {
+    if (r.kind === 'consistent') return decided(name, true, null, undefined, r.order);
+    if (r.kind === 'unknown') return undecided(name, `${name === 'mixed' ? 'the mixed verdict' : name} could not be decided: ${r.reason}`);
+    const { h, rf } = this.checks;
+    // Shrinking re-checks many sub-histories, each within a small search budget, all within a work budget.
+    const min = minimizeWitness(h, rf, target, { work: this.options.witnessWork ?? WITNESS_WORK, stop: this.options.stop });
+    if (min.stopped) return undecided(name, 'not decided: the analysis was stopped');
+    // Explained on the sub-history, reported with the ids of the file's transactions and operations.
+    const w = explainStrong(name, min.h, min.rf, levelOfTarget(min.h, target), MAX_ORDERS_EXPLAINED);
+    return decided(name, false, liftWitness(w, min));
+  }
+
+  /** Whether the CC vector clocks could be built (false: CC-based checks are undecided). */
+  clocksAvailable(): boolean {
+    return this.checks.ctx.vectorClocks() !== null;
+  }
+}
+

@@ -1,0 +1,85 @@
+// The engine's one delta-debugging minimiser: the smallest sub-history that keeps a property, within a work budget.
+
+import type { History } from '../model/history.ts';
+import { computeReadsFrom, type ReadsFrom } from '../model/reads-from.ts';
+import { composeOrigin, restrictWithOrigin, unrestricted, type Restricted } from '../model/restrict.ts';
+
+export interface ShrinkBudget {
+  /**
+   * Work units: each candidate sub-history checked costs its operations plus its transactions.
+   * A count of steps, not milliseconds, so the result is the same on every machine and run.
+   */
+  work: number;
+  /** Polled between candidates: true abandons the shrinking (the caller then discards the result). */
+  stop?: () => boolean;
+}
+
+export interface Shrunk extends Restricted {
+  rf: ReadsFrom;
+  /** Candidate sub-histories checked. */
+  checks: number;
+  /** Whether shrinking ran to its end (else the work budget ran out and it kept what it had). */
+  complete: boolean;
+  /** Whether `stop` ended it. */
+  stopped: boolean;
+}
+
+/**
+ * Removes chunks of transactions (halving the chunk size down to one), then single operations
+ * (last first), then transactions left empty, as long as `keeps` holds of the candidate. With a
+ * property closed under adding back what was removed (a violation of a sub-history is one of the
+ * history: dropping transactions and reads only removes constraints), the result is 1-minimal
+ * for transactions when the budget allows. Ids of the result map back through txnOrigin/opOrigin.
+ */
+export function shrinkHistory(h: History, rf: ReadsFrom, keeps: (sub: History, subRf: ReadsFrom) => boolean, budget: ShrinkBudget): Shrunk {
+  let cur: Restricted & { rf: ReadsFrom } = { ...unrestricted(h), rf };
+  let work = budget.work;
+  let checks = 0;
+  let stopped = false;
+  const open = (): boolean => {
+    if (budget.stop?.() === true) stopped = true;
+    return work > 0 && !stopped;
+  };
+  /** Checks one candidate; adopts it when the property holds. */
+  const attempt = (keep: Uint8Array, drop: Uint8Array | null): boolean => {
+    const sub = restrictWithOrigin(cur.h, cur.rf, keep, drop);
+    const subRf = computeReadsFrom(sub.h);
+    checks++;
+    work -= sub.h.opCount + sub.h.txnCount;
+    if (!keeps(sub.h, subRf)) return false;
+    cur = { ...composeOrigin(cur, sub), rf: subRf };
+    return true;
+  };
+  const allTxns = (): Uint8Array => new Uint8Array(cur.h.txnCount).fill(1);
+
+  let chunk = Math.max(1, Math.floor((cur.h.txnCount - 1) / 2));
+  while (chunk >= 1 && open()) {
+    let removed = false;
+    const n = cur.h.txnCount - 1;
+    for (let start = 1; start <= n && open(); start += chunk) {
+      const keep = allTxns();
+      for (let t = start; t < Math.min(n + 1, start + chunk); t++) keep[t] = 0;
+      if (attempt(keep, null)) {
+        removed = true;
+        break;
+      }
+    }
+    if (!removed) chunk = chunk === 1 ? 0 : Math.max(1, Math.floor(chunk / 2));
+    else chunk = Math.min(chunk, Math.max(1, Math.floor((cur.h.txnCount - 1) / 2)));
+  }
+  // Operations one at a time, last first (ids below stay valid after each removal).
+  for (let op = cur.h.opCount - 1; op >= 0 && open(); op--) {
+    if (op >= cur.h.opCount) continue;
+    const drop = new Uint8Array(cur.h.opCount);
+    drop[op] = 1;
+    attempt(allTxns(), drop);
+  }
+  // A transaction left without operations says nothing: drop it when that keeps the property.
+  for (let t = cur.h.txnCount - 1; t >= 1 && open(); t--) {
+    if (cur.h.txnOpStart[t] !== cur.h.txnOpStart[t + 1]) continue;
+    const keep = allTxns();
+    keep[t] = 0;
+    attempt(keep, null);
+  }
+  return { ...cur, checks, complete: open(), stopped };
+}
