@@ -111,6 +111,7 @@ describe('LSP framing and lifecycle over stdio', () => {
       { method: 'textDocument/documentSymbol', params: { textDocument: { uri: 'file:///a.hist' } } },
       { method: 'isocheck/analysis', params: { uri: 'file:///a.hist' } },
       { method: 'isocheck/exportWitness', params: { uri: 'file:///a.hist', level: 'RC', format: 'json' } },
+      { method: 'shutdown' },
     ];
     for (const [i, r] of requests.entries()) peer.send({ id: 10 + i, ...r });
     for (const [i, r] of requests.entries()) {

@@ -57,6 +57,8 @@ describe('documents in other formats', () => {
     assert.deepEqual(await c.diagnosticsOfVersion(prose, 1).catch(() => c.diagnostics.get(prose)?.diagnostics), []);
     assert.equal(await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri: prose }, position: { line: 0, character: 3 } }), null);
     assert.ok(c.statuses.slice(before).every((s) => s.uri !== prose), 'no status for a file that is no history');
+    const v = await c.change(prose, PLUME);
+    assert.deepEqual(got(await c.diagnosticsOfVersion(prose, v)), asCli('notes.txt', PLUME), 'once it looks like plume, it is read as plume');
   });
 
   test('a dbcop document: dbcop verdicts; the same text as .hist: one error naming --format dbcop', async () => {

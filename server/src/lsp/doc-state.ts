@@ -20,9 +20,10 @@ export class DocState {
 
   /**
    * openVersion: the version opened (its content-change event is the open itself);
-   * format: the reader that reads the document, null when IsoCheck leaves it alone.
+   * format: the reader that reads the document, null when IsoCheck leaves it alone (a plain
+   * `.txt` that does not look like a history, looked at again when it changes).
    */
-  constructor(readonly uri: string, readonly openVersion: number, readonly format: string | null) {}
+  constructor(readonly uri: string, readonly openVersion: number, public format: string | null) {}
 }
 
 /** The open documents' states by URI. */

@@ -21,6 +21,11 @@ export function registerDocumentSync(ctx: ServerContext): void {
     const { uri, version } = e.document;
     const st = ctx.docs.get(uri);
     if (!st || st.openVersion === version) return; // the open itself, handled above
+    if (st.format === null) {
+      // A plain .txt left alone so far: it may have become a history.
+      st.format = formatOfDocument(uri, e.document.languageId, e.document.getText());
+      if (st.format === null) return;
+    }
     void ctx.settingsFor(uri).then((s) => {
       if (s.checkOn !== 'change') return;
       // A newer edit makes a running analysis stale: stop it now rather than when the next one starts.

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  createConnection, DidChangeConfigurationNotification, ProposedFeatures, TextDocumentSyncKind,
+  createConnection, DidChangeConfigurationNotification, ErrorCodes, ProposedFeatures, ResponseError, TextDocumentSyncKind,
   type Connection, type InitializeParams, type InitializeResult,
 } from 'vscode-languageserver/node';
 import { CONFIGURATION_SECTION } from '../protocol/commands.ts';
@@ -93,6 +93,7 @@ function registerLifecycle(ctx: ServerContext): void {
   }));
 
   connection.onShutdown(() => {
+    if (ctx.shutDown) throw new ResponseError(ErrorCodes.InvalidRequest, 'shutdown: the server is already shutting down');
     ctx.shutDown = true;
     ctx.runner?.dispose();
     ctx.runner = null;
