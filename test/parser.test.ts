@@ -610,22 +610,23 @@ session s2
   });
 });
 
-describe('list-append operations (not checked yet)', () => {
-  test('a(k, v) and r(k, [..]) give a not-checked note, no error and no crash', () => {
+describe('list-append operations', () => {
+  test('a(k, v) and r(k, [..]) are parsed and checked; a list element nobody appended is a garbage read at the read', () => {
     const m = marked(`session s1
-  T1: [[a(l, 1)]] append(l, 2) w(x, 1)
+  T1: a(l, 1) append(l, 2) w(x, 1)
 session s2
-  T2: r(l, [1, 2]) r(l, []) r(x, 1) r(m, ["a", -3])
+  T2: r(l, [1, 2]) r(x, 1) [[r(m, ["a", -3])]]
 `);
     const a = analyzeHistText(m.text);
-    const notes = only(a.findings, 'not-checked');
-    assert.equal(notes.length, 1);
-    assert.notEqual(notes[0].severity, 'error');
-    assert.ok(notes[0].span.start >= m.ranges[0].start && notes[0].span.end <= m.ranges[0].end + 30, 'at the list operations');
-    assert.match(notes[0].message, /list/);
-    assert.deepEqual(a.findings.filter((f) => f.severity === 'error'), []);
-    assert.deepEqual(weak(a).map((v) => v.consistent), [true, true, true], 'the register part is checked and holds');
-    assert.deepEqual(describeHistory(a.history), ['s1/T1: a(l, 1) a(l, 2) w(x, 1)', 's2/T2: r(l, [..]) r(l, [..]) r(x, 1) r(m, [..])']);
+    const garbage = only(a.findings, 'garbage-read');
+    assert.equal(garbage.length, 2);
+    assert.deepEqual(garbage.map((f) => [f.span.start, f.span.end]), [[m.ranges[0].start, m.ranges[0].end], [m.ranges[0].start, m.ranges[0].end]]);
+    assert.match(garbage[0].message, /"a", which no transaction appended to m/);
+    assert.deepEqual(weak(a).map((v) => v.consistent), [false, false, false], 'a garbage read breaks every level');
+    assert.deepEqual(describeHistory(a.history), ['s1/T1: a(l, 1) a(l, 2) w(x, 1)', 's2/T2: r(l, [..]) r(x, 1) r(m, [..])']);
+    const clean = analyzeHistText(m.text.replace('r(m, ["a", -3])', 'r(m, [])'));
+    assert.deepEqual(clean.findings, []);
+    assert.deepEqual(weak(clean).map((v) => v.consistent), [true, true, true]);
   });
 
   test('the register part of a list-append file is still checked', () => {

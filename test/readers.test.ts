@@ -17,8 +17,8 @@ const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 const verdicts = (a: Analysis): Record<string, boolean | null> => Object.fromEntries(a.levels.map((v) => [v.level, v.consistent]));
 
 describe('registry', () => {
-  test('three readers, each with a name and endings', () => {
-    assert.deepEqual(FORMAT_NAMES, ['hist', 'plume', 'dbcop']);
+  test('five readers, each with a name and endings', () => {
+    assert.deepEqual(FORMAT_NAMES, ['hist', 'plume', 'edn', 'json', 'dbcop']);
     for (const r of READERS) assert.ok(r.extensions.every((x) => x.startsWith('.')), r.name);
   });
 
@@ -27,6 +27,9 @@ describe('registry', () => {
     assert.equal(readerForFile('a.plume', '')?.name, 'plume');
     assert.equal(readerForFile('a.dbcop', '')?.name, 'dbcop');
     assert.equal(readerForFile('a.json', '[[{"events": []}]]')?.name, 'dbcop');
+    assert.equal(readerForFile('a.json', '{"type": "invoke", "f": "txn", "value": [["r", 1, null]], "process": 0}\n')?.name, 'json');
+    assert.equal(readerForFile('a.jsonl', '')?.name, 'json');
+    assert.equal(readerForFile('a.edn', '')?.name, 'edn');
     assert.equal(readerForFile('a.txt', 'w(1,1,0,1)\nr(1,1,1,2)\n')?.name, 'plume');
     assert.equal(readerForFile('a.txt', '// s1\n[x:=1]\n---\n[x==1]\n')?.name, 'dbcop');
     assert.equal(readerForFile('A.TXT', 'hello')?.name, 'plume', 'no reader recognises it: the first that claims the ending');
@@ -235,8 +238,8 @@ describe('the CLI reads dbcop files', () => {
   });
 
   test('an unknown --format lists the readers', () => {
-    const r = cli('check', '--format', 'edn', join(FIXTURES, 'write-skew.dbcop'));
+    const r = cli('check', '--format', 'yaml', join(FIXTURES, 'write-skew.dbcop'));
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /unknown format 'edn' \(hist, plume, dbcop\)/);
+    assert.match(r.stderr, /unknown format 'yaml' \(hist, plume, edn, json, dbcop\)/);
   });
 });

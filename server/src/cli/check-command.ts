@@ -1,4 +1,4 @@
-// `isocheck check FILE… [--level L,L…] [--claim L] [--json] [--format hist|plume|dbcop]`: verdicts, witnesses, exit status.
+// `isocheck check FILE… [--level L,L…] [--claim L] [--json] [--format hist|plume|edn|json|dbcop]`: verdicts, witnesses, exit status.
 
 import { analyzeSource } from '../engine/analyze.ts';
 import { LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
@@ -13,7 +13,7 @@ import { renderDetails, renderHeading, renderTable } from './text-report.ts';
 const LARGE_INPUT_BYTES = 2_000_000;
 const IMPLICIT_STRONG_MILLIS = 2_000;
 
-export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--claim L [--undecided ok|fail]] [--json] [--format hist|plume|dbcop] [--plume-init zero|none] [--witnesses N]';
+export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--claim L [--undecided ok|fail]] [--json] [--format hist|plume|edn|json|dbcop] [--plume-init zero|none] [--witnesses N]';
 
 /** Exit statuses of `check`, most serious first when files disagree: 2, then 1, then 3. */
 export const EXIT_OK = 0;

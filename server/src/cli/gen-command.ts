@@ -5,6 +5,7 @@ import { histChunks, plumeChunks } from '../engine/gen/history-writers.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
 import { pipeToStdout, writeFileAtomic } from './output.ts';
+import { runGenList } from './gen-list-command.ts';
 
 export const GEN_USAGE = `usage: isocheck gen [--sessions N] [--txns N | --events N] [--ops N] [--keys N]
                     [--dist uniform|zipf] [--zipf S] [--reads R] [--aborts R]
@@ -22,6 +23,7 @@ export const GEN_USAGE = `usage: isocheck gen [--sessions N] [--txns N | --event
   Exit status: 0 written, 2 usage error or an output that cannot be written (the old file is kept).`;
 
 export async function runGen(argv: readonly string[], io: Io): Promise<number> {
+  if (argv.includes('--workload')) return runGenList(argv, io);
   const parsed = parseArgs(argv, ['--sessions', '--txns', '--events', '--ops', '--keys', '--dist', '--zipf', '--reads', '--aborts', '--store', '--seed', '--format', '-o', '--output'], ['--help']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;

@@ -3,12 +3,13 @@
 import { CHECK_USAGE, runCheck, type Io } from './check-command.ts';
 import { runGen } from './gen-command.ts';
 import { terminalSafeLines } from './terminal-text.ts';
+import { CONVERT_USAGE, runConvert } from './convert-command.ts';
 import { runWitness, WITNESS_USAGE } from './witness-command.ts';
 
 const HELP = `isocheck — does a transactional history honour its isolation level?
 
 ${CHECK_USAGE}
-  Checks .hist files (and AWDIT/Plume text files: .txt, .plume, or --format plume) at all seven
+  Checks .hist files (and AWDIT/Plume text files: .txt, .plume; Jepsen histories: .edn, .jsonl) at all seven
   levels (or those given with --level) and the file's mixed levels; prints a verdict table and
   each violation's witness.
   --claim L       the level the system under test claims (added to --level): its violation is an
@@ -27,6 +28,9 @@ ${CHECK_USAGE}
 
 ${WITNESS_USAGE}
   Exports one level's witness: the cycle as JSON, Graphviz DOT, an SVG drawing, or a minimised .hist.
+
+${CONVERT_USAGE}
+  Writes any input (Jepsen EDN .edn, JSON lines .jsonl, plume, .hist) as a .hist file.
 
 usage: isocheck gen [options] [-o FILE]      (isocheck gen --help for the options)
 usage: isocheck lsp [--stdio]                (the language server, for editors: docs/editors.md)
@@ -48,6 +52,8 @@ function main(argv: readonly string[]): number | Promise<number> {
       return runGen(rest, io);
     case 'witness':
       return runWitness(rest, io);
+    case 'convert':
+      return runConvert(rest, io);
     case 'lsp':
       // Loaded on demand, so that `check` does not pay for the LSP libraries. The server runs until
       // the client sends exit (or closes stdin), then ends the process itself.

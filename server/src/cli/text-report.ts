@@ -8,13 +8,16 @@ import { terminalSafe as safe } from './terminal-text.ts';
 const MARK = (v: VerdictJson): string => (v.consistent === true ? '✓' : v.consistent === false ? '✗' : '?');
 
 export function renderTable(reports: readonly FileReport[]): string {
-  const levelNames = LEVELS.filter((l) => reports.some((r) => r.levels[l]));
+  const levelNames = [...LEVELS, 'SSER'].filter((l) => reports.some((r) => r.levels[l]));
   const withMixed = reports.some((r) => r.mixed);
-  const header = ['file', ...levelNames, ...(withMixed ? ['mixed'] : []), 'result'];
+  // List-append histories: the anomalies found, weakest first (docs/list-append.md).
+  const withAnomalies = reports.some((r) => r.anomalies !== undefined);
+  const header = ['file', ...levelNames, ...(withMixed ? ['mixed'] : []), ...(withAnomalies ? ['anomalies'] : []), 'result'];
   const rows = reports.map((r) => [
     safe(r.file),
     ...levelNames.map((l) => (r.levels[l] ? MARK(r.levels[l]) : '')),
     ...(withMixed ? [r.mixed ? MARK(r.mixed) : ''] : []),
+    ...(withAnomalies ? [r.anomalies === undefined ? '' : r.anomalies.length === 0 ? '–' : r.anomalies.map((a) => a.code).join(' ')] : []),
     // PARTIAL: the file has syntax errors and its verdicts are for what parsed.
     r.partial ? `PARTIAL, ${result(r)}` : result(r),
   ]);

@@ -2,7 +2,7 @@
 
 import { finding, type Finding, type Severity, type Span } from './model/diagnostics.ts';
 import type { EdgeList } from './model/edges.ts';
-import type { History } from './model/history.ts';
+import { OP_READ, OP_WRITE, type History } from './model/history.ts';
 import type { ReadsFrom } from './model/reads-from.ts';
 import { LEVELS, type Level, type Rule } from './levels/levels.ts';
 import { readPlume } from './readers/plume-reader.ts';
@@ -13,7 +13,14 @@ import { expectationFindings, levelFindings, undecidedFindings } from './verdict
 import { LevelVerdicts } from './verdicts/homogeneous.ts';
 import { mixedVerdict } from './verdicts/mixed.ts';
 import { readStage, type ReadStage } from './verdicts/read-stage.ts';
-import { undecided, type Verdict } from './verdicts/verdict.ts';
+import { decided, undecided, type Verdict } from './verdicts/verdict.ts';
+import { readJepsenEdn } from './readers/edn-reader.ts';
+import { readJepsenJson } from './readers/json-events-reader.ts';
+import { utf8 } from './util/utf8.ts';
+import { hasListOps } from './listappend/infer.ts';
+import { analyzeListAppend, anomalySeverity, type ListAnalysis } from './listappend/list-analysis.ts';
+import { anomalyExpectations, claimedListLevels, listWitness, mixedListLevels } from './listappend/list-verdicts.ts';
+import { CYCLE_CLASSES, type ListLevel } from './listappend/anomaly-table.ts';
 
 export type { Verdict, VerdictBasis } from './verdicts/verdict.ts';
 
@@ -33,6 +40,10 @@ export interface Analysis {
   mixedLevels: Int8Array | null;
   /** The source has syntax errors: the verdicts are for what parsed (none when nothing did). */
   partial: boolean;
+  /** The list-append analysis (anomalies, version orders) when the history has list operations. */
+  list: ListAnalysis | null;
+  /** SSER (SER whose commit order extends rt): when the file asks for it or a list history has times. */
+  sser: Verdict | null;
 }
 
 export interface AnalyzeOptions {
@@ -66,7 +77,7 @@ export interface ReadSource {
   directives?: Directives | null;
   /** Whether any transaction carries its own level tag. */
   hasTags?: boolean;
-  /** Where the first list-append operation stands, if any (not checked yet). */
+  /** Where the first list-append operation stands, if any: the list-append analysis runs then. */
   firstListOp?: Span | null;
 }
 
@@ -80,6 +91,13 @@ export function analyzePlumeBytes(bytes: Uint8Array, options: AnalyzeOptions = {
   return analyzeSource({ history: p.history, lines: p.lines, findings: p.findings }, options);
 }
 
+/** Jepsen/Elle histories: EDN (one map per line, or a vector) or the same events as JSON lines. */
+export function analyzeJepsenBytes(bytes: Uint8Array | string, format: 'edn' | 'json', options: AnalyzeOptions = {}): Analysis {
+  const p = typeof bytes === 'string' ? readJepsenJson(bytes) : format === 'edn' ? readJepsenEdn(bytes) : readJepsenJson(utf8(bytes, 0, bytes.length));
+  const firstListOp = hasListOps(p.history) ? { start: 0, end: 0 } : null;
+  return analyzeSource({ history: p.history, lines: p.lines, findings: p.findings, firstListOp }, options);
+}
+
 /** The pipeline over an already-read source; each stage is a function of its own (verdicts/). */
 export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): Analysis {
   const d = src.directives ?? null;
@@ -88,24 +106,69 @@ export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): An
   const findings: Finding[] = [...src.findings];
   const read = readStage(src.history, src.findings);
   for (const f of read.rf.findings) findings.push({ ...f, severity: soften(f.severity) });
-  if (src.firstListOp) {
-    findings.push(finding('not-checked', soften('warning'), 'list-append operations (a(k, v) and list reads r(k, [...])) are not checked yet: they are left out of every check', src.firstListOp));
-  }
   if (read.nothingRead) return nothingRead(src, read, findings, options);
+  const h = read.h;
+  // List-append histories (docs/list-append.md): findings at the offending ops (they break every
+  // level), named anomalies at transaction headers, and verdicts from the observed version orders.
+  const list = src.firstListOp && hasListOps(h) ? analyzeListAppend(h) : null;
+  if (list) {
+    const claimed = claimedListLevels(h, d);
+    for (const f of list.findings) {
+      const isAnomaly = (CYCLE_CLASSES as readonly string[]).some((c) => f.code === c || f.code === `${c}-realtime`) || f.code === 'lost-update';
+      findings.push({ ...f, severity: soften(isAnomaly ? anomalySeverity(f.code as never, claimed) : f.severity) });
+    }
+  }
+  /** A level's verdict on a list history: the register engine's (register keys) and the list analysis's; both must hold. */
+  const withList = (v: Verdict, level: ListLevel, lv: boolean | null | undefined): Verdict => {
+    if (!list || lv === undefined || lv === true || v.consistent === false) return v;
+    if (lv === null) return undecided(v.level, `${level} could not be decided on the list-append keys: too many orders between appends nobody read`);
+    return decided(v.level, false, listWitness(list, level));
+  };
 
-  const verdicts = new LevelVerdicts(new Checks(read.h, read.rf, findings, soften, Math.max(1, options.maxWitnesses ?? 1)), options);
+  const verdicts = new LevelVerdicts(new Checks(h, read.rf, findings, soften, Math.max(1, options.maxWitnesses ?? 1)), options);
   const requested = new Set<Level>(options.levels ?? LEVELS);
-  const levels = LEVELS.filter((l) => requested.has(l)).map((l) => verdicts.verdictOf(l));
-  const mixed = mixedVerdict(verdicts, d, src.hasTags ?? false, options.deferStrong ?? false);
+  const levels = LEVELS.filter((l) => requested.has(l)).map((l) => withList(verdicts.verdictOf(l), l, list?.verdicts.get(l)));
+  const registerMixed = mixedVerdict(verdicts, d, src.hasTags ?? false, options.deferStrong ?? false);
+  const mixed = registerMixed && list && d
+    ? { ...registerMixed, verdict: withList(registerMixed.verdict, 'SER', list.mixed(mixedListLevels(h, d))) }
+    : registerMixed;
   verdicts.checks.causality(); // its findings, if no check above needed them yet
 
+  // SSER: on list histories from the graph; on register histories not decided yet. Shown when the
+  // file asks for it or a list history has times (and the caller does not narrow the levels).
+  let sserVerdict: Verdict | undefined;
+  const sserOf = (): Verdict => {
+    if (sserVerdict) return sserVerdict;
+    const ser = levels.find((v) => v.level === 'SER') ?? withList(verdicts.verdictOf('SER'), 'SER', list?.verdicts.get('SER'));
+    const registers = h.opKind.some((k) => k === OP_READ || k === OP_WRITE);
+    sserVerdict = ser.consistent === false
+      ? { ...ser, basis: { kind: 'implied', from: 'SER' }, note: 'implied: SER is violated' }
+      : list && !registers
+        ? withList(decided('SER', true, null), 'SSER', list.verdicts.get('SSER'))
+        : undecided('SER', 'SSER is decided on list-append histories only (register histories: not checked yet)');
+    return sserVerdict;
+  };
+  const sserAsked = options.levels === undefined && ((list !== null && h.txnTimeStart !== undefined)
+    || [d?.level, ...(d?.checks ?? []), ...(d?.expects ?? [])].some((x) => x?.strict === true));
+  const sser = sserAsked ? sserOf() : null;
+
   levelFindings(verdicts, levels, mixed, d);
-  undecidedFindings(read.h, findings, levels, mixed?.verdict ?? null, askedLevels(options, d), d);
-  expectationFindings(verdicts, d);
+  undecidedFindings(h, findings, levels, mixed?.verdict ?? null, askedLevels(options, d), d);
+  if (list || d?.expects.some((e) => e.strict === true)) {
+    // Expectations against the combined verdicts (SSER for `expect SSER …`).
+    for (const e of d?.expects ?? []) {
+      const v = e.strict ? sserOf() : levels.find((x) => x.level === e.level) ?? withList(verdicts.verdictOf(e.level), e.level, list?.verdicts.get(e.level));
+      if (v.consistent === null || v.consistent === e.ok) continue;
+      const why = v.consistent ? 'it holds' : `it is violated: ${v.witness?.message ?? ''}`;
+      findings.push(finding('expectation-failed', 'error', `expected ${e.strict ? 'SSER' : e.level} ${e.ok ? 'ok' : 'violated'}, but ${why}`, e.span,
+        v.witness ? v.witness.edges.slice(0, 20).map((x) => ({ span: x.span, message: `${x.kind}: ${x.because}` })) : []));
+    }
+  } else expectationFindings(verdicts, d);
+  if (d) findings.push(...anomalyExpectations(list, d.anomalyExpects));
   findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
   return {
-    history: read.h, lines: src.lines, readsFrom: read.rf, title: d?.title ?? null, levels, mixed: mixed?.verdict ?? null,
-    findings, forced: verdicts.forced, mixedLevels: mixed?.levels ?? null, partial: read.partial,
+    history: h, lines: src.lines, readsFrom: read.rf, title: d?.title ?? null, levels, mixed: mixed?.verdict ?? null,
+    findings, forced: verdicts.forced, mixedLevels: mixed?.levels ?? null, partial: read.partial, list, sser,
   };
 }
 
@@ -126,6 +189,6 @@ function nothingRead(src: ReadSource, read: ReadStage, findings: Finding[], opti
     history: read.h, lines: src.lines, readsFrom: read.rf, title: d?.title ?? null,
     levels: LEVELS.filter((l) => requested.has(l)).map((l) => undecided(l, reason)),
     mixed: d && (d.level || src.hasTags) ? undecided('mixed', reason) : null,
-    findings, forced: new Map(), mixedLevels: null, partial: true,
+    findings, forced: new Map(), mixedLevels: null, partial: true, list: null, sser: null,
   };
 }

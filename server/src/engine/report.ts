@@ -49,7 +49,18 @@ export interface FileReport {
   partial?: true;
   levels: Record<string, VerdictJson>;
   mixed: VerdictJson | null;
+  /** List-append histories: each anomaly found, with its cycle (empty for lost-update). */
+  anomalies?: AnomalyJson[];
   diagnostics: DiagnosticJson[];
+}
+
+export interface AnomalyJson {
+  code: string;
+  message: string;
+  range: Range;
+  transactions: string[];
+  /** As a witness's edges, with one more kind: `rt` (real time, in the -realtime classes). */
+  cycle: (Omit<EdgeJson, 'kind'> & { kind: EdgeJson['kind'] | 'rt' })[];
 }
 
 export function fileReport(file: string, a: Analysis): FileReport {
@@ -77,12 +88,18 @@ export function fileReport(file: string, a: Analysis): FileReport {
   };
   const levels: Record<string, VerdictJson> = {};
   for (const v of a.levels) levels[v.level] = verdict(v);
+  if (a.sser) levels.SSER = verdict(a.sser);
+  const anomalies = a.list?.anomalies.map((x): AnomalyJson => ({
+    code: x.code, message: x.message, range: range(x.span), transactions: x.txns,
+    cycle: x.cycle.map((e) => ({ from: e.from, to: e.to, kind: e.kind, key: e.key, because: e.because, range: range(e.span) })),
+  }));
   return {
     file,
     title: a.title,
     ...(a.partial ? { partial: true as const } : {}),
     levels,
     mixed: a.mixed ? verdict(a.mixed) : null,
+    ...(anomalies ? { anomalies } : {}),
     diagnostics: a.findings.map((f) => {
       const d: DiagnosticJson = { code: f.code, severity: f.severity, message: f.message, range: range(f.span) };
       if (f.related.length > 0) d.relatedInformation = f.related.map((r) => ({ range: range(r.span), message: r.message }));

@@ -64,7 +64,7 @@ export interface HistWriteOptions {
 /**
  * A litmus file: a comment naming the anomaly and the level, `history`, `init` values of the keys
  * used, `expect L violated` (homogeneous) or `level L` with the tags (mixed), then the sessions.
- * List-append operations are left out: no level checks them.
+ * List-append operations, `unknown` statuses and real-time intervals are kept.
  */
 export function writeHistText(h: History, o: HistWriteOptions): string {
   const lines: string[] = [];
@@ -92,14 +92,20 @@ export function writeHistText(h: History, o: HistWriteOptions): string {
     for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
       const t = h.sessionTxns[i];
       const tag = mixed && h.txnLevel[t] >= 0 ? ` [${levelById(h.txnLevel[t])}]` : '';
-      const status = h.txnAborted[t] === 1 ? ' aborted' : '';
+      const status = h.txnAborted[t] === 1 ? ' aborted' : h.txnUnknown?.[t] === 1 ? ' unknown' : '';
+      const time = h.txnTimeStart && h.txnTimeEnd && !Number.isNaN(h.txnTimeStart[t]) ? ` @ ${h.txnTimeStart[t]}..${h.txnTimeEnd[t]}` : '';
       const ops: string[] = [];
       for (let op = h.txnOpStart[t]; op < h.txnOpStart[t + 1]; op++) {
         const kind = h.opKind[op];
-        if (kind === OP_APPEND || kind === OP_LIST_READ) continue;
         const key = histKey(h.names.keyName(h.opKey[op]));
         const v = h.opValue[op];
-        if (kind === OP_READ) {
+        if (kind === OP_LIST_READ) {
+          const ls = h.opListStart as Int32Array;
+          const items = Array.from((h.listElems as Int32Array).subarray(ls[op], ls[op + 1]), (x) => histValue(h.names.valueText(x)));
+          ops.push(`r(${key}, [${items.join(', ')}])`);
+        } else if (kind === OP_APPEND) {
+          ops.push(`a(${key}, ${histValue(h.names.valueText(v))})`);
+        } else if (kind === OP_READ) {
           const src = h.opSource[op] >= 0 ? ` <- ${txnNames[h.opSource[op]]}` : '';
           const value = v === INIT_VALUE ? ', init' : v === NO_VALUE ? '' : `, ${histValue(h.names.valueText(v))}`;
           ops.push(`r(${key}${value})${src}`);
@@ -107,7 +113,7 @@ export function writeHistText(h: History, o: HistWriteOptions): string {
           ops.push(`w(${key}, ${histValue(h.names.valueText(v))})`);
         }
       }
-      lines.push(`  ${txnNames[t]}${tag}${status}: ${ops.join(' ')}`.trimEnd());
+      lines.push(`  ${txnNames[t]}${tag}${status}${time}: ${ops.join(' ')}`.trimEnd());
     }
   }
   return lines.join('\n') + '\n';

@@ -1,6 +1,7 @@
 // Findings as data: stable codes, severities and offset ranges; rendering to LSP shapes happens at the edges.
 
 import type { LevelName } from '../levels/levels.ts';
+import type { AnomalyCode } from '../listappend/anomaly-table.ts';
 
 export type Severity = 'error' | 'warning' | 'information';
 
@@ -8,7 +9,8 @@ export type DiagnosticCode =
   | 'syntax' | 'duplicate-name' | 'undefined-transaction' | 'unknown-level'
   | 'thin-air' | 'aborted-read' | 'intermediate-read' | 'future-read' | 'own-write'
   | 'ambiguous-read' | 'causality-cycle' | 'duplicate-write'
-  | LevelName | 'mixed'
+  | LevelName | 'SSER' | 'mixed'
+  | 'mixed-key' | AnomalyCode
   | 'not-checked' | 'expectation-failed';
 
 /** Half-open span of UTF-16 offsets into the source text. */

@@ -1,6 +1,6 @@
 // The history model: transactions, sessions and operations as integer ids over typed arrays.
 
-import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
+import { Float64Vec, Int32Vec, Uint8Vec } from '../util/int-vec.ts';
 
 export const OP_READ = 0;
 export const OP_WRITE = 1;
@@ -50,6 +50,16 @@ export interface History {
   opTxn: Int32Array;
   /** Initial values declared by `init k = v` (key id → value id). */
   initValues: Map<number, number>;
+  /** 1: tagged `[SSER]` (txnLevel then holds SER): its commit order must also extend rt. */
+  txnStrict?: Uint8Array;
+  /** 1: status `unknown` (the client never learned the outcome); absent when no input said so. */
+  txnUnknown?: Uint8Array;
+  /** Real-time interval `@ START..END` per transaction; NaN when the transaction has no times. */
+  txnTimeStart?: Float64Array;
+  txnTimeEnd?: Float64Array;
+  /** Elements of list reads: op o returned listElems[opListStart[o] .. opListStart[o+1]) (value ids). */
+  opListStart?: Int32Array;
+  listElems?: Int32Array;
   names: HistoryNames;
   ranges: HistoryRanges | null;
 }
@@ -68,6 +78,16 @@ export class HistoryBuilder {
   private readonly txnEnd: Int32Vec;
   private readonly txnLabels: string[] = ['init'];
   private readonly txnNumbers: Int32Vec;
+  private readonly txnUnknown: Uint8Vec;
+  private readonly txnTimeStart: Float64Vec;
+  private readonly txnTimeEnd: Float64Vec;
+  private strict: Uint8Vec | null = null;
+  private hasUnknown = false;
+  private hasTimes = false;
+  /** Per op, where its list elements start in listElems (-1: not a list read); only once a list is seen. */
+  private opList: Int32Vec | null = null;
+  private opListLen: Int32Vec | null = null;
+  private readonly listElems = new Int32Vec(16);
   private readonly opTxn: Int32Vec;
   private readonly opKind: Uint8Vec;
   private readonly opKey: Int32Vec;
@@ -93,6 +113,9 @@ export class HistoryBuilder {
     this.txnStart = new Int32Vec(txns);
     this.txnEnd = new Int32Vec(txns);
     this.txnNumbers = new Int32Vec(numericNames ? txns : 4);
+    this.txnUnknown = new Uint8Vec(txns);
+    this.txnTimeStart = new Float64Vec(txns);
+    this.txnTimeEnd = new Float64Vec(txns);
     this.opTxn = new Int32Vec(ops);
     this.opKind = new Uint8Vec(ops);
     this.opKey = new Int32Vec(ops);
@@ -107,6 +130,9 @@ export class HistoryBuilder {
     this.txnStart.push(0);
     this.txnEnd.push(0);
     this.txnNumbers.push(0);
+    this.txnUnknown.push(0);
+    this.txnTimeStart.push(NaN);
+    this.txnTimeEnd.push(NaN);
   }
 
   get txnCount(): number {
@@ -133,7 +159,47 @@ export class HistoryBuilder {
     this.txnEnd.push(end);
     if (typeof label === 'number') this.txnNumbers.push(label);
     else this.txnLabels.push(label);
+    this.txnUnknown.push(0);
+    this.txnTimeStart.push(NaN);
+    this.txnTimeEnd.push(NaN);
     return this.txnSession.length - 1;
+  }
+
+  /** Marks t as tagged SSER (its txnLevel is SER). */
+  setTxnStrict(t: number): void {
+    this.strict ??= new Uint8Vec(64);
+    this.strict.reserve(t + 1);
+    this.strict.data[t] = 1;
+  }
+
+  /** Marks t as `unknown`: committed or not, the client never learned. */
+  setTxnUnknown(t: number): void {
+    this.txnUnknown.data[t] = 1;
+    this.hasUnknown = true;
+  }
+
+  /** t's real-time interval (invocation and completion, one clock). */
+  setTxnTime(t: number, start: number, end: number): void {
+    this.txnTimeStart.data[t] = start;
+    this.txnTimeEnd.data[t] = end;
+    this.hasTimes = true;
+  }
+
+  /** Adds a list read returning `elems` (value ids); returns the op's id as addOp does. */
+  addListRead(txn: number, key: number, elems: ArrayLike<number>, start = 0, end = 0): number {
+    const op = this.addOp(txn, OP_LIST_READ, key, NO_VALUE, start, end);
+    if (!this.opList || !this.opListLen) {
+      this.opList = new Int32Vec(Math.max(16, op + 1));
+      this.opListLen = new Int32Vec(Math.max(16, op + 1));
+    }
+    while (this.opList.length < op) {
+      this.opList.push(-1);
+      this.opListLen.push(0);
+    }
+    this.opList.push(this.listElems.length);
+    this.opListLen.push(elems.length);
+    for (let i = 0; i < elems.length; i++) this.listElems.push(elems[i]);
+    return op;
   }
 
   /** Returns the op's provisional id; ops of one transaction must be added in program order. */
@@ -193,19 +259,54 @@ export class HistoryBuilder {
         sessionStart: this.sessionStart.toArray(), sessionEnd: this.sessionEnd.toArray(),
       }
       : null;
-    return {
+    const h: History = {
       txnCount, sessionCount, opCount, keyCount, txnSession, txnIndexInSession,
       txnAborted: this.txnAborted.data.subarray(0, txnCount), txnLevel,
       txnOpStart: ops.txnOpStart, sessionTxnStart, sessionTxns,
       opKind: ops.opKind, opKey: ops.opKey, opValue: ops.opValue, opSource: ops.opSource, opTxn: ops.opTxn,
       initValues, names, ranges,
     };
+    if (this.strict) {
+      this.strict.reserve(txnCount);
+      h.txnStrict = this.strict.data.slice(0, txnCount);
+    }
+    if (this.hasUnknown) h.txnUnknown = this.txnUnknown.data.slice(0, txnCount);
+    if (this.hasTimes) {
+      h.txnTimeStart = this.txnTimeStart.data.slice(0, txnCount);
+      h.txnTimeEnd = this.txnTimeEnd.data.slice(0, txnCount);
+    }
+    if (this.opList) this.attachLists(h, ops.order);
+    return h;
+  }
+
+  /** The list elements per op in the final op order (ops.order maps final → provisional ids). */
+  private attachLists(h: History, order: Int32Array | null): void {
+    const list = this.opList as Int32Vec;
+    while (list.length < this.opTxn.length) list.push(-1);
+    const n = h.opCount;
+    const elems = this.listElems.data;
+    const total = this.listElems.length;
+    const len = this.opListLen as Int32Vec;
+    while (len.length < this.opTxn.length) len.push(0);
+    const opListStart = new Int32Array(n + 1);
+    const out = new Int32Vec(total + 1);
+    for (let o = 0; o < n; o++) {
+      opListStart[o] = out.length;
+      const p = order ? order[o] : o;
+      const from = list.data[p];
+      if (from < 0) continue;
+      const to = from + len.data[p];
+      for (let i = from; i < to; i++) out.push(elems[i]);
+    }
+    opListStart[n] = out.length;
+    h.opListStart = opListStart;
+    h.listElems = out.toArray();
   }
 
   /** Ops grouped by transaction: the buffers as they are when the input was grouped, else a stable counting sort. */
   private groupOps(txnCount: number): {
     txnOpStart: Int32Array; opTxn: Int32Array; opKind: Uint8Array; opKey: Int32Array; opValue: Int32Array;
-    opSource: Int32Array; opStart: Int32Array; opEnd: Int32Array;
+    opSource: Int32Array; opStart: Int32Array; opEnd: Int32Array; order: Int32Array | null;
   } {
     const n = this.opTxn.length;
     const txnOpStart = new Int32Array(txnCount + 1);
@@ -217,13 +318,13 @@ export class HistoryBuilder {
       return {
         txnOpStart, opTxn: oTxn.subarray(0, n), opKind: this.opKind.data.subarray(0, n), opKey: this.opKey.data.subarray(0, n),
         opValue: this.opValue.data.subarray(0, n), opSource: source.subarray(0, n),
-        opStart: this.opStart.data.subarray(0, n), opEnd: this.opEnd.data.subarray(0, n),
+        opStart: this.opStart.data.subarray(0, n), opEnd: this.opEnd.data.subarray(0, n), order: null,
       };
     }
     const fill = txnOpStart.slice(0, txnCount);
     const out = {
       txnOpStart, opTxn: new Int32Array(n), opKind: new Uint8Array(n), opKey: new Int32Array(n), opValue: new Int32Array(n),
-      opSource: new Int32Array(n), opStart: new Int32Array(n), opEnd: new Int32Array(n),
+      opSource: new Int32Array(n), opStart: new Int32Array(n), opEnd: new Int32Array(n), order: new Int32Array(n),
     };
     for (let o = 0; o < n; o++) {
       const t = oTxn[o];
@@ -235,6 +336,7 @@ export class HistoryBuilder {
       out.opSource[i] = source[o];
       out.opStart[i] = this.opStart.data[o];
       out.opEnd[i] = this.opEnd.data[o];
+      out.order[i] = o;
     }
     return out;
   }

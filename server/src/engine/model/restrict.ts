@@ -1,6 +1,6 @@
 // A sub-history: some of a history's transactions, without the reads of what was dropped.
 
-import { HistoryBuilder, OP_READ, type History } from './history.ts';
+import { HistoryBuilder, OP_APPEND, OP_LIST_READ, OP_READ, type History } from './history.ts';
 import type { ReadsFrom } from './reads-from.ts';
 
 /** A sub-history with, for each of its transaction and operation ids, the id it had in the history it came from. */
@@ -35,8 +35,14 @@ export function restrictWithOrigin(h: History, rf: ReadsFrom, keep: Uint8Array, 
       if (keep[t] !== 1) continue;
       if (sessionOf[s] < 0) sessionOf[s] = b.addSession(h.names.sessionName(s), r?.sessionStart[s] ?? 0, r?.sessionEnd[s] ?? 0);
       newId[t] = b.addTxn(sessionOf[s], h.txnAborted[t] === 1, h.txnLevel[t], h.names.txnName(t), r?.txnStart[t] ?? 0, r?.txnEnd[t] ?? 0);
+      if (h.txnUnknown?.[t] === 1) b.setTxnUnknown(newId[t]);
+      if (h.txnStrict?.[t] === 1) b.setTxnStrict(newId[t]);
+      if (h.txnTimeStart && h.txnTimeEnd && !Number.isNaN(h.txnTimeStart[t])) b.setTxnTime(newId[t], h.txnTimeStart[t], h.txnTimeEnd[t]);
     }
   }
+  // List reads: who appended each element, so a read of a dropped transaction's element goes too.
+  const appender = new Map<string, number>();
+  if (h.opListStart) for (let o = 0; o < h.opCount; o++) if (h.opKind[o] === OP_APPEND) appender.set(`${h.opKey[o]}:${h.opValue[o]}`, h.opTxn[o]);
   const txnOrigin = new Int32Array(b.txnCount);
   for (let t = 0; t < h.txnCount; t++) if (newId[t] >= 0) txnOrigin[newId[t]] = t;
   // Provisional op ids in the order added, with their original ids.
@@ -48,6 +54,18 @@ export function restrictWithOrigin(h: History, rf: ReadsFrom, keep: Uint8Array, 
       if (dropOps?.[o] === 1) continue;
       const seen = rf.observedTxn[o];
       if (h.opKind[o] === OP_READ && seen >= 0 && newId[seen] < 0) continue;
+      if (h.opKind[o] === OP_LIST_READ && h.opListStart && h.listElems) {
+        const list = h.listElems.subarray(h.opListStart[o], h.opListStart[o + 1]);
+        const dropped = list.some((v) => {
+          const u = appender.get(`${h.opKey[o]}:${v}`);
+          return u !== undefined && newId[u] < 0;
+        });
+        if (dropped) continue;
+        b.addListRead(newId[t], h.opKey[o], list, r?.opStart[o] ?? 0, r?.opEnd[o] ?? 0);
+        addedFrom.push(o);
+        addedTxn.push(newId[t]);
+        continue;
+      }
       const op = b.addOp(newId[t], h.opKind[o], h.opKey[o], h.opValue[o], r?.opStart[o] ?? 0, r?.opEnd[o] ?? 0);
       if (h.opSource[o] >= 0 && newId[h.opSource[o]] >= 0) b.setOpSource(op, newId[h.opSource[o]]);
       addedFrom.push(o);

@@ -14,8 +14,13 @@ function firstContent(head: string): string {
   return '';
 }
 
-/** JSON: `[` or `{` followed by a nested array, object, string or the end of the array. */
+/** JSON: `[` or `{` followed by a nested array, object, string or the end of the array, and dbcop's `"events"`. */
 export function looksLikeDbcopJson(head: string): boolean {
+  return jsonStart(head) && /"events"\s*:/.test(head);
+}
+
+/** Whether a dbcop file is JSON rather than text: it opens an array or object like JSON does. */
+function jsonStart(head: string): boolean {
   return /^\uFEFF?\s*[[{]\s*(?:[[{"\]]|$)/.test(head);
 }
 
@@ -28,7 +33,7 @@ export function readDbcop(input: ReaderInput): ReadSource {
   const text = textOf(input);
   const problems = new Problems();
   const draft = new DbcopDraft();
-  if (looksLikeDbcopJson(text.slice(0, 4096))) scanDbcopJson(text, draft, problems);
+  if (jsonStart(text.slice(0, 4096))) scanDbcopJson(text, draft, problems);
   else scanDbcopText(text, draft, problems);
   return buildDbcop(draft, text, problems.done());
 }

@@ -2,11 +2,16 @@
 
 import { DBCOP_READER } from './dbcop-reader.ts';
 import { HIST_READER } from './hist-reader.ts';
+import { EDN_READER, JEPSEN_JSON_READER } from './jepsen.ts';
 import { PLUME_READER } from './plume.ts';
 import { decodeUtf8, type HistoryReader, type ReaderInput, type ReaderOptions, type ReadSource } from './reader.ts';
 
-/** Every reader; a new format is one entry here (see docs/architecture.md). */
-export const READERS: readonly HistoryReader[] = [HIST_READER, PLUME_READER, DBCOP_READER];
+/**
+ * Every reader; a new format is one entry here (see docs/architecture.md). For a shared ending
+ * the first reader whose sniff accepts the file wins, else the first that claims the ending
+ * (.txt: plume, .json: Jepsen JSON).
+ */
+export const READERS: readonly HistoryReader[] = [HIST_READER, PLUME_READER, EDN_READER, JEPSEN_JSON_READER, DBCOP_READER];
 
 export const FORMAT_NAMES: readonly string[] = READERS.map((r) => r.name);
 

@@ -16,8 +16,10 @@ export const TK_EQUALS = 10;
 export const TK_ARROW = 11;
 export const TK_BOTTOM = 12; // ⊥
 export const TK_BAD = 13; // a character the language does not use, or an unterminated string
+export const TK_AT = 14; // '@' before a real-time interval
+export const TK_DOTDOT = 15; // '..' inside a real-time interval
 
-export const TOKEN_NAMES = ['end of file', 'name', 'number', 'string', "'('", "')'", "'['", "']'", "','", "':'", "'='", "'<-'", "'⊥'", 'character'];
+export const TOKEN_NAMES = ['end of file', 'name', 'number', 'string', "'('", "')'", "'['", "']'", "','", "':'", "'='", "'<-'", "'⊥'", 'character', "'@'", "'..'"];
 
 export interface Tokens {
   kind: Uint8Array;
@@ -85,6 +87,12 @@ export function tokenize(text: string): Tokens {
     } else if (c === 60 && text.charCodeAt(i + 1) === 45) {
       push(TK_ARROW, i, i + 2);
       i += 2;
+    } else if (c === 46 && text.charCodeAt(i + 1) === 46) {
+      push(TK_DOTDOT, i, i + 2);
+      i += 2;
+    } else if (c === 64) {
+      push(TK_AT, i, i + 1);
+      i++;
     } else if (c === 0x22a5) {
       push(TK_BOTTOM, i, i + 1);
       i++;
@@ -96,7 +104,7 @@ export function tokenize(text: string): Tokens {
       const s = i++;
       while (i < n) {
         const d = text.charCodeAt(i);
-        if (d === 32 || d === 9 || d === 10 || d === 13 || isIdentStart(d) || isDigit(d) || PUNCT[d] !== undefined || d === 34 || d === 35) break;
+        if (d === 32 || d === 9 || d === 10 || d === 13 || isIdentStart(d) || isDigit(d) || PUNCT[d] !== undefined || d === 34 || d === 35 || d === 64) break;
         i++;
       }
       push(TK_BAD, s, i);

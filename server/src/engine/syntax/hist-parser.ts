@@ -2,20 +2,25 @@
 
 import { finding, type Finding, type Span } from '../model/diagnostics.ts';
 import { HistoryBuilder, INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, type History } from '../model/history.ts';
+import { parseAnomaly, type AnomalyCode } from '../listappend/anomaly-table.ts';
 import {
-  TK_ARROW, TK_BAD, TK_BOTTOM, TK_COLON, TK_COMMA, TK_EOF, TK_EQUALS, TK_IDENT, TK_LBRACKET, TK_LPAREN, TK_NUMBER,
+  TK_ARROW, TK_AT, TK_BAD, TK_DOTDOT, TK_BOTTOM, TK_COLON, TK_COMMA, TK_EOF, TK_EQUALS, TK_IDENT, TK_LBRACKET, TK_LPAREN, TK_NUMBER,
   TK_RBRACKET, TK_RPAREN, TK_STRING, TOKEN_NAMES, tokenize, unquote, type Tokens,
 } from './hist-lexer.ts';
 import { levelById, levelId, levelList, LEVELS, parseLevel, someAliases, type Level } from '../levels/levels.ts';
 
-export interface LevelDirective { level: Level; span: Span }
-export interface ExpectDirective { level: Level; ok: boolean; span: Span }
+/** strict: the directive named SSER (level holds SER then): SER whose commit order also extends rt. */
+export interface LevelDirective { level: Level; span: Span; strict?: boolean }
+export interface ExpectDirective { level: Level; ok: boolean; span: Span; strict?: boolean }
+/** `expect A found|absent`: an anomaly of the list-append table expected (not) to be reported. */
+export interface AnomalyExpectation { anomaly: AnomalyCode; found: boolean; span: Span }
 
 export interface Directives {
   title: string | null;
   level: LevelDirective | null;
   checks: LevelDirective[];
   expects: ExpectDirective[];
+  anomalyExpects: AnomalyExpectation[];
 }
 
 export interface ParsedFile {
@@ -29,6 +34,13 @@ export interface ParsedFile {
 }
 
 const DIRECTIVES = new Set(['history', 'level', 'check', 'expect', 'init']);
+const STATUSES = new Set(['committed', 'aborted', 'unknown', 'info', 'indeterminate']);
+/** A level tag or directive naming SSER, kept as SER plus this flag. */
+const STRICT_NAMES = new Set(['sser', 'strict-serializable']);
+/** What a key holds, fixed by its first append/write or list/scalar read. */
+const KEY_FREE = 0;
+const KEY_REGISTER = 1;
+const KEY_LIST = 2;
 const OP_LETTERS: Record<string, number> = { r: OP_READ, read: OP_READ, w: OP_WRITE, write: OP_WRITE, a: OP_APPEND, append: OP_APPEND };
 
 /** A syntax problem, as a value: the first one of an item is reported, then the parser recovers. */
@@ -63,7 +75,12 @@ class Parser {
   private readonly sessionByName = new Map<string, number>();
   private readonly pendingSources: { op: number; name: string; span: Span }[] = [];
   private readonly initValues = new Map<number, number>();
-  private readonly directives: Directives = { title: null, level: null, checks: [], expects: [] };
+  private readonly directives: Directives = { title: null, level: null, checks: [], expects: [], anomalyExpects: [] };
+  /** Per key: KEY_FREE, KEY_REGISTER or KEY_LIST, and the op that fixed it. */
+  private readonly keyKind: number[] = [];
+  private readonly keyKindSpan: Span[] = [];
+  /** Whether the last levelToken() named SSER. */
+  private lastStrict = false;
   private session = -1;
   private implicitSession = -1;
   private txn = -1;
@@ -170,7 +187,8 @@ class Parser {
     if (next === TK_COLON || next === TK_LBRACKET) return true;
     if (word === 'session' || DIRECTIVES.has(word)) return true;
     const nextWord = this.lower(this.pos + 1);
-    return (nextWord === 'committed' || nextWord === 'aborted') && this.kind(this.pos + 2) === TK_COLON;
+    return STATUSES.has(nextWord) && (this.kind(this.pos + 2) === TK_COLON || this.kind(this.pos + 2) === TK_AT)
+      || (next === TK_AT && this.kind(this.pos + 2) === TK_NUMBER);
   }
 
   // ---- items ----
@@ -192,7 +210,7 @@ class Parser {
     if (word === 'session') return this.sessionHeader();
     if (DIRECTIVES.has(word)) return this.directive(word);
     const nextWord = this.lower(this.pos + 1);
-    if (nextWord === 'committed' || nextWord === 'aborted') return this.txnHeader();
+    if (STATUSES.has(nextWord) || next === TK_AT) return this.txnHeader();
     if (next === TK_IDENT && this.kind(this.pos + 2) === TK_LPAREN) return this.txnHeader(); // `T1 w(x, 1)`: a header without its ':'
     this.problemAt(`unexpected ${this.describe()}: expected a directive, 'session', a transaction header like 'T1:' or an operation like 'r(x, 1)'`, this.span());
   }
@@ -231,11 +249,20 @@ class Parser {
       else problem ??= { message: `expected ']' after the level, found ${this.describe()}`, span: this.span() };
       this.hasTags = this.hasTags || level >= 0;
     }
+    const strict = level >= 0 && this.lastStrict;
     let aborted = false;
+    let unknown = false;
     const status = this.lower();
-    if (status === 'committed' || status === 'aborted') {
+    if (STATUSES.has(status)) {
       aborted = status === 'aborted';
+      unknown = !aborted && status !== 'committed';
       this.pos++;
+    }
+    let time: [number, number] | null = null;
+    if (this.kind() === TK_AT) {
+      const r = this.interval();
+      if (typeof r === 'string') problem ??= { message: r, span: this.span() };
+      else time = r;
     }
     let end = this.tk.end[this.pos - 1];
     if (this.kind() === TK_COLON) end = this.tk.end[this.pos++];
@@ -251,17 +278,39 @@ class Parser {
       this.add(finding('duplicate-name', 'error', `transaction ${name} is defined twice`, this.span(idAt)));
     }
     this.txn = this.builder.addTxn(session, aborted, level, name, span.start, span.end);
+    if (unknown) this.builder.setTxnUnknown(this.txn);
+    if (strict) this.builder.setTxnStrict(this.txn);
+    if (time) this.builder.setTxnTime(this.txn, time[0], time[1]);
     if (!this.txnByName.has(name)) this.txnByName.set(name, this.txn);
+  }
+
+  /** `@ START..END` (at '@'): the two times, or the problem as a message (the header still opens). */
+  private interval(): [number, number] | string {
+    this.pos++;
+    const startAt = this.pos;
+    if (this.kind() !== TK_NUMBER) return `expected the start time after '@' (as in @ 100..130), found ${this.describe()}`;
+    this.pos++;
+    if (this.kind() !== TK_DOTDOT) return `expected '..' between the start and end times, found ${this.describe()}`;
+    this.pos++;
+    if (this.kind() !== TK_NUMBER) return `expected the end time after '..', found ${this.describe()}`;
+    const start = Number(this.textOf(startAt));
+    const end = Number(this.textOf(this.pos));
+    this.pos++;
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return 'times must be integers of at most 15 digits';
+    if (start > end) return `the interval ends (${end}) before it starts (${start})`;
+    return [start, end];
   }
 
   /** A level name; unknown names are reported (unknown-level) and yield -1; no name at all: FAILED. */
   private levelToken(): number {
     if (this.kind() !== TK_IDENT) return this.fail(`a level (${LEVELS.join(', ')})`);
     const at = this.pos++;
-    const level = parseLevel(this.textOf(at));
+    const strict = STRICT_NAMES.has(this.textOf(at).toLowerCase());
+    this.lastStrict = strict;
+    const level = strict ? 'SER' : parseLevel(this.textOf(at));
     if (!level) {
       this.add(finding('unknown-level', 'error',
-        `unknown level '${this.textOf(at)}': expected ${levelList()} (or an alias such as ${someAliases().join(', ')})`, this.span(at)));
+        `unknown level '${this.textOf(at)}': expected ${levelList()} or SSER (or an alias such as ${someAliases().join(', ')})`, this.span(at)));
       return -1;
     }
     return levelId(level);
@@ -279,13 +328,13 @@ class Parser {
     const key = this.key();
     if (key === FAILED) return;
     let value = NO_VALUE;
-    let list = false;
+    let list: number[] | null = null;
     if (kind === OP_READ) {
       if (this.kind() === TK_COMMA) {
         this.pos++;
         if (this.kind() === TK_LBRACKET) {
-          if (!this.listValue()) return;
-          list = true;
+          list = this.listValue();
+          if (!list) return;
         } else value = this.readValue();
       }
     } else if (this.expect(TK_COMMA, `',' and the value ${kind === OP_WRITE ? 'written' : 'appended'}`) !== FAILED) {
@@ -316,13 +365,16 @@ class Parser {
       this.add(finding('syntax', 'error', 'this operation stands outside any transaction: start one with a header like T1:', span));
       return;
     }
-    if (kind === OP_READ && value === NO_VALUE && !list && sourceName === null) {
+    if (kind === OP_READ && value === NO_VALUE && list === null && sourceName === null) {
       this.add(finding('syntax', 'error', 'a read needs the value it returned, r(x, 1), or its writer, r(x) <- T1', span));
       return;
     }
     const opKind = list ? OP_LIST_READ : kind;
+    if (!this.keyHolds(key, opKind, value, span)) return;
     if ((opKind === OP_APPEND || opKind === OP_LIST_READ) && !this.firstListOp) this.firstListOp = span;
-    const op = this.builder.addOp(this.txn, opKind, key, value, span.start, span.end);
+    const op = list
+      ? this.builder.addListRead(this.txn, key, list, span.start, span.end)
+      : this.builder.addOp(this.txn, opKind, key, value, span.start, span.end);
     if (sourceName !== null && sourceSpan) this.pendingSources.push({ op, name: sourceName, span: sourceSpan });
   }
 
@@ -376,16 +428,45 @@ class Parser {
     return id;
   }
 
-  /** `[v1, v2, …]`: parsed so the file stays readable; list-append checks come later. */
-  private listValue(): boolean {
-    if (this.expect(TK_LBRACKET) === FAILED) return false;
+  /** `[v1, v2, …]`: the elements' value ids, or null after a problem. */
+  private listValue(): number[] | null {
+    if (this.expect(TK_LBRACKET) === FAILED) return null;
+    const out: number[] = [];
     while (this.kind() !== TK_RBRACKET) {
-      if (this.value() === FAILED) return false;
+      const v = this.value();
+      if (v === FAILED) return null;
+      out.push(v);
       if (this.kind() === TK_COMMA) this.pos++;
-      else if (this.kind() !== TK_RBRACKET) return this.fail("',' or ']'") !== FAILED;
+      else if (this.kind() !== TK_RBRACKET) {
+        this.fail("',' or ']'");
+        return null;
+      }
     }
     this.pos++;
-    return true;
+    return out;
+  }
+
+  /**
+   * Keys hold registers or lists, never both: the first op that mixes them is an error and is
+   * left out (a read of `init` or one naming only its writer fits either).
+   */
+  private keyHolds(key: number, opKind: number, value: number, span: Span): boolean {
+    const wants = opKind === OP_APPEND || opKind === OP_LIST_READ ? KEY_LIST
+      : opKind === OP_WRITE || value >= 0 ? KEY_REGISTER : KEY_FREE;
+    if (wants === KEY_FREE) return true;
+    const has = this.keyKind[key] ?? KEY_FREE;
+    if (has === KEY_FREE) {
+      this.keyKind[key] = wants;
+      this.keyKindSpan[key] = span;
+      return true;
+    }
+    if (has === wants) return true;
+    const what = has === KEY_LIST ? 'lists' : 'registers';
+    const at = this.keyKindSpan[key];
+    this.add(finding('mixed-key', 'error',
+      `key ${this.keyNames[key]} holds ${what} (${this.text.slice(at.start, at.end)}), so this ${wants === KEY_LIST ? 'list operation' : 'register operation'} is left out: a key holds registers (w) or lists (a), never both`, span,
+      [{ span: at, message: `${this.keyNames[key]} first used here` }]));
+    return false;
   }
 
   private directive(word: string): void {
@@ -403,7 +484,7 @@ class Parser {
         const span = { start: this.tk.start[kwAt], end: this.tk.end[at] };
         if (level < 0) return; // FAILED, or an unknown level already reported
         if (this.directives.level) this.add(finding('syntax', 'error', 'the level is already set by an earlier level directive', span));
-        else this.directives.level = { level: levelFromId(level), span };
+        else this.directives.level = { level: levelFromId(level), span, ...(this.lastStrict ? { strict: true } : {}) };
         return;
       }
       case 'check': {
@@ -414,14 +495,28 @@ class Parser {
         do {
           const at = this.pos;
           const level = this.levelToken();
-          if (level >= 0) this.directives.checks.push({ level: levelFromId(level), span: this.span(at) });
+          if (level >= 0) this.directives.checks.push({ level: levelFromId(level), span: this.span(at), ...(this.lastStrict ? { strict: true } : {}) });
           if (this.kind() === TK_COMMA) this.pos++;
         } while (this.kind() === TK_IDENT && !this.atItemStart());
         return;
       }
       case 'expect': {
+        const anomaly = this.kind() === TK_IDENT ? parseAnomaly(this.textOf()) : null;
+        if (anomaly) {
+          this.pos++;
+          const verdict = this.lower();
+          if (verdict !== 'found' && verdict !== 'absent') {
+            this.fail("'found' or 'absent' after an anomaly name");
+            return;
+          }
+          const span = { start: this.tk.start[kwAt], end: this.tk.end[this.pos] };
+          this.pos++;
+          this.directives.anomalyExpects.push({ anomaly, found: verdict === 'found', span });
+          return;
+        }
         const level = this.levelToken();
         if (level === FAILED) return;
+        const strict = this.lastStrict;
         const verdict = this.lower();
         if (verdict !== 'ok' && verdict !== 'violated') {
           this.fail("'ok' or 'violated'");
@@ -429,7 +524,7 @@ class Parser {
         }
         const span = { start: this.tk.start[kwAt], end: this.tk.end[this.pos] };
         this.pos++;
-        if (level >= 0) this.directives.expects.push({ level: levelFromId(level), ok: verdict === 'ok', span });
+        if (level >= 0) this.directives.expects.push({ level: levelFromId(level), ok: verdict === 'ok', span, ...(strict ? { strict: true } : {}) });
         return;
       }
       case 'init': {

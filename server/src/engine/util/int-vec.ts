@@ -43,3 +43,21 @@ export class Uint8Vec {
     return this.data.slice(0, this.length);
   }
 }
+
+export class Float64Vec {
+  data: Float64Array;
+  length = 0;
+  constructor(capacity = 16) {
+    this.data = new Float64Array(Math.max(4, capacity));
+  }
+  push(v: number): void {
+    if (this.length === this.data.length) this.reserve(this.data.length * 2);
+    this.data[this.length++] = v;
+  }
+  reserve(capacity: number): void {
+    if (capacity <= this.data.length) return;
+    const next = new Float64Array(capacity);
+    next.set(this.data);
+    this.data = next;
+  }
+}

@@ -5,6 +5,8 @@ import { checkCycles, CheckContext, forcedEdges, mixedForcedEdges, type Rule } f
 import { isWeakLevel, levelById, levelRow, type Level } from '../levels/levels.ts';
 import { firstViolation, type ReadsFrom } from '../model/reads-from.ts';
 import { shrinkHistory, type Shrunk } from './minimize.ts';
+import { hasListOps, inferListAppend } from '../listappend/infer.ts';
+import { decideListLevel, L_SSER, ListLevelContext, listLevelId } from '../listappend/list-levels.ts';
 import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongBudget } from '../strong/strong-check.ts';
 
 /** A homogeneous level, or 'mixed' (each transaction at its tag, untagged ones at `fallback`). */
@@ -41,6 +43,14 @@ export function levelOfTarget(h: History, target: Target): (t: number) => Level 
  * edges for RC, RA, CC (per transaction in a mixed history), the commit-order search above.
  */
 export function violates(h: History, rf: ReadsFrom, target: Target, budget: StrongBudget = SHRINK_STRONG_BUDGET): boolean {
+  // List-append histories: the level from the observed version orders (docs/list-append.md).
+  if (hasListOps(h)) {
+    const lctx = new ListLevelContext(inferListAppend(h));
+    const lvl = new Int8Array(h.txnCount);
+    const levelOf = levelOfTarget(h, target);
+    for (let t = 1; t < h.txnCount; t++) lvl[t] = h.txnStrict?.[t] === 1 && target.level === 'mixed' ? L_SSER : listLevelId(levelOf(t));
+    if (decideListLevel(lctx, lvl) === false) return true;
+  }
   const ctx = new CheckContext(h, rf);
   if (!ctx.causal) return true;
   const levelOf = levelOfTarget(h, target);

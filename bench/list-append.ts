@@ -1,0 +1,67 @@
+// List-append at scale: a Jepsen EDN history (default 1,000,000 transactions of 4 ops, 64 client
+// threads, 10 % unknown outcomes, real-time intervals) read and fully analysed, phase by phase.
+// Usage: npm run bench:list [-- TRANSACTIONS [serial|permissive]]   (not a test: figures only)
+
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_LIST_GEN, generateListHistory, writeListEvents } from '../server/src/engine/gen/list-append-store.ts';
+import { readJepsenEdn } from '../server/src/engine/readers/edn-reader.ts';
+import { inferListAppend } from '../server/src/engine/listappend/infer.ts';
+import { decideListLevel, ListLevelContext, uniformLevels } from '../server/src/engine/listappend/list-levels.ts';
+import { findCycles } from '../server/src/engine/listappend/cycles.ts';
+import { CYCLE_CLASSES, LIST_LEVELS } from '../server/src/engine/listappend/anomaly-table.ts';
+
+const txns = Number(process.argv[2] ?? '1000000');
+const store = (process.argv[3] ?? 'serial') as 'serial' | 'permissive';
+
+/** In a child process (`--write FILE`): the history's EDN, so the measured process starts clean. */
+function writeHistory(file: string): void {
+  const d = generateListHistory({ ...DEFAULT_LIST_GEN, transactions: txns, sessions: 64, keys: 1024, maxAppends: 32, opsPerTxn: 4, fixedSize: true, abortRatio: 0.01, unknownRatio: 0.1, store, seed: 1 });
+  const fd = openSync(file, 'w');
+  writeListEvents(d, 'edn', (c) => writeSync(fd, c));
+  closeSync(fd);
+}
+
+if (process.argv[4] === '--write') {
+  writeHistory(process.argv[5]);
+  process.exit(0);
+}
+const dir = mkdtempSync(join(tmpdir(), 'isocheck-bench-'));
+const file = join(dir, 'history.edn');
+let peak = 0;
+const sample = (): void => {
+  peak = Math.max(peak, process.memoryUsage().rss);
+};
+const timer = setInterval(sample, 20);
+try {
+  const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1], String(txns), store, '--write', file], { stdio: 'inherit' });
+  if (child.status !== 0) throw new Error('writing the history failed');
+  peak = 0;
+  const bytes = readFileSync(file);
+  console.log(`${txns} transactions, ${(bytes.length / 1e6).toFixed(0)} MB of EDN (${store} store)`);
+  const t0 = performance.now();
+  let t = t0;
+  const lap = (what: string): void => {
+    sample();
+    const now = performance.now();
+    console.log(`  ${what.padEnd(44)} ${((now - t) / 1000).toFixed(2)} s`);
+    t = now;
+  };
+  const f = readJepsenEdn(bytes);
+  lap(`read (${f.history.txnCount - 1} txns, ${f.history.opCount} ops, ${f.history.sessionCount} sessions)`);
+  const inf = inferListAppend(f.history);
+  lap(`infer (version orders, ${inf.edges.length} edges)`);
+  const ctx = new ListLevelContext(inf);
+  const verdicts: string[] = [];
+  const ser = decideListLevel(ctx, uniformLevels(f.history, 'SER'));
+  for (const l of LIST_LEVELS) verdicts.push(`${l} ${l === 'SER' ? ser : ser === true && l !== 'SSER' ? true : decideListLevel(ctx, uniformLevels(f.history, l))}`);
+  lap(`levels (${verdicts.join(', ')})`);
+  const cycles = findCycles(inf, true, CYCLE_CLASSES);
+  lap(`SCC and cycle search (${cycles.length} classes found)`);
+  console.log(`  total ${((performance.now() - t0) / 1000).toFixed(2)} s, peak RSS ${(peak / 1e9).toFixed(2)} GB`);
+} finally {
+  clearInterval(timer);
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,271 @@
+// Cycle anomalies of the list-append graph: SCCs, then the smallest cycle of each class in Elle's order (breadth-first, no recursion).
+
+import { buildListCsr, stronglyConnected, type Csr } from '../util/graph.ts';
+import { Int32Vec } from '../util/int-vec.ts';
+import type { CycleClass } from './anomaly-table.ts';
+import { LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
+
+/** One edge of a cycle: an index into the inference's edges, or an rt edge (index -1). */
+export interface CycleEdge {
+  from: number;
+  to: number;
+  kind: number;
+  /** Index into inf.edges; -1 for rt. */
+  index: number;
+}
+
+export interface FoundCycle {
+  cls: CycleClass;
+  realtime: boolean;
+  edges: CycleEdge[];
+}
+
+/** Work steps (edge relaxations) per class before the smallest-so-far cycle is taken as the answer. */
+const STEPS_PER_CLASS = 2_000_000;
+
+const RW_LAST = 1;
+const COUNT_SHIFT = 1;
+
+interface ClassRule {
+  /** Edge kinds a cycle may use (besides rt in the realtime pass). */
+  allowed: number;
+  /** The kind of the edge each search starts from. */
+  start: number;
+  /** Phase bits: for G-nonadjacent bit 0 = the last edge was rw; bits 1..2 = rw count (capped at 2). */
+  phases: number;
+  startPhase: number;
+  /** The next phase after an edge of `kind`, or -1 when the class forbids it there. */
+  step(phase: number, kind: number): number;
+  /** Whether reaching the start edge's source in this phase closes a cycle of the class. */
+  accept(phase: number): boolean;
+}
+
+const bit = (k: number): number => 1 << k;
+const NON_RW = bit(LK_SO) | bit(LK_WR) | bit(LK_WW) | bit(LK_RT);
+
+const RULES: Record<CycleClass, ClassRule> = {
+  'G0': { allowed: bit(LK_WW) | bit(LK_SO), start: LK_WW, phases: 1, startPhase: 0, step: () => 0, accept: () => true },
+  'G1c': { allowed: bit(LK_WW) | bit(LK_SO) | bit(LK_WR), start: LK_WR, phases: 1, startPhase: 0, step: () => 0, accept: () => true },
+  'G-single': { allowed: bit(LK_WW) | bit(LK_SO) | bit(LK_WR), start: LK_RW, phases: 1, startPhase: 0, step: () => 0, accept: () => true },
+  'G-nonadjacent': {
+    allowed: NON_RW | bit(LK_RW), start: LK_RW, phases: 6, startPhase: RW_LAST | (1 << COUNT_SHIFT),
+    step: (p, kind) => {
+      if (kind !== LK_RW) return p & ~RW_LAST;
+      if ((p & RW_LAST) !== 0) return -1;
+      return RW_LAST | (Math.min(2, (p >> COUNT_SHIFT) + 1) << COUNT_SHIFT);
+    },
+    // The cycle closes into the start rw edge: the last edge must not be rw, and two rw edges at least.
+    accept: (p) => (p & RW_LAST) === 0 && p >> COUNT_SHIFT >= 2,
+  },
+  'G2-item': {
+    allowed: NON_RW | bit(LK_RW), start: LK_RW, phases: 3, startPhase: 1,
+    step: (p, kind) => (kind === LK_RW ? Math.min(2, p + 1) : p),
+    accept: (p) => p >= 2,
+  },
+};
+
+/**
+ * The smallest cycle of each class, searched with only the edges the class allows; classes not
+ * found without rt are searched again with rt (their -realtime variants) when times exist.
+ */
+export function findCycles(inf: ListInference, withRealtime: boolean, classes: readonly CycleClass[]): FoundCycle[] {
+  const g = new CycleGraph(inf, withRealtime);
+  const out: FoundCycle[] = [];
+  for (const cls of classes) {
+    const c = g.smallest(RULES[cls], false);
+    if (c) out.push({ cls, realtime: false, edges: c });
+  }
+  if (g.hasRt) {
+    for (const cls of classes) {
+      if (out.some((c) => c.cls === cls)) continue;
+      const c = g.smallest(RULES[cls], true);
+      if (c) out.push({ cls, realtime: true, edges: c });
+    }
+  }
+  return out;
+}
+
+class CycleGraph {
+  readonly n: number;
+  readonly out: Csr;
+  /** SCC ids without rt and with rt (through the virtual chain). */
+  private readonly comp: Int32Array;
+  private readonly compRt: Int32Array | null;
+  /** Included, timed transactions sorted by start; rt successors of u are a suffix of it. */
+  private readonly byStart: Int32Array;
+  private readonly startOf: Float64Array | null;
+  private readonly endOf: Float64Array | null;
+  readonly hasRt: boolean;
+
+  constructor(private readonly inf: ListInference, withRealtime: boolean) {
+    const h = inf.h;
+    const e = inf.edges;
+    this.n = h.txnCount;
+    this.out = buildListCsr(this.n, e.from.data, e.to.data, e.length, 0);
+    const mask = new Uint8Array(this.n).fill(1);
+    this.comp = stronglyConnected(this.out, mask).comp;
+    const timed: number[] = [];
+    if (withRealtime && h.txnTimeStart && h.txnTimeEnd) {
+      for (let t = 1; t < this.n; t++) if (inf.included[t] === 1 && !Number.isNaN(h.txnTimeStart[t])) timed.push(t);
+    }
+    this.hasRt = timed.length > 1;
+    this.startOf = h.txnTimeStart ?? null;
+    this.endOf = h.txnTimeEnd ?? null;
+    const ts = h.txnTimeStart as Float64Array;
+    timed.sort((a, b) => ts[a] - ts[b] || a - b);
+    this.byStart = Int32Array.from(timed);
+    this.compRt = this.hasRt ? this.rtComponents(timed) : null;
+  }
+
+  /** SCCs of the graph with rt, rt expressed by a chain of virtual nodes (one per timed transaction, by start). */
+  private rtComponents(timed: number[]): Int32Array {
+    const h = this.inf.h;
+    const e = this.inf.edges;
+    const m = timed.length;
+    const from = new Int32Vec(e.length + 3 * m);
+    const to = new Int32Vec(e.length + 3 * m);
+    for (let i = 0; i < e.length; i++) {
+      from.push(e.from.data[i]);
+      to.push(e.to.data[i]);
+    }
+    // Virtual node n + j stands for "start of byStart[j] or later": it reaches byStart[j..].
+    const ts = h.txnTimeStart as Float64Array;
+    const te = h.txnTimeEnd as Float64Array;
+    for (let j = 0; j < m; j++) {
+      from.push(this.n + j);
+      to.push(timed[j]);
+      if (j + 1 < m) {
+        from.push(this.n + j);
+        to.push(this.n + j + 1);
+      }
+    }
+    for (const u of timed) {
+      if (h.txnUnknown?.[u] === 1) continue; // an unknown transaction has no known end
+      const j = firstStartAfter(timed, ts, te[u]);
+      if (j < m) {
+        from.push(u);
+        to.push(this.n + j);
+      }
+    }
+    const g = buildListCsr(this.n + m, from.data, to.data, from.length, 0);
+    return stronglyConnected(g, new Uint8Array(this.n + m).fill(1)).comp;
+  }
+
+  /** The smallest cycle of a class (fewest edges, then the first found), or null. */
+  smallest(rule: ClassRule, realtime: boolean): CycleEdge[] | null {
+    const e = this.inf.edges;
+    const comp = realtime ? (this.compRt as Int32Array) : this.comp;
+    let best: CycleEdge[] | null = null;
+    let steps = 0;
+    const P = rule.phases;
+    const dist = new Int32Array(this.n * P).fill(-1);
+    const parent = new Int32Array(this.n * P);
+    const parentEdge = new Int32Array(this.n * P);
+    const queue = new Int32Array(this.n * P);
+    const touched = new Int32Vec(64);
+    const rtCovered = new Int32Array(P);
+    for (let s = 0; s < e.length && steps < STEPS_PER_CLASS; s++) {
+      if (e.kind.data[s] !== rule.start) continue;
+      const a = e.from.data[s];
+      const b = e.to.data[s];
+      if (a === b || comp[a] !== comp[b]) continue;
+      // Breadth-first from b (after the start edge) back to a, within a's component.
+      for (let i = 0; i < touched.length; i++) dist[touched.data[i]] = -1;
+      touched.length = 0;
+      rtCovered.fill(this.byStart.length);
+      const limit = best ? best.length - 1 : this.n + 1;
+      const s0 = b * P + rule.startPhase;
+      dist[s0] = 1;
+      parent[s0] = -1;
+      touched.push(s0);
+      let head = 0;
+      let tail = 0;
+      queue[tail++] = s0;
+      let found = -1;
+      const compA = comp[a];
+      const allowed = rule.allowed;
+      const kinds = e.kind.data;
+      while (head < tail && found < 0) {
+        const st = queue[head++];
+        const v = (st / P) | 0;
+        const ph = st - v * P;
+        const d = dist[st];
+        if (d >= limit) break;
+        // Out-edges of v, then (realtime) its rt successors: a suffix of the start-sorted list.
+        const outEnd = this.out.start[v + 1];
+        let rtFrom = -1;
+        let rtTo = -1;
+        if (realtime && this.inf.h.txnUnknown?.[v] !== 1 && this.startOf && this.endOf && !Number.isNaN(this.startOf[v])) {
+          rtFrom = firstStartAfter(this.byStart, this.startOf, this.endOf[v]);
+          rtTo = rtCovered[ph];
+          if (rtFrom < rtCovered[ph]) rtCovered[ph] = rtFrom;
+        }
+        for (let p = this.out.start[v], r = rtFrom; found < 0; ) {
+          let w: number;
+          let kind: number;
+          let edge: number;
+          if (p < outEnd) {
+            edge = this.out.edgeId[p];
+            kind = kinds[edge];
+            w = this.out.target[p++];
+            if ((allowed & (1 << kind)) === 0) continue;
+          } else if (r >= 0 && r < rtTo) {
+            w = this.byStart[r++];
+            kind = LK_RT;
+            edge = -1;
+          } else break;
+          steps++;
+          if (comp[w] !== compA) continue;
+          const np = rule.step(ph, kind);
+          if (np < 0) continue;
+          const ns = w * P + np;
+          if (dist[ns] >= 0) continue;
+          dist[ns] = d + 1;
+          parent[ns] = st;
+          parentEdge[ns] = edge;
+          touched.push(ns);
+          if (w === a) {
+            if (rule.accept(np)) found = ns;
+          } else queue[tail++] = ns;
+        }
+      }
+      if (found >= 0) {
+        const cycle: CycleEdge[] = [];
+        for (let st = found; parent[st] >= 0; st = parent[st]) {
+          const w = (st / P) | 0;
+          const u = (parent[st] / P) | 0;
+          const idx = parentEdge[st];
+          cycle.push({ from: u, to: w, kind: idx >= 0 ? e.kind.data[idx] : LK_RT, index: idx });
+        }
+        cycle.push({ from: a, to: b, kind: rule.start, index: s });
+        cycle.reverse();
+        if (!best || cycle.length < best.length) best = rotate(cycle);
+        if (best.length === 2) break;
+      }
+    }
+    return best;
+  }
+}
+
+function firstStartAfter(sorted: ArrayLike<number>, start: Float64Array, time: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (start[sorted[mid]] > time) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** The cycle starting at its smallest transaction id: one cycle, one presentation. */
+function rotate(cycle: CycleEdge[]): CycleEdge[] {
+  let at = 0;
+  for (let i = 1; i < cycle.length; i++) if (cycle[i].from < cycle[at].from) at = i;
+  return [...cycle.slice(at), ...cycle.slice(0, at)];
+}
+
+/** The rw edges of a cycle: for tests and the anomaly table. */
+export function rwCount(c: CycleEdge[]): number {
+  return c.filter((x) => x.kind === LK_RW).length;
+}

@@ -1,0 +1,400 @@
+// List-append inference: which transactions count, each key's version order, non-cyclic findings, and the so/wr/ww/rw edges.
+
+import { finding, type Finding } from '../model/diagnostics.ts';
+import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
+import { opSpan } from '../model/reads-from.ts';
+import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
+
+export const LK_SO = 0;
+export const LK_WR = 1;
+export const LK_WW = 2;
+export const LK_RW = 3;
+export const LK_RT = 4;
+export const LIST_EDGE_NAMES = ['so', 'wr', 'ww', 'rw', 'rt'] as const;
+export type ListEdgeName = (typeof LIST_EDGE_NAMES)[number];
+
+/**
+ * The direct serialization graph as parallel columns. `op` is the list read that shows the edge
+ * (-1 for so and rt, and for a ww edge to an append nobody read); `a`/`b` are the value ids of the
+ * two elements involved (-1: none, e.g. the empty list).
+ */
+export class ListEdges {
+  readonly from = new Int32Vec(256);
+  readonly to = new Int32Vec(256);
+  readonly kind = new Uint8Vec(256);
+  readonly key = new Int32Vec(256);
+  readonly op = new Int32Vec(256);
+  readonly a = new Int32Vec(256);
+  readonly b = new Int32Vec(256);
+  get length(): number {
+    return this.from.length;
+  }
+  /** A copy to extend (with a choice of commit order between unordered appends). */
+  clone(): ListEdges {
+    const c = new ListEdges();
+    for (const col of ['from', 'to', 'key', 'op', 'a', 'b'] as const) {
+      c[col].reserve(this[col].length);
+      c[col].data.set(this[col].data.subarray(0, this[col].length));
+      c[col].length = this[col].length;
+    }
+    c.kind.reserve(this.kind.length);
+    c.kind.data.set(this.kind.data.subarray(0, this.kind.length));
+    c.kind.length = this.kind.length;
+    return c;
+  }
+
+  add(from: number, to: number, kind: number, key: number, op: number, a: number, b: number): void {
+    this.from.push(from);
+    this.to.push(to);
+    this.kind.push(kind);
+    this.key.push(key);
+    this.op.push(op);
+    this.a.push(a);
+    this.b.push(b);
+  }
+}
+
+export interface ListInference {
+  h: History;
+  /** 1: in the graph (committed, or unknown and observed by a transaction in the graph). */
+  included: Uint8Array;
+  /** 1: the key holds lists (an append or a list read). */
+  listKey: Uint8Array;
+  /** Each key's version order: value ids verElems[verStart[k] .. verStart[k+1]). */
+  verStart: Int32Array;
+  verElems: Int32Array;
+  /** The list read that shows each key's whole version order (-1: none). */
+  longestRead: Int32Array;
+  /** Per append op: its position in its key's version order, -1 when no read observed it. */
+  appendPos: Int32Array;
+  /** Per list read: 1 when it is external (no earlier append of the key in its transaction). */
+  external: Uint8Array;
+  /** The append op that appended value v to key k, or -1. */
+  appenderOf(k: number, v: number): number;
+  edges: ListEdges;
+  /** Per key, the included transactions whose append to it no read observed: unTxns[unStart[k] .. unStart[k+1]). */
+  unStart: Int32Array;
+  unTxns: Int32Array;
+  /** Findings that break every level: garbage, G1a, G1b, future, duplicate, incompatible, internal, dirty update. */
+  findings: Finding[];
+  /** Whether a finding above makes every level fail. */
+  inconsistent: boolean;
+}
+
+function listOf(h: History, o: number): Int32Array {
+  const s = h.opListStart as Int32Array;
+  return (h.listElems as Int32Array).subarray(s[o], s[o + 1]);
+}
+
+export function hasListOps(h: History): boolean {
+  for (let o = 0; o < h.opCount; o++) if (h.opKind[o] === OP_APPEND || h.opKind[o] === OP_LIST_READ) return true;
+  return false;
+}
+
+export function inferListAppend(h: History): ListInference {
+  const { opCount, opKind, opKey, opValue, opTxn, txnCount, txnOpStart, txnAborted } = h;
+  const unknown = h.txnUnknown ?? new Uint8Array(txnCount);
+  const names = h.names;
+  const findings: Finding[] = [];
+  const listKey = new Uint8Array(h.keyCount);
+  let valueCount = 0;
+  for (let o = 0; o < opCount; o++) {
+    if (opKind[o] === OP_APPEND || opKind[o] === OP_LIST_READ) listKey[opKey[o]] = 1;
+    if (opValue[o] + 1 > valueCount) valueCount = opValue[o] + 1;
+  }
+  const elemsAll = h.listElems ?? new Int32Array(0);
+  for (let i = 0; i < elemsAll.length; i++) if (elemsAll[i] + 1 > valueCount) valueCount = elemsAll[i] + 1;
+
+  // Who appended each element: values are usually unique across keys, so one array and a map for the rest.
+  const byValue = new Int32Array(valueCount).fill(-1);
+  const byKeyValue = new Map<number, number>();
+  const appenderOf = (k: number, v: number): number => {
+    if (v < 0 || v >= valueCount) return -1;
+    const o = byValue[v];
+    if (o >= 0 && opKey[o] === k) return o;
+    return byKeyValue.get(k * valueCount + v) ?? -1;
+  };
+  for (let o = 0; o < opCount; o++) {
+    if (opKind[o] !== OP_APPEND) continue;
+    const k = opKey[o];
+    const v = opValue[o];
+    const prev = appenderOf(k, v);
+    if (prev >= 0) {
+      findings.push(finding('duplicate-element', 'error',
+        `${names.valueText(v)} is appended to ${names.keyName(k)} twice (also by ${names.txnName(opTxn[prev])}): elements must be unique per key`, opSpan(h, o),
+        [{ span: opSpan(h, prev), message: 'the first append' }]));
+      continue;
+    }
+    if (byValue[v] < 0) byValue[v] = o;
+    else byKeyValue.set(k * valueCount + v, o);
+  }
+
+  // Inclusion: committed transactions, and unknown ones whose effects an included read observed.
+  const included = new Uint8Array(txnCount);
+  const work = new Int32Vec(64);
+  for (let t = 1; t < txnCount; t++) {
+    if (txnAborted[t] === 0 && unknown[t] === 0) {
+      included[t] = 1;
+      work.push(t);
+    }
+  }
+  while (work.length > 0) {
+    const t = work.data[--work.length];
+    for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
+      if (opKind[o] !== OP_LIST_READ) continue;
+      const list = listOf(h, o);
+      for (let i = 0; i < list.length; i++) {
+        const a = appenderOf(opKey[o], list[i]);
+        if (a < 0) continue;
+        const u = opTxn[a];
+        if (included[u] === 0 && txnAborted[u] === 0) {
+          included[u] = 1;
+          work.push(u);
+        }
+      }
+    }
+  }
+
+  // The version order of each key: its longest read among the included transactions' reads.
+  const longestRead = new Int32Array(h.keyCount).fill(-1);
+  for (let o = 0; o < opCount; o++) {
+    if (opKind[o] !== OP_LIST_READ || included[opTxn[o]] === 0) continue;
+    const k = opKey[o];
+    const cur = longestRead[k];
+    if (cur < 0 || listLength(h, o) > listLength(h, cur)) longestRead[k] = o;
+  }
+  const verStart = new Int32Array(h.keyCount + 1);
+  for (let k = 0; k < h.keyCount; k++) verStart[k + 1] = verStart[k] + (longestRead[k] >= 0 ? listLength(h, longestRead[k]) : 0);
+  const verElems = new Int32Array(verStart[h.keyCount]);
+  const appendPos = new Int32Array(opCount).fill(-1);
+  for (let k = 0; k < h.keyCount; k++) {
+    if (longestRead[k] < 0) continue;
+    const list = listOf(h, longestRead[k]);
+    verElems.set(list, verStart[k]);
+    for (let i = 0; i < list.length; i++) {
+      const a = appenderOf(k, list[i]);
+      if (a >= 0 && appendPos[a] < 0) appendPos[a] = i;
+    }
+  }
+
+  // Per-read checks, at the read: duplicates, garbage, G1a, future, internal, G1b, incompatible order.
+  const external = new Uint8Array(opCount);
+  const seen = new Int32Array(valueCount).fill(-1);
+  const incompatibleKeys = new Uint8Array(h.keyCount);
+  for (let t = 1; t < txnCount; t++) {
+    if (included[t] === 0) continue;
+    for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
+      if (opKind[o] !== OP_LIST_READ) continue;
+      const k = opKey[o];
+      const list = listOf(h, o);
+      const span = opSpan(h, o);
+      const keyName = names.keyName(k);
+      // Own appends of k before this read, in program order.
+      let ownBefore = 0;
+      for (let p = txnOpStart[t]; p < o; p++) if (opKind[p] === OP_APPEND && opKey[p] === k) ownBefore++;
+      external[o] = ownBefore === 0 ? 1 : 0;
+      let ownSeen = 0;
+      let bad = false;
+      for (let i = 0; i < list.length; i++) {
+        const v = list[i];
+        if (seen[v] === o) {
+          findings.push(finding('duplicate-element', 'error', `${names.valueText(v)} appears twice in this read of ${keyName}`, span));
+          bad = true;
+          continue;
+        }
+        seen[v] = o;
+        const a = appenderOf(k, v);
+        if (a < 0) {
+          findings.push(finding('garbage-read', 'error', `${keyName} = ${listText(h, list)} holds ${names.valueText(v)}, which no transaction appended to ${keyName}`, span));
+          bad = true;
+          continue;
+        }
+        const u = opTxn[a];
+        if (txnAborted[u] === 1) {
+          findings.push(finding('aborted-read', 'error', `read ${names.valueText(v)} from ${keyName}, appended by ${names.txnName(u)}, which aborted (G1a)`, span,
+            [{ span: opSpan(h, a), message: 'the aborted append' }]));
+          bad = true;
+        } else if (u === t) {
+          if (a > o) {
+            findings.push(finding('future-read', 'error', `read ${names.valueText(v)} from ${keyName} before this transaction appends it`, span,
+              [{ span: opSpan(h, a), message: 'the later append' }]));
+            bad = true;
+          } else ownSeen++;
+        }
+      }
+      if (bad) continue;
+      // Internal: after own appends, the list ends with exactly them, in order.
+      if (ownBefore > 0 || ownSeen > 0) {
+        let ok = ownSeen === ownBefore && list.length >= ownBefore;
+        if (ok) {
+          let i = list.length - ownBefore;
+          for (let p = txnOpStart[t]; p < o && ok; p++) if (opKind[p] === OP_APPEND && opKey[p] === k) ok = list[i++] === opValue[p];
+        }
+        if (!ok) {
+          findings.push(finding('internal', 'error',
+            `${keyName} = ${listText(h, list)} does not end with this transaction's own ${ownBefore} earlier append${ownBefore === 1 ? '' : 's'} to ${keyName}`, span));
+          continue;
+        }
+      }
+      // G1b: the last element's writer appended to k again later.
+      if (external[o] === 1 && list.length > 0) {
+        const a = appenderOf(k, list[list.length - 1]);
+        const u = opTxn[a];
+        for (let p = a + 1; p < txnOpStart[u + 1]; p++) {
+          if (opKind[p] === OP_APPEND && opKey[p] === k) {
+            findings.push(finding('intermediate-read', 'error',
+              `read ${keyName} = ${listText(h, list)}, ending with ${names.valueText(list[list.length - 1])}, which ${names.txnName(u)} followed with ${names.valueText(opValue[p])} (G1b)`, span,
+              [{ span: opSpan(h, p), message: 'the later append' }]));
+            break;
+          }
+        }
+      }
+      // Every read is a prefix of the longest one.
+      const lo = longestRead[k];
+      const ver = verElems.subarray(verStart[k], verStart[k + 1]);
+      let d = 0;
+      while (d < list.length && list[d] === ver[d]) d++;
+      if (d < list.length) {
+        const other = lo;
+        const msg = (mine: Int32Array, theirs: Int32Array, at: number): string =>
+          `incompatible order of ${keyName}: ${listText(h, mine)} and ${listText(h, theirs)} differ at position ${at + 1} (${names.valueText(mine[at])} vs ${at < theirs.length ? names.valueText(theirs[at]) : 'nothing'}): neither is a prefix of the other`;
+        findings.push(finding('incompatible-order', 'error', msg(list, ver, d), span, [{ span: opSpan(h, other), message: `the longest read of ${keyName}` }]));
+        if (incompatibleKeys[k] === 0) {
+          incompatibleKeys[k] = 1;
+          findings.push(finding('incompatible-order', 'error', msg(ver, list, d), opSpan(h, other), [{ span, message: `a read of ${keyName} that disagrees` }]));
+        }
+      }
+    }
+  }
+
+  // Dirty update: a committed append after an aborted element in the version order.
+  for (let k = 0; k < h.keyCount; k++) {
+    let abortedAt = -1;
+    for (let i = verStart[k]; i < verStart[k + 1]; i++) {
+      const a = appenderOf(k, verElems[i]);
+      if (a < 0) continue;
+      const u = opTxn[a];
+      if (txnAborted[u] === 1) {
+        if (abortedAt < 0) abortedAt = a;
+      } else if (abortedAt >= 0 && included[u] === 1) {
+        findings.push(finding('dirty-update', 'error',
+          `${names.txnName(u)} appended ${names.valueText(verElems[i])} to ${names.keyName(k)} after ${names.valueText(opValue[abortedAt])}, appended by ${names.txnName(opTxn[abortedAt])}, which aborted`,
+          opSpan(h, a), [{ span: opSpan(h, abortedAt), message: 'the aborted append' }]));
+        break;
+      }
+    }
+  }
+
+  const { edges, unStart, unTxns } = buildEdges(h, included, verStart, verElems, longestRead, appendPos, external, appenderOf);
+  return {
+    h, included, listKey, verStart, verElems, longestRead, appendPos, external, appenderOf, edges, unStart, unTxns, findings,
+    inconsistent: findings.some((f) => f.severity === 'error'),
+  };
+}
+
+function listLength(h: History, o: number): number {
+  const s = h.opListStart as Int32Array;
+  return s[o + 1] - s[o];
+}
+
+export function listText(h: History, list: ArrayLike<number>): string {
+  const parts: string[] = [];
+  for (let i = 0; i < list.length; i++) parts.push(h.names.valueText(list[i]));
+  return `[${parts.join(', ')}]`;
+}
+
+function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verElems: Int32Array, longestRead: Int32Array,
+  appendPos: Int32Array, external: Uint8Array, appenderOf: (k: number, v: number) => number): { edges: ListEdges; unStart: Int32Array; unTxns: Int32Array } {
+  const { opCount, opKind, opKey, opValue, opTxn, txnCount, txnOpStart } = h;
+  const e = new ListEdges();
+  // so: consecutive included transactions of each session.
+  for (let s = 0; s < h.sessionCount; s++) {
+    let last = -1;
+    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
+      const t = h.sessionTxns[i];
+      if (included[t] === 0) continue;
+      if (last >= 0) e.add(last, t, LK_SO, -1, -1, -1, -1);
+      last = t;
+    }
+  }
+  // Unobserved appenders per key (first unobserved append of each transaction), as a CSR.
+  const unStart = new Int32Array(h.keyCount + 1);
+  const lastKeyOfTxn = new Int32Array(h.keyCount).fill(-1);
+  const isUnobserved = (o: number): boolean => opKind[o] === OP_APPEND && appendPos[o] < 0 && included[opTxn[o]] === 1 && appenderOf(opKey[o], opValue[o]) === o;
+  for (let o = 0; o < opCount; o++) {
+    if (!isUnobserved(o)) continue;
+    if (lastKeyOfTxn[opKey[o]] === opTxn[o]) continue;
+    lastKeyOfTxn[opKey[o]] = opTxn[o];
+    unStart[opKey[o] + 1]++;
+  }
+  for (let k = 0; k < h.keyCount; k++) unStart[k + 1] += unStart[k];
+  const unOps = new Int32Array(unStart[h.keyCount]);
+  const fill = unStart.slice(0, h.keyCount);
+  lastKeyOfTxn.fill(-1);
+  for (let o = 0; o < opCount; o++) {
+    if (!isUnobserved(o)) continue;
+    if (lastKeyOfTxn[opKey[o]] === opTxn[o]) continue;
+    lastKeyOfTxn[opKey[o]] = opTxn[o];
+    unOps[fill[opKey[o]]++] = o;
+  }
+  // ww: consecutive versions by different transactions; the last version's writer precedes every unobserved append.
+  for (let k = 0; k < h.keyCount; k++) {
+    let prevTxn = -1;
+    let prevVal = -1;
+    for (let i = verStart[k]; i < verStart[k + 1]; i++) {
+      const a = appenderOf(k, verElems[i]);
+      if (a < 0 || included[opTxn[a]] === 0) {
+        prevTxn = -1;
+        continue;
+      }
+      const t = opTxn[a];
+      if (prevTxn >= 0 && prevTxn !== t) e.add(prevTxn, t, LK_WW, k, longestRead[k], prevVal, verElems[i]);
+      prevTxn = t;
+      prevVal = verElems[i];
+    }
+    if (prevTxn < 0) continue;
+    for (let j = unStart[k]; j < unStart[k + 1]; j++) {
+      const u = opTxn[unOps[j]];
+      if (u !== prevTxn) e.add(prevTxn, u, LK_WW, k, -1, prevVal, opValue[unOps[j]]);
+    }
+  }
+  // wr: from the appender of the last element the read did not append itself (the read's source).
+  // The appenders of the earlier elements precede it in ww, so their wr edges add no path: the
+  // levels that need every observed appender (RC, RA, CC premises) read them from the lists.
+  for (let t = 1; t < txnCount; t++) {
+    if (included[t] === 0) continue;
+    for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
+      if (opKind[o] !== OP_LIST_READ) continue;
+      const k = opKey[o];
+      const list = listOf(h, o);
+      for (let i = list.length - 1; i >= 0; i--) {
+        const a = appenderOf(k, list[i]);
+        if (a < 0) continue;
+        const u = opTxn[a];
+        if (u === t) continue;
+        if (included[u] === 1) e.add(u, t, LK_WR, k, o, list[i], -1);
+        break;
+      }
+      if (external[o] === 0) continue;
+      const n = list.length;
+      const verLen = verStart[k + 1] - verStart[k];
+      // Only reads that are a prefix of the version order have a place in it.
+      let prefix = n <= verLen;
+      for (let i = 0; i < n && prefix; i++) prefix = list[i] === verElems[verStart[k] + i];
+      if (!prefix) continue;
+      const last = n > 0 ? list[n - 1] : -1;
+      if (n < verLen) {
+        const a = appenderOf(k, verElems[verStart[k] + n]);
+        if (a >= 0 && included[opTxn[a]] === 1 && opTxn[a] !== t) e.add(t, opTxn[a], LK_RW, k, o, last, verElems[verStart[k] + n]);
+      } else {
+        for (let j = unStart[k]; j < unStart[k + 1]; j++) {
+          const u = opTxn[unOps[j]];
+          if (u !== t) e.add(t, u, LK_RW, k, o, last, opValue[unOps[j]]);
+        }
+      }
+    }
+  }
+  return { edges: e, unStart, unTxns: unOps.map((o) => opTxn[o]) };
+}
+
+export { listOf };

@@ -1,0 +1,188 @@
+// The list-append analysis of one history: findings, named anomalies with their cycles in plain sentences, and level verdicts.
+
+import { finding, type Finding, type RelatedSpan, type Severity, type Span } from '../model/diagnostics.ts';
+import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
+import { opSpan, txnSpan } from '../model/reads-from.ts';
+import { anomalyRow, CYCLE_CLASSES, LIST_LEVELS, type AnomalyCode, type ListLevel } from './anomaly-table.ts';
+import { findCycles, type CycleEdge } from './cycles.ts';
+import { inferListAppend, LIST_EDGE_NAMES, listOf, listText, LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
+import { decideListLevel, ListLevelContext, listLevelId } from './list-levels.ts';
+
+/** One edge of an anomaly's cycle, as shown to people and in --json. */
+export interface AnomalyEdge {
+  from: string;
+  to: string;
+  /** Transaction ids, the key id (-1: none) and the read that shows the edge (-1: none). */
+  fromId: number;
+  toId: number;
+  keyId: number;
+  readOp: number;
+  kind: (typeof LIST_EDGE_NAMES)[number];
+  key: string | null;
+  /** "T3 → T7 [ww] T7 appended 4 to x right after T3's 3: T9 read x = [1, 3, 4]". */
+  because: string;
+  span: Span;
+}
+
+export interface ListAnomaly {
+  code: AnomalyCode;
+  /** The cycle (empty for lost-update, which names its transactions in `txns`). */
+  cycle: AnomalyEdge[];
+  txns: string[];
+  message: string;
+  span: Span;
+  /** Related places when there is no cycle (lost-update: both reads). */
+  related?: RelatedSpan[];
+}
+
+export interface ListAnalysis {
+  inference: ListInference;
+  /** Non-cyclic findings at ops, and anomalies at transaction headers (errors; the caller softens them). */
+  findings: Finding[];
+  anomalies: ListAnomaly[];
+  /** Homogeneous verdicts, LIST_LEVELS order: true, false, or null (undecided). */
+  verdicts: Map<ListLevel, boolean | null>;
+  /** The verdict with each transaction at its own level (ids as LIST_LEVELS). */
+  mixed(levels: Int8Array): boolean | null;
+}
+
+export function analyzeListAppend(h: History, levels: readonly ListLevel[] = LIST_LEVELS): ListAnalysis {
+  const inf = inferListAppend(h);
+  const ctx = new ListLevelContext(inf);
+  const verdicts = new Map<ListLevel, boolean | null>();
+  // SER first: a serial order satisfies every weaker level too (each premise implies t2 co t3).
+  const uniform = (l: ListLevel): boolean | null => decideListLevel(ctx, new Int8Array(h.txnCount).fill(listLevelId(l)));
+  const ser = uniform('SER');
+  for (const l of levels) verdicts.set(l, ser === true && l !== 'SSER' ? true : l === 'SER' ? ser : uniform(l));
+  const anomalies: ListAnomaly[] = [];
+  const hasTimes = h.txnTimeStart !== undefined;
+  for (const c of findCycles(inf, hasTimes, CYCLE_CLASSES)) {
+    const code = (c.realtime ? `${c.cls}-realtime` : c.cls) as AnomalyCode;
+    const cycle = c.edges.map((x) => explainEdge(inf, x));
+    const first = c.edges[0].from;
+    const row = anomalyRow(code);
+    anomalies.push({
+      code, cycle, txns: c.edges.map((x) => h.names.txnName(x.from)),
+      message: `${code}: ${row.meaning}: ${cycle.map(edgeSentence).join('; ')}`,
+      span: txnSpan(h, first),
+    });
+  }
+  anomalies.push(...lostUpdates(inf));
+  const findings: Finding[] = [...inf.findings];
+  for (const a of anomalies) {
+    const related: RelatedSpan[] = a.related ?? a.cycle.map((x) => ({ span: x.span, message: edgeSentence(x) }));
+    findings.push(finding(a.code, 'error', a.message, a.span, related));
+  }
+  return { inference: inf, findings, anomalies, verdicts, mixed: (lvl) => decideListLevel(ctx, lvl) };
+}
+
+/** "T3 → T7 [ww] T7 appended 4 to x right after T3's 3: T9 read x = [1, 3, 4]". */
+export function edgeSentence(e: AnomalyEdge): string {
+  return `${e.from} → ${e.to} [${e.kind}] ${e.because}`;
+}
+
+/** The anomaly codes an analysis reports, the non-cyclic ones included (G1a, G1b as codes). */
+export function reportedCodes(a: ListAnalysis): Set<AnomalyCode> {
+  const out = new Set<AnomalyCode>(a.anomalies.map((x) => x.code));
+  for (const f of a.inference.findings) {
+    if (f.code === 'aborted-read') out.add('G1a');
+    else if (f.code === 'intermediate-read') out.add('G1b');
+    else out.add(f.code as AnomalyCode);
+  }
+  return out;
+}
+
+function explainEdge(inf: ListInference, c: CycleEdge): AnomalyEdge {
+  const h = inf.h;
+  const e = inf.edges;
+  const A = h.names.txnName(c.from);
+  const B = h.names.txnName(c.to);
+  const val = (v: number): string => h.names.valueText(v);
+  if (c.kind === LK_RT) {
+    const te = h.txnTimeEnd as Float64Array;
+    const ts = h.txnTimeStart as Float64Array;
+    return { from: A, to: B, fromId: c.from, toId: c.to, keyId: -1, readOp: -1, kind: 'rt', key: null, because: `${A} ended (at ${te[c.from]}) before ${B} started (at ${ts[c.to]})`, span: txnSpan(h, c.to) };
+  }
+  const i = c.index;
+  const k = e.key.data[i];
+  const keyName = k >= 0 ? h.names.keyName(k) : null;
+  const op = e.op.data[i];
+  const a = e.a.data[i];
+  const b = e.b.data[i];
+  const readText = (o: number): string => `${h.names.txnName(h.opTxn[o])} read ${keyName} = ${listText(h, listOf(h, o))}`;
+  let because: string;
+  let span: Span;
+  switch (c.kind) {
+    case LK_SO:
+      because = `${A} precedes ${B} in session ${h.names.sessionName(h.txnSession[c.to])}`;
+      span = txnSpan(h, c.to);
+      break;
+    case LK_WR:
+      because = `${B} observed ${A}'s append of ${val(a)}: ${readText(op)}`;
+      span = opSpan(h, op);
+      break;
+    case LK_WW:
+      if (op >= 0) because = `${B} appended ${val(b)} to ${keyName} right after ${A}'s ${val(a)}: ${readText(op)}`;
+      else because = `no read observed ${B}'s append of ${val(b)} to ${keyName}, so it follows every version read, the last of which is ${A}'s ${val(a)}`;
+      span = op >= 0 ? opSpan(h, op) : appendSpan(h, c.to, k, b);
+      break;
+    default: {
+      void LK_RW;
+      const next = op >= 0 && listOf(h, op).length < inf.verStart[k + 1] - inf.verStart[k] ? 'the next element' : 'an element nobody read, after every version read';
+      because = `${A} read ${keyName} = ${listText(h, listOf(h, op))}, missing ${B}'s append of ${val(b)} (${next})`;
+      span = opSpan(h, op);
+    }
+  }
+  return { from: A, to: B, fromId: c.from, toId: c.to, keyId: k, readOp: op, kind: LIST_EDGE_NAMES[c.kind], key: keyName, because, span };
+}
+
+function appendSpan(h: History, t: number, k: number, v: number): Span {
+  for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (h.opKind[o] === OP_APPEND && h.opKey[o] === k && h.opValue[o] === v) return opSpan(h, o);
+  return txnSpan(h, t);
+}
+
+/** Two included transactions read the same version of a key (externally) and both append to it. */
+function lostUpdates(inf: ListInference): ListAnomaly[] {
+  const h = inf.h;
+  const out: ListAnomaly[] = [];
+  // (key, version length) → first reader that also appends the key.
+  const first = new Map<number, number>();
+  const reported = new Set<number>();
+  const stride = h.opCount + 1;
+  for (let t = 1; t < h.txnCount; t++) {
+    if (inf.included[t] === 0) continue;
+    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+      if (h.opKind[o] !== OP_LIST_READ || inf.external[o] === 0) continue;
+      const k = h.opKey[o];
+      let appends = false;
+      for (let p = o + 1; p < h.txnOpStart[t + 1] && !appends; p++) appends = h.opKind[p] === OP_APPEND && h.opKey[p] === k;
+      if (!appends) continue;
+      const id = k * stride + listOf(h, o).length;
+      const prev = first.get(id);
+      if (prev === undefined) {
+        first.set(id, o);
+        continue;
+      }
+      if (reported.has(id) || h.opTxn[prev] === t) continue;
+      // Only reads of the same version: a prefix of the version order of the same length.
+      if (listText(h, listOf(h, prev)) !== listText(h, listOf(h, o))) continue;
+      reported.add(id);
+      const A = h.names.txnName(h.opTxn[prev]);
+      const B = h.names.txnName(t);
+      const keyName = h.names.keyName(k);
+      const list = listText(h, listOf(h, o));
+      const message = `lost-update: ${A} and ${B} both read ${keyName} = ${list} and both appended to ${keyName}: one of the appends was made without seeing the other`;
+      out.push({
+        code: 'lost-update', cycle: [], txns: [A, B], message, span: txnSpan(h, t),
+        related: [{ span: opSpan(h, prev), message: `${A} read ${keyName} = ${list}` }, { span: opSpan(h, o), message: `${B} read ${keyName} = ${list}` }],
+      });
+    }
+  }
+  return out;
+}
+
+/** Severity of an anomaly finding: an error when it breaks a level the file claims (or the mixed levels). */
+export function anomalySeverity(code: AnomalyCode, claimed: readonly ListLevel[]): Severity {
+  const row = anomalyRow(code);
+  return claimed.some((l) => row.violates.includes(l)) ? 'error' : 'information';
+}

@@ -1,0 +1,517 @@
+// Levels on list-append histories, decided in polynomial time from the observed version order (ww ⊆ co).
+//
+// With every key's version order known, each axiom of the commit-order table reduces to one of two
+// shapes (see docs/list-append.md): for RC, RA, CC and PSI readers a co-free premise that must not
+// hold for any overwriter of the version read (checked directly, with vector clocks for the
+// transitive ones); for PC, SI, SER and SSER readers a precedence "the reader's premise
+// predecessors commit before every overwriter", so the level holds iff one graph is acyclic.
+
+import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
+import { buildListCsr, topologicalOrder, type Csr } from '../util/graph.ts';
+import { Int32Vec } from '../util/int-vec.ts';
+import { LIST_LEVELS, type ListLevel } from './anomaly-table.ts';
+import { LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
+
+export const L_RC = 0;
+export const L_RA = 1;
+export const L_CC = 2;
+export const L_PC = 3;
+export const L_PSI = 4;
+export const L_SI = 5;
+export const L_SER = 6;
+export const L_SSER = 7;
+
+/**
+ * CC and PSI keep a vector clock per transaction (transactions × sessions entries, 256 MB here);
+ * beyond it they are undecided. Sessions multiply when crashed (unknown) processes go on as new ones.
+ */
+export const MAX_CLOCK_ENTRIES = 64 * 1024 * 1024;
+
+/** An unobserved append follows every observed version. */
+const UNOBSERVED = 0x7fffffff;
+const NONE = -1;
+
+export function listLevelId(l: ListLevel): number {
+  return LIST_LEVELS.indexOf(l);
+}
+
+/** Shared, lazily built structures for deciding several levels on one inference. */
+export class ListLevelContext {
+  readonly h: History;
+  private baseTopo: boolean | null = null;
+  private base: Csr | null = null;
+  private clocksSoWr: Int32Array | null = null;
+  private clocksBase: Int32Array | null = null;
+  /** Edges by kind, as CSRs keyed by the edge's target (in-edges) or source. */
+  private inByKind = new Map<number, Csr>();
+  private outByKind = new Map<number, Csr>();
+  /** Per (txn, key): the largest version position of t's appends to k (UNOBSERVED, or NONE). */
+  private readonly soPrev: Int32Array;
+
+  constructor(readonly inf: ListInference) {
+    this.h = inf.h;
+    const h = this.h;
+    this.soPrev = new Int32Array(h.txnCount).fill(-1);
+    this.seenStamp = new Int32Array(h.txnCount);
+    const e = inf.edges;
+    for (let i = 0; i < e.length; i++) if (e.kind.data[i] === LK_SO) this.soPrev[e.to.data[i]] = e.from.data[i];
+  }
+
+  /** Edge indexes of one kind, grouped by target (in = true) or source. */
+  private byKind(kind: number, inward: boolean): Csr {
+    const cache = inward ? this.inByKind : this.outByKind;
+    let g = cache.get(kind);
+    if (g) return g;
+    const e = this.inf.edges;
+    const from = new Int32Vec(64);
+    const to = new Int32Vec(64);
+    const ids: number[] = [];
+    for (let i = 0; i < e.length; i++) {
+      if (e.kind.data[i] !== kind) continue;
+      from.push(inward ? e.to.data[i] : e.from.data[i]);
+      to.push(inward ? e.from.data[i] : e.to.data[i]);
+      ids.push(i);
+    }
+    g = buildListCsr(this.h.txnCount, from.data, to.data, from.length, 0);
+    // edgeId holds the index into `ids`: map it back to the edge index.
+    for (let p = 0; p < g.edgeId.length; p++) g.edgeId[p] = ids[g.edgeId[p]];
+    cache.set(kind, g);
+    return g;
+  }
+
+  private readonly seenStamp: Int32Array;
+  private stampNo = 0;
+
+  /**
+   * Calls visit(u) once for each transaction u ≠ t whose append a list read of t returned (only
+   * the read `onlyOp` when it is ≥ 0): every observed appender, a wr predecessor of t.
+   */
+  forEachObserved(t: number, onlyOp: number, visit: (u: number) => void): void {
+    const { h, inf } = this;
+    const stamp = ++this.stampNo;
+    const seen = this.seenStamp;
+    const ls = h.opListStart as Int32Array;
+    const elems = h.listElems as Int32Array;
+    const from = onlyOp >= 0 ? onlyOp : h.txnOpStart[t];
+    const to = onlyOp >= 0 ? onlyOp + 1 : h.txnOpStart[t + 1];
+    for (let o = from; o < to; o++) {
+      if (h.opKind[o] !== OP_LIST_READ) continue;
+      const k = h.opKey[o];
+      for (let j = ls[o]; j < ls[o + 1]; j++) {
+        const a = inf.appenderOf(k, elems[j]);
+        if (a < 0) continue;
+        const u = h.opTxn[a];
+        if (u === t || seen[u] === stamp || inf.included[u] === 0) continue;
+        seen[u] = stamp;
+        visit(u);
+      }
+    }
+  }
+
+  /** so ∪ wr ∪ ww as one CSR over transactions. */
+  baseGraph(): Csr {
+    if (this.base) return this.base;
+    const e = this.inf.edges;
+    const from = new Int32Vec(e.length + 1);
+    const to = new Int32Vec(e.length + 1);
+    for (let i = 0; i < e.length; i++) {
+      const k = e.kind.data[i];
+      if (k === LK_SO || k === LK_WR || k === LK_WW) {
+        from.push(e.from.data[i]);
+        to.push(e.to.data[i]);
+      }
+    }
+    this.base = buildListCsr(this.h.txnCount, from.data, to.data, from.length, 0);
+    return this.base;
+  }
+
+  /** so ∪ wr ∪ ww ∪ rw: acyclic exactly when SER holds (on a consistent history). */
+  serGraph(): Csr {
+    const e = this.inf.edges;
+    const from = new Int32Vec(e.length + 1);
+    const to = new Int32Vec(e.length + 1);
+    for (let i = 0; i < e.length; i++) {
+      from.push(e.from.data[i]);
+      to.push(e.to.data[i]);
+    }
+    return buildListCsr(this.h.txnCount, from.data, to.data, from.length, 0);
+  }
+
+  baseAcyclic(): boolean {
+    if (this.baseTopo === null) this.baseTopo = topologicalOrder(this.baseGraph()).count === this.h.txnCount;
+    return this.baseTopo;
+  }
+
+  /** Largest version position of t's appends to k: UNOBSERVED when one was never read, NONE without appends. */
+  maxPos(t: number, k: number): number {
+    const h = this.h;
+    let best = NONE;
+    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+      if (h.opKind[o] !== OP_APPEND || h.opKey[o] !== k) continue;
+      const p = this.inf.appendPos[o] >= 0 ? this.inf.appendPos[o] : UNOBSERVED;
+      if (p > best) best = p;
+    }
+    return best;
+  }
+
+  /**
+   * Vector clocks (per transaction, per session: the largest session index in its strict past)
+   * over so ∪ wr (withWw false) or so ∪ wr ∪ ww; needs that graph acyclic.
+   */
+  private clocks(withWw: boolean): Int32Array {
+    const cached = withWw ? this.clocksBase : this.clocksSoWr;
+    if (cached) return cached;
+    const h = this.h;
+    const S = h.sessionCount;
+    const g = this.baseGraph();
+    const order = topologicalOrder(g).order;
+    const c = new Int32Array(h.txnCount * S).fill(-1);
+    const e = this.inf.edges;
+    const inWr = this.byKind(LK_WR, true);
+    const inWw = this.byKind(LK_WW, true);
+    const included = this.inf.included;
+    const from = e.from.data;
+    const session = h.txnSession;
+    const indexIn = h.txnIndexInSession;
+    const preds = new Int32Vec(64);
+    for (let i = 0; i < h.txnCount; i++) {
+      const t = order[i];
+      if (t === 0 || included[t] === 0) continue;
+      const base = t * S;
+      preds.length = 0;
+      if (this.soPrev[t] >= 0) preds.push(this.soPrev[t]);
+      // CC's past runs through every observed appender; PSI's through ww too, which implies them.
+      if (withWw) for (let p = inWr.start[t]; p < inWr.start[t + 1]; p++) preds.push(from[inWr.edgeId[p]]);
+      else this.forEachObserved(t, -1, (u) => preds.push(u));
+      if (withWw) for (let p = inWw.start[t]; p < inWw.start[t + 1]; p++) preds.push(from[inWw.edgeId[p]]);
+      // Join the predecessors' clocks (hot: transactions × predecessors × sessions).
+      for (let q = 0; q < preds.length; q++) {
+        const u = preds.data[q];
+        const ub = u * S;
+        for (let s = 0; s < S; s++) {
+          const x = c[ub + s];
+          if (x > c[base + s]) c[base + s] = x;
+        }
+        const us = base + session[u];
+        if (indexIn[u] > c[us]) c[us] = indexIn[u];
+      }
+    }
+    if (withWw) this.clocksBase = c;
+    else this.clocksSoWr = c;
+    return c;
+  }
+
+  /**
+   * Whether the history holds with transaction t at level lvl[t] (ids as LIST_LEVELS; SSER's rt
+   * applies to transactions at SSER). The mixed verdict and each homogeneous one.
+   */
+  holds(lvl: Int8Array): boolean | null {
+    const { h, inf } = this;
+    if (inf.inconsistent) return false;
+    if (!this.baseAcyclic()) return false;
+    const rwOut = this.byKind(LK_RW, false);
+    const wrIn = this.byKind(LK_WR, true);
+    const wwIn = this.byKind(LK_WW, true);
+    let needSoWrClocks = false;
+    let needBaseClocks = false;
+    for (let t = 1; t < h.txnCount; t++) {
+      if (inf.included[t] === 0 || rwOut.start[t] === rwOut.start[t + 1]) continue;
+      if (lvl[t] === L_CC) needSoWrClocks = true;
+      if (lvl[t] === L_PSI) needBaseClocks = true;
+    }
+    // RC, RA: the premise's transactions, their appends' positions against the version read.
+    const curMax = new Int32Array(h.keyCount).fill(NONE);
+    const touched = new Int32Vec(16);
+    const reset = (): void => {
+      for (let i = 0; i < touched.length; i++) curMax[touched.data[i]] = NONE;
+      touched.length = 0;
+    };
+    const absorb = (u: number): void => {
+      for (let o = h.txnOpStart[u]; o < h.txnOpStart[u + 1]; o++) {
+        if (h.opKind[o] !== OP_APPEND) continue;
+        const k = h.opKey[o];
+        const p = inf.appendPos[o] >= 0 ? inf.appendPos[o] : UNOBSERVED;
+        if (curMax[k] === NONE) touched.push(k);
+        if (p > curMax[k]) curMax[k] = p;
+      }
+    };
+    /** The version position an external read r returned (its length - 1). */
+    const readPos = (r: number): number => ((h.opListStart as Int32Array)[r + 1] - (h.opListStart as Int32Array)[r]) - 1;
+    for (let t = 1; t < h.txnCount; t++) {
+      if (inf.included[t] === 0 || rwOut.start[t] === rwOut.start[t + 1]) continue;
+      const l = lvl[t];
+      if (l === L_RC) {
+        reset();
+        for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+          if (h.opKind[o] !== OP_LIST_READ) continue;
+          if (inf.external[o] === 1 && curMax[h.opKey[o]] !== NONE && curMax[h.opKey[o]] > readPos(o)) return false;
+          // This read's observed writers join the premise of the reads after it.
+          this.forEachObserved(t, o, absorb);
+        }
+      } else if (l === L_RA) {
+        reset();
+        this.forEachObserved(t, -1, absorb);
+        for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+          if (h.opKind[o] !== OP_LIST_READ || inf.external[o] === 0) continue;
+          const k = h.opKey[o];
+          const seen = Math.max(curMax[k], this.latestBefore(t, k));
+          if (seen !== NONE && seen > readPos(o)) return false;
+        }
+      }
+    }
+    // CC (over so ∪ wr) and PSI (over so ∪ wr ∪ ww, cf being ww here): an overwriter in the reader's past.
+    // PC, SI, SER, SSER: precedence edges, then one acyclicity test.
+    if (!this.precedenceAcyclic(lvl, rwOut, wrIn, wwIn)) return false;
+    if ((needSoWrClocks || needBaseClocks) && h.txnCount * h.sessionCount > MAX_CLOCK_ENTRIES) return null;
+    if (needSoWrClocks && !this.pastCheck(lvl, L_CC, this.clocks(false))) return false;
+    if (needBaseClocks && !this.pastCheck(lvl, L_PSI, this.clocks(true))) return false;
+    return true;
+  }
+
+  /** No reader at `level` has an overwriter of a version it read in its past (per clocks). */
+  private pastCheck(lvl: Int8Array, level: number, c: Int32Array): boolean {
+    const { h, inf } = this;
+    const S = h.sessionCount;
+    const e = inf.edges;
+    const rwOut = this.byKind(LK_RW, false);
+    for (let t = 1; t < h.txnCount; t++) {
+      if (inf.included[t] === 0 || lvl[t] !== level) continue;
+      for (let p = rwOut.start[t]; p < rwOut.start[t + 1]; p++) {
+        // Every overwriter follows the rw edge's target in ww, which is in the past too then.
+        const u = e.to.data[rwOut.edgeId[p]];
+        if (h.txnIndexInSession[u] <= c[t * S + h.txnSession[u]]) return false;
+        // A later overwriter in the past: it is ww-after u; past sets are so-closed, so check each
+        // session's latest past transaction's appends to the key.
+        const k = e.key.data[rwOut.edgeId[p]];
+        const pos = this.readPosOfEdge(rwOut.edgeId[p]);
+        for (let s = 0; s < S; s++) {
+          const idx = c[t * S + s];
+          if (idx < 0) continue;
+          // The session's appenders of k up to idx: positions grow along so when the base graph is acyclic.
+          if (this.latestPosInSession(s, idx, k) > pos) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private readPosOfEdge(i: number): number {
+    const h = this.h;
+    const r = this.inf.edges.op.data[i];
+    return ((h.opListStart as Int32Array)[r + 1] - (h.opListStart as Int32Array)[r]) - 1;
+  }
+
+  /** The largest version position of k appended by t's session before t (its so predecessors). */
+  private latestBefore(t: number, k: number): number {
+    const idx = this.h.txnIndexInSession[t] - 1;
+    return idx < 0 ? NONE : this.latestPosInSession(this.h.txnSession[t], idx, k);
+  }
+
+  /** Per (key, session): appenders' session indexes and prefix-max positions, for latestPosInSession. */
+  private keySess: { start: Int32Array; sess: Int32Array; idx: Int32Array; pos: Int32Array } | null = null;
+
+  private latestPosInSession(s: number, idx: number, k: number): number {
+    const ks = this.keySess ?? this.buildKeySess();
+    // Records of key k are sorted by (session, index): binary search the last one ≤ (s, idx).
+    let lo = ks.start[k];
+    let hi = ks.start[k + 1] - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (ks.sess[mid] < s || (ks.sess[mid] === s && ks.idx[mid] <= idx)) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found >= 0 && ks.sess[found] === s ? ks.pos[found] : NONE;
+  }
+
+  private buildKeySess(): { start: Int32Array; sess: Int32Array; idx: Int32Array; pos: Int32Array } {
+    const { h, inf } = this;
+    const start = new Int32Array(h.keyCount + 1);
+    const seenTxn = new Int32Array(h.keyCount).fill(-1);
+    const visit = (f: (t: number, k: number, s: number) => void): void => {
+      seenTxn.fill(-1);
+      for (let s = 0; s < h.sessionCount; s++) {
+        for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
+          const t = h.sessionTxns[i];
+          if (inf.included[t] === 0) continue;
+          for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+            if (h.opKind[o] !== OP_APPEND || seenTxn[h.opKey[o]] === t) continue;
+            seenTxn[h.opKey[o]] = t;
+            f(t, h.opKey[o], s);
+          }
+        }
+      }
+    };
+    visit((_t, k) => start[k + 1]++);
+    for (let k = 0; k < h.keyCount; k++) start[k + 1] += start[k];
+    const n = start[h.keyCount];
+    const sess = new Int32Array(n);
+    const idx = new Int32Array(n);
+    const pos = new Int32Array(n);
+    const fill = start.slice(0, h.keyCount);
+    visit((t, k, s) => {
+      const i = fill[k]++;
+      sess[i] = s;
+      idx[i] = h.txnIndexInSession[t];
+      const p = this.maxPos(t, k);
+      pos[i] = i > start[k] && sess[i - 1] === s && pos[i - 1] > p ? pos[i - 1] : p;
+    });
+    this.keySess = { start, sess, idx, pos };
+    return this.keySess;
+  }
+
+  /**
+   * so ∪ wr ∪ ww plus, per reader: SER/SSER: reader → overwriters (rw); PC: so/wr predecessors →
+   * overwriters; SI: so/wr/ww predecessors → overwriters (through one virtual node per reader);
+   * SSER readers: rt into them (through a chain of virtual nodes sorted by end time).
+   */
+  private precedenceAcyclic(lvl: Int8Array, rwOut: Csr, wrIn: Csr, wwIn: Csr): boolean {
+    const { h, inf } = this;
+    const n = h.txnCount;
+    const e = inf.edges;
+    const from = new Int32Vec(e.length * 2 + 16);
+    const to = new Int32Vec(e.length * 2 + 16);
+    const add = (a: number, b: number): void => {
+      from.push(a);
+      to.push(b);
+    };
+    let extra = false;
+    for (let i = 0; i < e.length; i++) {
+      const k = e.kind.data[i];
+      if (k === LK_SO || k === LK_WR || k === LK_WW) add(e.from.data[i], e.to.data[i]);
+    }
+    let nodes = n;
+    for (let t = 1; t < n; t++) {
+      if (inf.included[t] === 0 || rwOut.start[t] === rwOut.start[t + 1]) continue;
+      const l = lvl[t];
+      if (l === L_SER || l === L_SSER) {
+        for (let p = rwOut.start[t]; p < rwOut.start[t + 1]; p++) add(t, e.to.data[rwOut.edgeId[p]]);
+        extra = true;
+      } else if (l === L_PC || l === L_SI) {
+        const v = nodes++;
+        if (this.soPrev[t] >= 0) add(this.soPrev[t], v);
+        for (let p = wrIn.start[t]; p < wrIn.start[t + 1]; p++) add(e.from.data[wrIn.edgeId[p]], v);
+        if (l === L_SI) for (let p = wwIn.start[t]; p < wwIn.start[t + 1]; p++) add(e.from.data[wwIn.edgeId[p]], v);
+        for (let p = rwOut.start[t]; p < rwOut.start[t + 1]; p++) add(v, e.to.data[rwOut.edgeId[p]]);
+        extra = true;
+      }
+    }
+    if (h.txnTimeStart && h.txnTimeEnd) {
+      const added = addRealTime(h, inf.included, lvl, nodes, add);
+      if (added > nodes) extra = true;
+      nodes = added;
+    }
+    if (!extra) return true;
+    const g = buildListCsr(nodes, from.data, to.data, from.length, 0);
+    return topologicalOrder(g).count === nodes;
+  }
+}
+
+/**
+ * rt into SSER transactions: t1 → t2 when t1 ended before t2 started, as a chain of virtual nodes
+ * (one per distinct end time) so the edges stay linear. An unknown transaction has no known end:
+ * no rt edges leave it. Returns the new node count.
+ */
+export function addRealTime(h: History, included: Uint8Array, lvl: Int8Array, firstNode: number, add: (a: number, b: number) => void): number {
+  const ts = h.txnTimeStart as Float64Array;
+  const te = h.txnTimeEnd as Float64Array;
+  const unknown = h.txnUnknown;
+  const enders: number[] = [];
+  let anyTarget = false;
+  for (let t = 1; t < h.txnCount; t++) {
+    if (included[t] === 0 || Number.isNaN(ts[t])) continue;
+    if (unknown?.[t] !== 1) enders.push(t);
+    if (lvl[t] === L_SSER) anyTarget = true;
+  }
+  if (!anyTarget || enders.length === 0) return firstNode;
+  enders.sort((a, b) => te[a] - te[b] || a - b);
+  const m = enders.length;
+  for (let j = 0; j < m; j++) {
+    add(enders[j], firstNode + j);
+    if (j + 1 < m) add(firstNode + j, firstNode + j + 1);
+  }
+  for (let t = 1; t < h.txnCount; t++) {
+    if (included[t] === 0 || Number.isNaN(ts[t]) || lvl[t] !== L_SSER) continue;
+    // The last ender whose end is strictly before t's start.
+    let lo = 0;
+    let hi = m - 1;
+    let j = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (te[enders[mid]] < ts[t]) {
+        j = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (j >= 0) add(firstNode + j, t);
+  }
+  return firstNode + m;
+}
+
+/** The per-transaction levels of a homogeneous verdict. */
+export function uniformLevels(h: History, level: ListLevel): Int8Array {
+  return new Int8Array(h.txnCount).fill(listLevelId(level));
+}
+
+/** Orientations of unordered append pairs are tried one by one while 2^pairs × edges stays under this (work steps, not time). */
+const MAX_ORIENTATION_WORK = 64_000_000;
+
+/**
+ * The verdict with transaction t at lvl[t]: true, false, or null when undecided. PSI and SI
+ * readers see cf, the commit order between transactions appending a common key; between two
+ * appends nobody read that order is free. It is chosen along a topological order of the
+ * constraints (which decides the common case), else every orientation is tried (bounded work).
+ */
+export function decideListLevel(ctx: ListLevelContext, lvl: Int8Array): boolean | null {
+  const inf = ctx.inf;
+  const h = inf.h;
+  const plain = ctx.holds(lvl);
+  if (plain !== true) return plain;
+  let cfReaders = false;
+  for (let t = 1; t < h.txnCount && !cfReaders; t++) cfReaders = inf.included[t] === 1 && (lvl[t] === L_PSI || lvl[t] === L_SI);
+  if (!cfReaders) return true;
+  const pairs = freePairs(inf);
+  if (pairs.length === 0) return true;
+  const withPairs = (orient: (a: number, b: number, i: number) => boolean): boolean => {
+    const edges = inf.edges.clone();
+    for (let i = 0; i < pairs.length; i += 3) {
+      const [a, b, k] = [pairs[i], pairs[i + 1], pairs[i + 2]];
+      if (orient(a, b, i / 3)) edges.add(a, b, LK_WW, k, -1, -1, -1);
+      else edges.add(b, a, LK_WW, k, -1, -1, -1);
+    }
+    return new ListLevelContext({ ...inf, edges }).holds(lvl) === true;
+  };
+  // First along a serial order when there is one (it satisfies every level but SSER), then along so ∪ wr ∪ ww.
+  for (const g of [ctx.serGraph(), ctx.baseGraph()]) {
+    const topo = topologicalOrder(g);
+    if (topo.count < h.txnCount) continue;
+    const at = new Int32Array(h.txnCount);
+    for (let i = 0; i < h.txnCount; i++) at[topo.order[i]] = i;
+    if (withPairs((a, b) => at[a] < at[b])) return true;
+  }
+  const count = pairs.length / 3;
+  if (count > 30 || 2 ** count * (inf.edges.length + h.txnCount) > MAX_ORIENTATION_WORK) return null;
+  for (let mask = 0; mask < 1 << count; mask++) if (withPairs((_a, _b, i) => ((mask >> i) & 1) === 0)) return true;
+  return false;
+}
+
+/** Pairs (a, b, key) of included transactions whose appends to a key nobody read: flat triples, each pair once. */
+export function freePairs(inf: ListInference): number[] {
+  const out: number[] = [];
+  const seen = new Set<number>();
+  const n = inf.h.txnCount;
+  for (let k = 0; k < inf.h.keyCount; k++) {
+    for (let i = inf.unStart[k]; i < inf.unStart[k + 1]; i++) {
+      for (let j = i + 1; j < inf.unStart[k + 1]; j++) {
+        const a = Math.min(inf.unTxns[i], inf.unTxns[j]);
+        const b = Math.max(inf.unTxns[i], inf.unTxns[j]);
+        if (a === b || seen.has(a * n + b)) continue;
+        seen.add(a * n + b);
+        out.push(a, b, k);
+      }
+    }
+  }
+  return out;
+}

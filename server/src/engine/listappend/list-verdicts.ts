@@ -1,0 +1,71 @@
+// Turns the list-append analysis into the analysis's verdicts and witnesses, and checks `expect A found|absent`.
+
+import { finding, type Finding } from '../model/diagnostics.ts';
+import type { History } from '../model/history.ts';
+import type { AnomalyExpectation, Directives } from '../syntax/hist-parser.ts';
+import type { Witness } from '../witness/witness.ts';
+import { anomalyRow, type ListLevel } from './anomaly-table.ts';
+import { reportedCodes, type ListAnalysis } from './list-analysis.ts';
+import { L_SSER, listLevelId } from './list-levels.ts';
+import { LEVELS } from '../levels/levels.ts';
+
+/** Why a level fails on a list-append history: the first anomaly that breaks it, or the first consistency finding. */
+export function listWitness(list: ListAnalysis, level: ListLevel): Witness {
+  const bad = list.inference.findings.find((f) => f.severity === 'error');
+  if (bad) return { anomaly: bad.code, edges: [], message: bad.message, span: bad.span };
+  // The first anomaly that breaks the level by the table, else any cycle: under the commit-order
+  // axioms a weak level can fail on a cycle Adya would allow (a read observed part of a transaction).
+  const a = list.anomalies.find((x) => anomalyRow(x.code).violates.includes(level)) ?? list.anomalies.find((x) => x.cycle.length > 0);
+  if (a) {
+    return {
+      anomaly: a.code, message: a.message, span: a.span,
+      // In the witness contract's words: "B read … from A" for wr, "A must commit before B: …" for the
+      // order edges (a real-time edge constrains the commit order: a co edge there).
+      edges: a.cycle.map((e) => ({
+        from: e.fromId, to: e.toId, kind: e.kind === 'rt' ? 'co' : e.kind, key: e.keyId, readOp: e.readOp, span: e.span,
+        because: e.kind === 'so' ? e.because
+          : e.kind === 'wr' ? `${e.to} read ${e.key ?? ''} from ${e.from} (${e.because})`
+          : `${e.from} must commit before ${e.to}: ${e.because}`,
+      })),
+    };
+  }
+  return {
+    anomaly: level, edges: [], span: { start: 0, end: 0 },
+    message: `${level} is violated: a read's premise transaction overwrote the version it read (no cycle class of the anomaly table names it)`,
+  };
+}
+
+/** Each transaction's level in the mixed verdict, as ids of LIST_LEVELS (SSER tags and `level SSER` included). */
+export function mixedListLevels(h: History, d: Directives): Int8Array {
+  const fallback = d.level ? (d.level.strict ? L_SSER : listLevelId(d.level.level)) : listLevelId('SER');
+  const out = new Int8Array(h.txnCount);
+  for (let t = 1; t < h.txnCount; t++) {
+    out[t] = h.txnLevel[t] < 0 ? fallback : h.txnStrict?.[t] === 1 ? L_SSER : listLevelId(LEVELS[h.txnLevel[t]]);
+  }
+  return out;
+}
+
+/** The levels a file claims (its `level` and its tags): anomalies that break one of them are errors. */
+export function claimedListLevels(h: History, d: Directives | null): ListLevel[] {
+  const out = new Set<ListLevel>();
+  if (d?.level) out.add(d.level.strict ? 'SSER' : d.level.level);
+  for (let t = 1; t < h.txnCount; t++) {
+    if (h.txnLevel[t] >= 0) out.add(h.txnStrict?.[t] === 1 ? 'SSER' : LEVELS[h.txnLevel[t]]);
+  }
+  return [...out];
+}
+
+/** `expect A found|absent` against what the analysis reported (nothing is reported without list operations). */
+export function anomalyExpectations(list: ListAnalysis | null, expects: readonly AnomalyExpectation[]): Finding[] {
+  const codes = list ? reportedCodes(list) : new Set<string>();
+  const out: Finding[] = [];
+  for (const e of expects) {
+    const found = codes.has(e.anomaly);
+    if (found === e.found) continue;
+    const where = list?.anomalies.find((a) => a.code === e.anomaly);
+    out.push(finding('expectation-failed', 'error',
+      e.found ? `expected ${e.anomaly} to be found, but it is absent` : `expected ${e.anomaly} absent, but it is found${where ? `: ${where.message}` : ''}`,
+      e.span, where ? [{ span: where.span, message: where.message }] : []));
+  }
+  return out;
+}
