@@ -1,6 +1,6 @@
 // Benchmark of the strong levels (PC, PSI, SI, SER): litmus histories, generated 2,000-transaction
-// histories with and without an injected anomaly, and where the search budget runs out.
-// Usage: npm run bench:strong
+// histories with and without an injected anomaly, and 64-session histories up to 100,000 transactions.
+// Usage: npm run bench:strong [-- --sizes 10000,30000,100000] [--millis 10000] [--large-only]
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,8 +10,9 @@ import { toHistString } from '../server/src/engine/gen/history-writers.ts';
 import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
 import { CheckContext } from '../server/src/engine/weak/level-check.ts';
 import type { Level } from '../server/src/engine/levels/levels.ts';
+import { injectLostUpdate } from '../test/helpers/inject.ts';
 import { computeReadsFrom } from '../server/src/engine/model/reads-from.ts';
-import { checkStrong } from '../server/src/engine/strong/strong-check.ts';
+import { checkStrong, DEFAULT_STRONG_BUDGET } from '../server/src/engine/strong/strong-check.ts';
 
 const examples = join(import.meta.dirname, '..', 'examples');
 
@@ -96,19 +97,69 @@ function generated(): void {
   }
 }
 
-function scaling(): void {
-  console.log('\nwhere the budget (2M states) runs out: SI on the snapshot store, 4 ops/txn, keys = txns/10:');
-  for (const sessions of [2, 4, 8, 16, 32]) {
-    const cells: string[] = [];
-    for (const transactions of [500, 1000, 2000, 4000]) {
-      const g = generateHistory({ sessions, transactions, opsPerTxn: 4, keys: transactions / 10, distribution: 'uniform', zipfS: 0.8, readRatio: 0.6, store: 'snapshot', seed: 1 });
-      const r = decide(toHistString(g), 'SI');
-      cells.push(`${transactions}: ${r.verdict === 'unknown' ? 'UNKNOWN' : r.verdict} ${(r.ms / 1000).toFixed(2)} s`);
+const STRONG_LEVELS: Level[] = ['SER', 'SI', 'PSI', 'PC'];
+
+/** Each level's own search (default budget, the CLI's), then the verdicts as the checker reports them (lattice shortcuts). */
+function large(sizes: number[], millis: number): void {
+  console.log('\nlarge histories, 64 sessions (isocheck gen defaults: 8 ops/txn, 500 keys, 60% reads); strong budget');
+  console.log(`${millis / 1000} s per level${millis === DEFAULT_STRONG_BUDGET.millis ? ' (the CLI default)' : ''}, 4M states; wall and CPU time per level (on a shared machine CPU time is the steadier figure):`);
+  for (const transactions of sizes) {
+    for (const [store, inject] of [['serial', null], ['snapshot', null], ['serial', 'lost update'], ['snapshot', 'stale read']] as [StoreKind, string | null][]) {
+      let g = generateHistory({ sessions: 64, transactions, opsPerTxn: 8, keys: 500, distribution: 'uniform', zipfS: 0.8, readRatio: 0.6, store, seed: 1 });
+      let what = '';
+      if (inject === 'lost update') {
+        const lost = injectLostUpdate(g);
+        what = lost ? 'lost update' : 'no lost update found';
+        g = lost ?? g;
+      }
+      if (inject === 'stale read') {
+        injectStaleRead(g, 1);
+        what = 'stale read';
+      }
+      const text = toHistString(g);
+      let t0 = performance.now();
+      const p = parseHist(text);
+      const rf = computeReadsFrom(p.history);
+      const ctx = new CheckContext(p.history, rf);
+      const cc = rf.violations > 0 ? 'read consistency violated' : !ctx.causal ? 'causality violated' : null;
+      const setup = performance.now() - t0;
+      console.log(`  ${store} store${inject ? ` + ${what}` : ''}, ${transactions} transactions (${p.history.txnCount - 1} in the file): parse and reads-from ${(setup / 1000).toFixed(2)} s${cc ? `, ${cc}` : ''}`);
+      if (cc) continue;
+      const own = new Map<Level, string>();
+      for (const level of STRONG_LEVELS) {
+        const phases: string[] = [];
+        t0 = performance.now();
+        const c0 = process.cpuUsage();
+        // Each phase line with the wall and CPU time since the level started (the engine reads no clock for its logs).
+        const stamp = (l: string): void => {
+          phases.push(`${l}  [${((performance.now() - t0) / 1000).toFixed(2)} s wall, ${(process.cpuUsage(c0).user / 1e6).toFixed(2)} s CPU]`);
+        };
+        const r = checkStrong(ctx, () => level, { ...DEFAULT_STRONG_BUDGET, millis, log: stamp });
+        const cpu = process.cpuUsage(c0).user / 1e6;
+        own.set(level, r.kind);
+        console.log(`    ${level.padEnd(3)} ${r.kind === 'unknown' ? `UNDECIDED (${r.reason})` : r.kind} — ${((performance.now() - t0) / 1000).toFixed(2)} s wall, ${cpu.toFixed(2)} s CPU`);
+        for (const ph of phases) console.log(`        ${ph}`);
+      }
+      // The checker's lattice: SER ⇒ SI ⇒ PC and PSI; PC or PSI violated ⇒ SI violated; SI violated ⇐ SER …
+      const v = (l: Level): string => own.get(l)!;
+      const lattice = (l: Level): string => {
+        if (v(l) !== 'unknown') return v(l);
+        if (v('SER') === 'consistent') return 'consistent (SER holds)';
+        if ((l === 'PC' || l === 'PSI') && v('SI') === 'consistent') return 'consistent (SI holds)';
+        if (l === 'SI' && (v('PC') === 'violated' || v('PSI') === 'violated')) return 'violated (PC or PSI is)';
+        if (l === 'SER' && ['SI', 'PC', 'PSI'].some((w) => v(w as Level) === 'violated')) return 'violated (a weaker level is)';
+        return 'UNDECIDED';
+      };
+      console.log(`    as reported: ${STRONG_LEVELS.map((l) => `${l} ${lattice(l)}`).join(' | ')}`);
     }
-    console.log(`  ${String(sessions).padStart(2)} sessions  ${cells.join(' | ')}`);
   }
 }
 
-litmus();
-generated();
-scaling();
+const arg = (name: string): string | undefined => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const sizes = (arg('--sizes') ?? '10000,30000,100000').split(',').map(Number);
+const millis = Number(arg('--millis') ?? DEFAULT_STRONG_BUDGET.millis);
+if (!process.argv.includes('--large-only')) {
+  litmus();
+  generated();
+}
+large(sizes, millis);

@@ -2,6 +2,7 @@
 
 import { BOTTOM, type History } from '../model/history.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
+import { FrontierMemo, frontierMix } from './frontier-memo.ts';
 
 /** How a transaction's reads see the store: a snapshot at a read point, or fixed precedence only. */
 export const MODE_SER = 0; // reads see everything committed before it: read point = commit point
@@ -16,8 +17,14 @@ export interface SearchInput {
   mode: Uint8Array;
   /** Extra "commits before" edges (from, to) that every commit order must respect (weak readers' forced edges). */
   precedence: { from: Int32Array; to: Int32Array; length: number };
+  /** Extra edges between events (2t: t's read point, 2t + 1: its commit point) that every valid order contains. */
+  events?: { from: Int32Array; to: Int32Array; length: number };
+  /** A plausible position per event (same numbering), e.g. a topological order of the known edges: the search tries lower first. */
+  rank?: Int32Array;
   /** States explored after which the answer is 'unknown'. */
   budget: number;
+  /** Most failed frontiers remembered (memory); the memo only prunes, so this never changes an answer. */
+  memoEntries?: number;
   /** Date.now() after which the answer is 'unknown' (checked every few thousand states). */
   deadline?: number;
   /** Asked as often as the deadline: true stops the search ('unknown'), e.g. when the analysis was cancelled. */
@@ -26,8 +33,6 @@ export interface SearchInput {
 
 const EV_COMMIT = 0;
 const EV_SNAPSHOT = 1;
-const EV_BOTH = 2;
-const EV_ADVANCE = 3; // a request: commit, or snapshot and commit
 
 export type SearchResult =
   | { kind: 'consistent'; order: Int32Array } // commit order (committed transactions, ⊥ excluded)
@@ -44,10 +49,12 @@ export type SearchResult =
 export function searchCommitOrder(input: SearchInput): SearchResult {
   // Restarts with growing budgets and shuffled tie-breaks: a depth-first search stuck below an
   // early wrong turn gets out of it. Failed frontiers stay failed whatever the exploration
-  // order, so the memo carries over and no work is lost.
-  const failed = new Set<string>();
+  // order, so the memo carries over and no work is lost. The first attempt may take every event
+  // twice over: with a good rank the search goes straight through and should not restart.
+  const k = Math.max(1, input.h.sessionCount);
+  const failed = new FrontierMemo(k, input.memoEntries ?? Math.floor(DEFAULT_MEMO_BYTES / (4 * k + 8)));
   let spent = 0;
-  let slice = RESTART_STATES;
+  let slice = Math.max(RESTART_STATES, 4 * input.h.txnCount);
   for (let attempt = 0; ; attempt++) {
     const last = spent + slice * 2 > input.budget;
     const s = new SearchState(input, failed, attempt);
@@ -71,8 +78,13 @@ function perturb(rank: Int32Array, seed: number): void {
   }
 }
 
-/** States of the first attempt; each restart doubles it. */
+/** States of the first attempt at least; each restart doubles it. */
 const RESTART_STATES = 5_000;
+/** Default memory for the memo of failed frontiers. */
+const DEFAULT_MEMO_BYTES = 256 * 1024 * 1024;
+/** Key of a finished session (sorted last), and the largest rank an event gets (unranked events: cycles). */
+const NO_RANK = 0x7fffffff;
+const MAX_RANK = 0x3fffffff;
 
 class SearchState {
   private readonly h: History;
@@ -81,63 +93,97 @@ class SearchState {
   private readonly sessions: Int32Array[]; // committed transactions of each session, in so order
   private readonly pos: Int32Array; // next transaction index per session
   private readonly open: Uint8Array; // 1 when that transaction took its read point
-  private readonly predStart: Int32Array; // successors CSR of the precedence relation
-  private readonly predSucc: Int32Array;
-  private readonly unmet: Int32Array; // per txn: precedence predecessors not committed yet
+  private readonly front: Int32Array; // per session: pos * 2 + open (the memo key)
+  private hash = 0;
+  private readonly succStart: Int32Array; // successors CSR over events (2t read point, 2t + 1 commit)
+  private readonly succ: Int32Array;
+  private readonly unmet: Int32Array; // per event: predecessors not happened yet
   private readonly pending: Int32Array; // per key: snapshot readers whose writer committed, snapshot not taken
   private readonly openWriters: Int32Array; // per key: open SI transactions writing it
   private readonly readerStart: Int32Array; // per source txn: the snapshot reads that read from it
   private readonly readerOps: Int32Array;
   private readonly committedFlag: Uint8Array;
   private readonly order: number[] = [];
-  /** Position of each transaction in a topological order of the precedence relation. */
+  /** Per event: its position in a plausible order (lower is tried first). */
   private readonly rank: Int32Array;
-  private readonly sessionIds: number[];
+  /** Sessions sorted by the rank of their next event (ties by id), and each session's place in it. */
+  private readonly sorted: Int32Array;
+  private readonly place: Int32Array;
+  private readonly key: Int32Array;
 
   states = 0;
 
   /** failed: frontiers known to fail (shared across restarts); attempt: 0 for the plain order, else a shuffle seed. */
-  constructor(private readonly input: SearchInput, private readonly failed: Set<string>, attempt: number) {
+  constructor(private readonly input: SearchInput, private readonly failed: FrontierMemo, attempt: number) {
     const { h, rf, mode } = input;
     this.h = h;
     this.rf = rf;
     this.mode = mode;
+    const k = h.sessionCount;
     this.sessions = [];
-    for (let s = 0; s < h.sessionCount; s++) {
+    for (let s = 0; s < k; s++) {
       const list: number[] = [];
       for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) if (h.txnAborted[h.sessionTxns[i]] === 0) list.push(h.sessionTxns[i]);
       this.sessions.push(Int32Array.from(list));
     }
-    this.pos = new Int32Array(h.sessionCount);
-    this.open = new Uint8Array(h.sessionCount);
+    this.pos = new Int32Array(k);
+    this.open = new Uint8Array(k);
+    this.front = new Int32Array(Math.max(1, k));
+    for (let s = 0; s < k; s++) this.hash ^= frontierMix(s, 0);
     this.committedFlag = new Uint8Array(h.txnCount);
     this.committedFlag[BOTTOM] = 1;
 
-    // Precedence: so, wr and the extra edges, as successor lists with predecessor counts.
+    // Event precedence: wr and the extra commit edges (commit → commit), and the extra event edges.
+    // Transactions without a read point of their own (RC, RA, CC, PSI) read at their commit.
+    const snap = (t: number): boolean => mode[t] !== MODE_STATIC;
+    const ev = (node: number): number => ((node & 1) === 0 && !snap(node >> 1) ? node + 1 : node);
     const from: number[] = [];
     const to: number[] = [];
-    for (const list of this.sessions) for (let i = 1; i < list.length; i++) { from.push(list[i - 1]); to.push(list[i]); }
     for (let t = 1; t < h.txnCount; t++) {
       if (h.txnAborted[t] === 1) continue;
-      for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (rf.wrSource[o] > BOTTOM) { from.push(rf.wrSource[o]); to.push(t); }
+      for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (rf.wrSource[o] > BOTTOM) { from.push(2 * rf.wrSource[o] + 1); to.push(2 * t + 1); }
     }
+    let intoBottom = false;
     for (let i = 0; i < input.precedence.length; i++) {
+      if (input.precedence.to[i] === BOTTOM) intoBottom = true;
       if (input.precedence.from[i] === BOTTOM) continue;
-      from.push(input.precedence.from[i]);
-      to.push(input.precedence.to[i]);
+      from.push(2 * input.precedence.from[i] + 1);
+      to.push(2 * input.precedence.to[i] + 1);
     }
-    this.predStart = new Int32Array(h.txnCount + 1);
-    this.unmet = new Int32Array(h.txnCount);
-    for (let i = 0; i < from.length; i++) { this.predStart[from[i] + 1]++; this.unmet[to[i]]++; }
-    for (let t = 0; t < h.txnCount; t++) this.predStart[t + 1] += this.predStart[t];
-    this.predSucc = new Int32Array(from.length);
-    const fill = this.predStart.slice(0, h.txnCount);
-    for (let i = 0; i < from.length; i++) this.predSucc[fill[from[i]]++] = to[i];
-    this.rank = this.topologicalRank();
+    const extra = input.events;
+    if (extra) {
+      for (let i = 0; i < extra.length; i++) {
+        if (extra.from[i] < 2) continue;
+        if (extra.to[i] < 2) intoBottom = true;
+        const a = ev(extra.from[i]);
+        const b = ev(extra.to[i]);
+        if (a === b) continue;
+        from.push(a);
+        to.push(b);
+      }
+    }
+    const nodes = 2 * h.txnCount;
+    this.succStart = new Int32Array(nodes + 1);
+    this.unmet = new Int32Array(nodes);
+    for (let i = 0; i < from.length; i++) { this.succStart[from[i] + 1]++; this.unmet[to[i]]++; }
+    for (let v = 0; v < nodes; v++) this.succStart[v + 1] += this.succStart[v];
+    this.succ = new Int32Array(from.length);
+    const fill = this.succStart.slice(0, nodes);
+    for (let i = 0; i < from.length; i++) this.succ[fill[from[i]]++] = to[i];
+    this.rank = input.rank ? input.rank.slice() : this.topologicalRank();
+    for (let v = 0; v < nodes; v++) if (this.rank[v] > MAX_RANK || this.rank[v] < 0) this.rank[v] = MAX_RANK;
     if (attempt > 0) perturb(this.rank, attempt);
-    this.sessionIds = Array.from({ length: h.sessionCount }, (_, s) => s);
     // An edge into ⊥ can never be met: such a transaction never commits, and the search fails.
-    for (let i = 0; i < input.precedence.length; i++) if (input.precedence.to[i] === BOTTOM) this.unmet[BOTTOM]++;
+    if (intoBottom) this.unmet[1]++;
+    this.sorted = new Int32Array(k);
+    this.place = new Int32Array(k);
+    this.key = new Int32Array(k);
+    for (let s = 0; s < k; s++) {
+      this.sorted[s] = s;
+      this.key[s] = this.nextKey(s);
+    }
+    this.sorted.sort((a, b) => this.key[a] - this.key[b] || a - b);
+    for (let i = 0; i < k; i++) this.place[this.sorted[i]] = i;
 
     // Snapshot readers by source; those reading the initial state are pending from the start.
     this.pending = new Int32Array(h.keyCount);
@@ -158,28 +204,59 @@ class SearchState {
     for (let t = 0; t < h.txnCount; t++) this.readerOps.set(readerOf[t] ?? [], this.readerStart[t]);
   }
 
-  /** Kahn's order over the precedence successors (cycles leave the rest at the end). */
+  /** Kahn's order over the events: sessions (r, c, r, c, …), wr into read points, and the precedence (cycles leave the rest last). */
   private topologicalRank(): Int32Array {
-    const n = this.h.txnCount;
+    const { h, rf } = this;
+    const nodes = 2 * h.txnCount;
     const indeg = this.unmet.slice();
-    const rank = new Int32Array(n).fill(n);
-    const queue: number[] = [];
-    for (let t = 1; t < n; t++) if (indeg[t] === 0) queue.push(t);
-    for (let i = 0; i < queue.length; i++) {
-      const t = queue[i];
-      rank[t] = i;
-      for (let p = this.predStart[t]; p < this.predStart[t + 1]; p++) if (--indeg[this.predSucc[p]] === 0) queue.push(this.predSucc[p]);
+    const chainNext = new Int32Array(nodes).fill(-1);
+    for (const list of this.sessions) {
+      for (let i = 0; i < list.length; i++) {
+        chainNext[2 * list[i]] = 2 * list[i] + 1;
+        indeg[2 * list[i] + 1]++;
+        if (i + 1 < list.length) {
+          chainNext[2 * list[i] + 1] = 2 * list[i + 1];
+          indeg[2 * list[i + 1]]++;
+        }
+      }
+    }
+    // wr into read points (the commit edges above already hold wr into commit points).
+    const wrStart = new Int32Array(nodes + 1);
+    for (let t = 1; t < h.txnCount; t++) {
+      if (h.txnAborted[t] === 1) continue;
+      for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (rf.wrSource[o] > BOTTOM) { wrStart[2 * rf.wrSource[o] + 2]++; indeg[2 * t]++; }
+    }
+    for (let v = 0; v < nodes; v++) wrStart[v + 1] += wrStart[v];
+    const wrSucc = new Int32Array(wrStart[nodes]);
+    const at = wrStart.slice(0, nodes);
+    for (let t = 1; t < h.txnCount; t++) {
+      if (h.txnAborted[t] === 1) continue;
+      for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (rf.wrSource[o] > BOTTOM) wrSucc[at[2 * rf.wrSource[o] + 1]++] = 2 * t;
+    }
+    const rank = new Int32Array(nodes).fill(NO_RANK);
+    const queue = new Int32Array(nodes);
+    let tail = 0;
+    for (let v = 2; v < nodes; v++) if (indeg[v] === 0 && h.txnAborted[v >> 1] === 0) queue[tail++] = v;
+    const visit = (w: number): void => {
+      if (--indeg[w] === 0) queue[tail++] = w;
+    };
+    for (let i = 0; i < tail; i++) {
+      const v = queue[i];
+      rank[v] = i;
+      for (let p = this.succStart[v]; p < this.succStart[v + 1]; p++) visit(this.succ[p]);
+      for (let p = wrStart[v]; p < wrStart[v + 1]; p++) visit(wrSucc[p]);
+      if (chainNext[v] >= 0) visit(chainNext[v]);
     }
     return rank;
   }
 
   run(budget: number): SearchResult {
-    if (this.unmet[BOTTOM] > 0) return { kind: 'violated' };
+    if (this.unmet[1] > 0) return { kind: 'violated' };
     const k = this.sessions.length;
     const total = this.sessions.reduce((n, l) => n + l.length, 0);
     const failed = this.failed;
-    // Explicit DFS stack of (event applied, next alternative to try) — no recursion.
-    const chosen: number[] = []; // encoded event: session * 4 + EV_*
+    // Explicit DFS stack of (session moved, what was done) and the next alternative per depth — no recursion.
+    const chosen: number[] = []; // encoded event: session * 2 + EV_*
     const nextAlt: number[] = [0];
     let states = 0;
     for (;;) {
@@ -187,23 +264,20 @@ class SearchState {
       const depth = chosen.length;
       let alt = nextAlt[depth];
       let applied = false;
-      // Alternatives, most promising first: move a session on (commit an open transaction, or
-      // snapshot and commit at once, as a serial execution would), then a snapshot alone; among
-      // sessions, the one whose next transaction comes first in a topological order of the
-      // precedence edges (a plausible commit order).
-      const bySession = this.sessionsByRank();
-      while (alt < 2 * k) {
-        const s = bySession[alt < k ? alt : alt - k];
-        const ev = alt < k ? EV_ADVANCE : EV_SNAPSHOT;
+      // Alternatives, most promising first: the session whose next event (its snapshot, or its
+      // commit) comes first in the rank.
+      while (alt < k) {
+        const s = this.sorted[alt];
         alt++;
-        const done = this.tryEvent(s, ev);
+        if (this.key[s] === NO_RANK) break; // this one and the rest are finished sessions
+        const done = this.tryEvent(s);
         if (done < 0) continue;
-        if (failed.has(this.stateKey())) {
+        if (failed.size > 0 && failed.has(this.hash, this.front)) {
           this.undoEvent(s, done);
           continue;
         }
         nextAlt[depth] = alt;
-        chosen.push(s * 4 + done);
+        chosen.push(s * 2 + done);
         nextAlt.push(0);
         applied = true;
         states++;
@@ -216,95 +290,99 @@ class SearchState {
         continue;
       }
       // Dead end: remember it and step back.
-      failed.add(this.stateKey());
+      failed.add(this.hash, this.front);
       if (chosen.length === 0) return { kind: 'violated' };
       nextAlt.pop();
       const e = chosen.pop()!;
-      this.undoEvent(e >> 2, e & 3);
+      this.undoEvent(e >> 1, e & 1);
     }
   }
 
-  private sessionsByRank(): number[] {
-    const next = (s: number): number => {
-      const list = this.sessions[s];
-      return this.pos[s] < list.length ? this.rank[list[this.pos[s]]] : Number.MAX_SAFE_INTEGER;
-    };
-    return this.sessionIds.slice().sort((a, b) => next(a) - next(b) || a - b);
+  /** The rank of session s's next event, or NO_RANK when it has none left. */
+  private nextKey(s: number): number {
+    const list = this.sessions[s];
+    if (this.pos[s] >= list.length) return NO_RANK;
+    const t = list[this.pos[s]];
+    const m = this.mode[t];
+    const split = m === MODE_SI || m === MODE_PC;
+    return this.rank[split && this.open[s] === 0 ? 2 * t : 2 * t + 1];
   }
 
-  private stateKey(): string {
-    let key = '';
-    for (let s = 0; s < this.pos.length; s++) key += `${this.pos[s] * 2 + this.open[s]},`;
-    return key;
+  /** Moves session s to (p, o): the memo key, its hash and the session's place in the sorted order. */
+  private setFrontier(s: number, p: number, o: number): void {
+    this.hash ^= frontierMix(s, this.front[s]);
+    this.pos[s] = p;
+    this.open[s] = o;
+    this.front[s] = p * 2 + o;
+    this.hash ^= frontierMix(s, this.front[s]);
+    const key = this.nextKey(s);
+    this.key[s] = key;
+    const sorted = this.sorted;
+    let i = this.place[s];
+    // Insertion step: the order is a function of the keys alone, so undoing restores it exactly.
+    while (i > 0 && (this.key[sorted[i - 1]] > key || (this.key[sorted[i - 1]] === key && sorted[i - 1] > s))) {
+      sorted[i] = sorted[i - 1];
+      this.place[sorted[i]] = i;
+      i--;
+    }
+    while (i + 1 < sorted.length && (this.key[sorted[i + 1]] < key || (this.key[sorted[i + 1]] === key && sorted[i + 1] < s))) {
+      sorted[i] = sorted[i + 1];
+      this.place[sorted[i]] = i;
+      i++;
+    }
+    sorted[i] = s;
+    this.place[s] = i;
   }
 
   /**
-   * Applies an event of session s when allowed now. Returns what was done (EV_COMMIT, EV_SNAPSHOT
-   * or EV_BOTH, for the undo) or -1.
+   * Applies the next event of session s when allowed now: the snapshot of a PC or SI transaction
+   * that has not taken it, else the commit (with the snapshot, at SER). Returns what was done
+   * (EV_COMMIT or EV_SNAPSHOT, for the undo) or -1.
    */
-  private tryEvent(s: number, ev: number): number {
+  private tryEvent(s: number): number {
     const list = this.sessions[s];
-    if (this.pos[s] >= list.length) return -1;
-    const t = list[this.pos[s]];
+    const p = this.pos[s];
+    if (p >= list.length) return -1;
+    const t = list[p];
     const m = this.mode[t];
-    const split = m === MODE_SI || m === MODE_PC; // a read point before the commit point
-    if (ev === EV_SNAPSHOT) {
-      if (!split || this.open[s] === 1 || !this.snapshotReady(t)) return -1;
-      this.takeSnapshot(t, 1);
-      this.open[s] = 1;
-      return EV_SNAPSHOT;
-    }
-    let both = false;
-    if (split && this.open[s] === 0) {
+    if ((m === MODE_SI || m === MODE_PC) && this.open[s] === 0) {
       if (!this.snapshotReady(t)) return -1;
       this.takeSnapshot(t, 1);
-      this.open[s] = 1;
-      both = true;
+      this.setFrontier(s, p, 1);
+      return EV_SNAPSHOT;
     }
-    if (this.commitIfAllowed(s, t)) return both ? EV_BOTH : EV_COMMIT;
-    if (both) {
-      this.takeSnapshot(t, -1);
-      this.open[s] = 0;
-    }
-    return -1;
-  }
-
-  private commitIfAllowed(s: number, t: number): boolean {
-    const m = this.mode[t];
-    if (this.unmet[t] > 0) return false;
+    if (this.unmet[2 * t + 1] > 0) return -1;
     if (m === MODE_SER) {
-      if (!this.snapshotReady(t)) return false;
+      if (!this.snapshotReady(t)) return -1;
       this.takeSnapshot(t, 1);
     }
     if (!this.mayCommit(t)) {
       if (m === MODE_SER) this.takeSnapshot(t, -1);
-      return false;
+      return -1;
     }
     this.commit(t, 1);
-    this.open[s] = 0;
-    this.pos[s]++;
-    return true;
+    this.setFrontier(s, p + 1, 0);
+    return EV_COMMIT;
   }
 
   private undoEvent(s: number, done: number): void {
     if (done === EV_SNAPSHOT) {
       this.takeSnapshot(this.sessions[s][this.pos[s]], -1);
-      this.open[s] = 0;
+      this.setFrontier(s, this.pos[s], 0);
       return;
     }
-    this.pos[s]--;
-    const t = this.sessions[s][this.pos[s]];
+    const p = this.pos[s] - 1;
+    const t = this.sessions[s][p];
     const m = this.mode[t];
     this.commit(t, -1);
-    if (m === MODE_SER || done === EV_BOTH) {
-      this.takeSnapshot(t, -1);
-      this.open[s] = 0;
-    } else if (m !== MODE_STATIC) this.open[s] = 1;
+    if (m === MODE_SER) this.takeSnapshot(t, -1);
+    this.setFrontier(s, p, m === MODE_SI || m === MODE_PC ? 1 : 0);
   }
 
-  /** Every writer this transaction reads from has committed. */
+  /** Every writer this transaction reads from has committed, and every event that must precede its read point happened. */
   private snapshotReady(t: number): boolean {
     const { h, rf } = this;
+    if (this.unmet[2 * t] > 0) return false;
     for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
       const src = rf.wrSource[o];
       if (src >= 0 && this.committedFlag[src] === 0) return false;
@@ -319,6 +397,7 @@ class SearchState {
     if (this.mode[t] === MODE_SI) {
       for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) this.openWriters[rf.writeKeys[j]] += dir;
     }
+    for (let p = this.succStart[2 * t]; p < this.succStart[2 * t + 1]; p++) this.unmet[this.succ[p]] -= dir;
   }
 
   /** No snapshot reader of a key t writes is waiting on an older version; SI: no open conflicting writer. */
@@ -336,7 +415,7 @@ class SearchState {
   private commit(t: number, dir: number): void {
     const { h } = this;
     this.committedFlag[t] = dir > 0 ? 1 : 0;
-    for (let p = this.predStart[t]; p < this.predStart[t + 1]; p++) this.unmet[this.predSucc[p]] -= dir;
+    for (let p = this.succStart[2 * t + 1]; p < this.succStart[2 * t + 2]; p++) this.unmet[this.succ[p]] -= dir;
     // Readers of t's versions that have not taken their snapshot are now pending.
     for (let i = this.readerStart[t]; i < this.readerStart[t + 1]; i++) {
       const o = this.readerOps[i];

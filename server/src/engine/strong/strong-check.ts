@@ -6,6 +6,7 @@ import { BOTTOM } from '../model/history.ts';
 import { forcedEdges, type CheckContext } from '../weak/level-check.ts';
 import { isSnapshotLevel, levelRow, RULES, type Level, type SearchMode } from '../levels/levels.ts';
 import { searchOrientations } from './orientation-search.ts';
+import { decideByEvents, refuteByEvents } from './event-search.ts';
 import { propagateSnapshotOrder } from './strong-propagation.ts';
 import { verifyOrder } from './verify-order.ts';
 
@@ -23,6 +24,8 @@ export interface StrongBudget {
   stop?: () => boolean;
   /** Committed transactions up to which every commit order may be enumerated when the search alone cannot decide. */
   enumerateUpTo: number;
+  /** Phases and figures of the large-history path, for benches. */
+  log?: (line: string) => void;
 }
 
 export const DEFAULT_STRONG_BUDGET: StrongBudget = { states: 4_000_000, millis: 10_000, enumerateUpTo: 8 };
@@ -33,6 +36,14 @@ const PROPAGATION_MAX_TXNS = 4000;
 const ORIENTATION_MAX_TXNS = 4000;
 /** Exact verification of an order keeps the visible sets as n² bits (20,000 transactions: 50 MB). */
 const VERIFY_MAX_TXNS = 20_000;
+/**
+ * Entries (events × sessions) of each of the event propagation's two clock tables (4 bytes each;
+ * four more tables of half that size remember what the rules last saw): 16M entries bound the
+ * whole at 256 MB, and hold 64 sessions × 125,000 transactions.
+ */
+const EVENT_CLOCK_ENTRIES = 16_000_000;
+/** An order found on events was checked exactly there (linear time); the n² verification repeats it on small histories only. */
+const FOUND_VERIFY_MAX_TXNS = 2000;
 /** A PSI propagation round (reachability over all transactions) counts as this many search states. */
 const PSI_STATES_PER_ROUND = 100;
 /** Memory for the commit-order search's memo of failed frontiers. */
@@ -66,8 +77,17 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
     // Transitive visibility (CC, PSI) enters the search only through CC's edges: verified after.
     if (row.visibility.transitive) approximate ||= row.search === 'orientation' || hasSnapshotLevels(h.txnCount, levelOf, h.txnAborted);
   }
+  const psi = new Uint8Array(h.txnCount);
+  for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 0 && levelOf(t) === 'PSI') psi[t] = 1;
   // PSI without snapshot levels: orienting the write-conflicting pairs is exact.
   if (approximate && !hasSnapshotLevels(h.txnCount, levelOf, h.txnAborted)) {
+    // Lost updates first, at any size (necessary conditions on events: only a violation decides).
+    const cc = applies.CC.includes(1) ? forcedEdges(ctx, 'CC', applies.CC) : new EdgeList();
+    const psiDeadline = Date.now() + budget.millis;
+    const refuted = cc ? refuteByEvents({ h, rf, mode, psi, exact: false, maxEntries: EVENT_CLOCK_ENTRIES, log: budget.log,
+      timeUp: () => Date.now() > psiDeadline || budget.stop?.() === true,
+      precedence: { from: cc.from.data, to: cc.to.data, length: cc.length } }) : 'open';
+    if (refuted === 'violated') return { kind: 'violated' };
     if (committed > ORIENTATION_MAX_TXNS) {
       return { kind: 'unknown', reason: `PSI beside RC, RA and CC is searched exactly up to ${ORIENTATION_MAX_TXNS} transactions (this history has ${committed})` };
     }
@@ -88,18 +108,29 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
     if (more === null) return { kind: 'violated' };
     for (let i = 0; i < more.length; i++) precedence.add(more.from.data[i], more.to.data[i], more.kind.data[i]);
   }
-  // The memo of failed frontiers holds one key of about 8 bytes per session: bound its memory.
-  // (but always enough states to commit every transaction a few times over).
-  const states = Math.max(4 * committed, Math.min(budget.states, Math.floor(MEMO_BYTES / (8 * Math.max(1, h.sessionCount)))));
-  const result = searchCommitOrder({
-    h, rf, mode, budget: states, deadline: Date.now() + budget.millis, stop: budget.stop,
-    precedence: { from: precedence.from.data, to: precedence.to.data, length: precedence.length },
+  const deadline = Date.now() + budget.millis;
+  const known = { from: precedence.from.data, to: precedence.to.data, length: precedence.length };
+  // The same conditions at any size on read and commit events, then a guided completion.
+  const ev = hasSnapshotLevels(h.txnCount, levelOf, h.txnAborted)
+    ? decideByEvents({ h, rf, mode, precedence: known, exact: !approximate, maxEntries: EVENT_CLOCK_ENTRIES, log: budget.log, psi,
+      timeUp: () => Date.now() > deadline || budget.stop?.() === true })
+    : null;
+  if (ev?.kind === 'violated') return { kind: 'violated' };
+  if (ev?.kind === 'stopped') return { kind: 'unknown', reason: `the necessary conditions ran out of time (${budget.millis} ms)` };
+  const found = ev?.kind === 'consistent' ? { kind: 'consistent' as const, order: ev.order } : null;
+  // Always enough states to take every event a few times over; the memo's memory is bounded apart.
+  const states = Math.max(4 * committed, budget.states);
+  const result = found ?? searchCommitOrder({
+    h, rf, mode, budget: states, deadline, stop: budget.stop, precedence: known,
+    events: ev?.kind === 'search' && ev.events ? ev.events : undefined,
+    rank: ev?.kind === 'search' && ev.rank ? ev.rank : undefined,
+    memoEntries: Math.floor(MEMO_BYTES / (4 * Math.max(1, h.sessionCount) + 8)),
   });
   if (result.kind === 'violated') return { kind: 'violated' };
   if (result.kind === 'unknown') return { kind: 'unknown', reason: `the search stopped after ${result.states} states (budget: ${states} states, ${budget.millis} ms)` };
   // The search is exact for snapshot levels beside RC and RA; verification (n² bits) double-checks
   // it where affordable, and is required where CC or PSI readers were only approximated.
-  if (!approximate && committed > VERIFY_MAX_TXNS) return { kind: 'consistent', order: result.order };
+  if (!approximate && (committed > VERIFY_MAX_TXNS || (found !== null && committed > FOUND_VERIFY_MAX_TXNS))) return { kind: 'consistent', order: result.order };
   if (approximate && committed > VERIFY_MAX_TXNS) {
     return { kind: 'unknown', reason: `CC and PSI beside snapshot levels are verified up to ${VERIFY_MAX_TXNS} transactions (this history has ${committed})` };
   }
