@@ -1,13 +1,14 @@
 // The graph webview bundle in headless Chromium (stub acquireVsCodeApi): boxes, edges, the witness, clicks, escaping, screenshots.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { generateHistory } from '../server/src/engine/gen/generate.ts';
 import { toHistString } from '../server/src/engine/gen/history-writers.ts';
-import { coEdgesFor, verdictOf } from '../server/src/engine/export/layout.ts';
+import { coEdgesFor, layoutGraph, verdictOf, witnessSentences, type ViewLevel } from '../server/src/engine/export/layout.ts';
+import { LIGHT_PALETTE, renderSvg } from '../server/src/engine/export/svg-writer.ts';
 import type { AnalysisResult } from '../server/src/protocol/shapes.ts';
 import { analysisOf, analysisOfExample, openGraph, type GraphPage, type Theme } from './helpers/graph-page.ts';
 import { launchChromium } from './vscode/browser.ts';
@@ -29,6 +30,32 @@ async function count(g: GraphPage, selector: string): Promise<number> {
   // Inside the drawing (the legend has sample edges too).
   return g.page.locator(`svg.graph ${selector}`).count();
 }
+
+/** Measures the drawn SVG in the page (a string: the bundler's helpers do not exist there). */
+const MEASURE = `(() => {
+  const box = (e) => { const b = e.getBBox(); return { x: b.x, y: b.y, w: b.width, h: b.height, t: e.textContent || '' }; };
+  const labels = [...document.querySelectorAll('text.label')].map(box);
+  const boxes = [...document.querySelectorAll('g.box')].map((g) => ({ rect: box(g.querySelector('rect')), texts: [...g.querySelectorAll('text')].map(box) }));
+  const hit = (p, q) => p.x < q.x + q.w && q.x < p.x + p.w && p.y < q.y + q.h && q.y < p.y + p.h;
+  const inside = (p, q) => p.x >= q.x - 0.5 && p.y >= q.y - 0.5 && p.x + p.w <= q.x + q.w + 0.5 && p.y + p.h <= q.y + q.h + 0.5;
+  const problems = [];
+  labels.forEach((p, i) => {
+    labels.slice(i + 1).forEach((q) => { if (hit(p, q)) problems.push('labels "' + p.t + '" and "' + q.t + '" overlap'); });
+    for (const b of boxes) if (hit(p, b.rect)) problems.push('label "' + p.t + '" overlaps a box');
+  });
+  for (const b of boxes) for (const x of b.texts) if (!inside(x, b.rect)) problems.push('"' + x.t + '" sticks out of its box');
+  return { problems, labels: labels.length };
+})()`;
+
+/** The smallest drawn box text (px on screen), whether the witness's boxes are in view, the other boxes' opacity. */
+const FIT_FACTS = `(() => {
+  const view = document.querySelector('svg.graph').getBoundingClientRect();
+  const texts = [...document.querySelectorAll('svg.graph g.box text')].map((e) => parseFloat(getComputedStyle(e).fontSize) * (e.getScreenCTM() ? e.getScreenCTM().a : 0));
+  const witness = [...document.querySelectorAll('svg.graph g.box.witness rect')].map((e) => e.getBoundingClientRect());
+  const shown = (r) => r.left >= view.left - 1 && r.top >= view.top - 1 && r.left < view.right && r.top < view.bottom;
+  const faded = [...document.querySelectorAll('svg.graph g.box:not(.witness)')].map((e) => getComputedStyle(e).opacity);
+  return { min: Math.min(...texts), inView: witness.every(shown), someInView: witness.some(shown), witness: witness.length, faded };
+})()`;
 
 describe('graph webview in Chromium', { skip, timeout: 120_000 }, () => {
   let browser: Browser;
@@ -77,6 +104,11 @@ describe('graph webview in Chromium', { skip, timeout: 120_000 }, () => {
     // The editor's cursor inside T2 highlights it.
     await g.send({ type: 'cursor', uri: a.uri, position: t2.extent!.start });
     await g.page.locator('g.box.cursor[data-name="T2"]').waitFor();
+    // Keyboard: a focused box reveals on Enter.
+    await g.page.locator('g.box[data-name="T2"]').focus();
+    await g.page.keyboard.press('Enter');
+    const last = (await g.posted()).filter((m) => m.type === 'reveal').pop();
+    assert.deepEqual(last, { type: 'reveal', uri: a.uri, range: t2.extent });
     // Malformed messages are ignored.
     await g.send({ type: 'analysis', analysis: { uri: 1 } });
     await g.send({ type: 'reveal' });
@@ -190,7 +222,69 @@ session s2
     await h.page.locator('button.widen').click();
     await h.page.waitForTimeout(100);
     assert.ok(await count(h, 'g.box') > shown, 'widening shows more');
+    // Every witness edge is drawn in the witness colour, whatever its kind.
+    const strokes = await h.page.locator('svg.graph g.edge.witness:not(.selected) path.line').evaluateAll((es) => [...new Set(es.map((e) => getComputedStyle(e).stroke))]);
+    assert.equal(strokes.length, 1, strokes.join(' '));
+    const after = await h.page.evaluate<{ min: number; someInView: boolean; witness: number }>(FIT_FACTS);
+    assert.ok(after.witness > 0 && after.someInView, `the witness stays highlighted and in view: ${JSON.stringify(after)}`);
+    assert.ok(after.min >= 11 - 1e-6, `text at ${after.min} px`);
     await h.page.screenshot({ path: join(SHOTS, 'neighbourhood.png') });
     await h.page.close();
+  });
+
+  test('the drawn SVG of every example at every level: no two labels overlap, no label overlaps a box, box text inside its box (measured bounding boxes)', async (t) => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    const files = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.hist')).sort();
+    let drawings = 0;
+    let labels = 0;
+    for (const f of files) {
+      const a = analysisOf(readFileSync(join(ROOT, 'examples', f), 'utf8'), `file:///examples/${f}`);
+      for (const level of ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER', 'mixed'] as ViewLevel[]) {
+        const l = layoutGraph(a, { level, kinds: { so: true, wr: true, co: true }, visible: null });
+        const svg = renderSvg(l, LIGHT_PALETTE, l.witness ? witnessSentences(a, l.witness) : []);
+        await page.setContent(`<!DOCTYPE html><html><body style="margin:0">${svg}</body></html>`);
+        const r = await page.evaluate<{ problems: string[]; labels: number }>(MEASURE);
+        assert.deepEqual(r.problems, [], `${f} at ${level}`);
+        drawings++;
+        labels += r.labels;
+      }
+    }
+    t.diagnostic(`${drawings} drawings, ${labels} labels measured`);
+    await page.close();
+  });
+
+  test('Fit at the default 50/50 split keeps box text at 11 px or more, the witness in view and the rest faded', async () => {
+    for (const f of ['write-skew.hist', 'fractured-read.hist', 'long-fork.hist', 'causality-violation.hist']) {
+      const a = analysisOfExample(f);
+      const g = await openGraph(browser, 'light', { width: 640, height: 760 });
+      await g.send({ type: 'analysis', analysis: a });
+      await g.page.locator('g.box').first().waitFor();
+      const m = await g.page.evaluate<{ min: number; inView: boolean; witness: number; faded: string[] }>(FIT_FACTS);
+      assert.ok(m.min >= 11 - 1e-6, `${f}: box text at ${m.min} px`);
+      assert.ok(m.witness > 0 && m.inView, `${f}: the witness is in view`);
+      assert.ok(m.faded.every((o) => Number(o) < 0.5), `${f}: the others are faded`);
+      await g.page.screenshot({ path: join(SHOTS, `fit-${f.replace('.hist', '')}.png`) });
+      await g.page.close();
+    }
+  });
+
+  test('Export is disabled where the level holds; witness steps are numbered like the list', async () => {
+    const a = analysisOfExample('write-skew.hist');
+    const g = await show(browser, a);
+    await g.page.locator('select.level-select').selectOption('SI');
+    assert.equal(await g.page.locator('button.export').isDisabled(), true, 'SI holds for write skew');
+    await g.page.locator('select.level-select').selectOption('SER');
+    assert.equal(await g.page.locator('button.export').isDisabled(), false);
+    const labels = await g.page.locator('svg.graph g.edge.witness text').allTextContents();
+    const items = await g.page.locator('ol.witness-list li').count();
+    assert.deepEqual(labels.map((l) => Number(l.split(' ')[0])).sort(), Array.from({ length: items }, (_, i) => i + 1));
+    const selectColour = await g.page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--ic-select').trim());
+    const edgeColours = await g.page.evaluate(() => ['--ic-so', '--ic-wr', '--ic-rc', '--ic-ra', '--ic-cc', '--ic-ww', '--ic-rw', '--ic-witness'].map((v) => getComputedStyle(document.documentElement).getPropertyValue(v).trim()));
+    assert.ok(!edgeColours.includes(selectColour), `${selectColour} vs ${edgeColours.join(' ')}`);
+    // The pin: the host keeps this document instead of following the active editor.
+    await g.page.locator('button.pin').click();
+    assert.deepEqual((await g.posted()).filter((m) => m.type === 'pin'), [{ type: 'pin', pinned: true }]);
+    assert.equal(await g.page.locator('button.pin').getAttribute('aria-pressed'), 'true');
+    await g.page.close();
   });
 });

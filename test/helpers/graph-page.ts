@@ -32,12 +32,12 @@ export const THEMES = {
 
 export type Theme = keyof typeof THEMES;
 
-export function analysisOf(text: string, uri = 'file:///work/example.hist'): AnalysisResult {
+export function analysisOf(text: string, uri = 'file:///histories/example.hist'): AnalysisResult {
   return analysisData(sourceOfAnalysis(analyzeHistText(text), uri, 1));
 }
 
 export function analysisOfExample(name: string): AnalysisResult {
-  return analysisOf(readFileSync(join(ROOT, 'examples', name), 'utf8'), `file:///work/examples/${name}`);
+  return analysisOf(readFileSync(join(ROOT, 'examples', name), 'utf8'), `file:///histories/examples/${name}`);
 }
 
 export interface GraphPage {

@@ -5,7 +5,8 @@ import './graph.css';
 import { select } from 'd3-selection';
 import { zoom, zoomIdentity, type D3ZoomEvent } from 'd3-zoom';
 import {
-  BOX_W, HEADER_H, MARGIN, OP_H, layoutGraph, verdictOf, visibleSet, witnessSentences, type LaidEdge, type Layout, type NodeBox,
+  HEADER_H, LABEL_BASELINE, LABEL_PAD, MARGIN, OP_CHARS, OP_H, boxHeader, clipCells, laneTitle, layoutGraph, verdictOf, visibleSet, witnessSentences,
+  type LaidEdge, type Layout, type NodeBox,
 } from '../../server/src/engine/export/layout.ts';
 import { renderSvg, type Palette } from '../../server/src/engine/export/svg-writer.ts';
 import type { AnalysisResult, JsonPosition, JsonRange, VerdictJson } from '../../server/src/protocol/shapes.ts';
@@ -16,7 +17,7 @@ import { hostApi } from './vscode-api.ts';
 
 const api = hostApi();
 let state: GraphViewState = asGraphViewState(api.getState()) ?? {
-  uri: '', level: null, kinds: { so: true, wr: true, co: true }, transform: null, selected: null, depth: 1,
+  uri: '', level: null, kinds: { so: true, wr: true, co: true }, transform: null, selected: null, depth: 1, pinned: false,
 };
 let analysis: AnalysisResult | null = null;
 let layout: Layout | null = null;
@@ -24,10 +25,9 @@ let cursorTxn = -1;
 let zoomApplied = false;
 
 const MARK = { ok: '✓', violated: '✗', unknown: '?' } as const;
-const OP_CHARS = 26;
 const LARGE_EDGES = 1500;
 const LARGE_NODES = 600;
-const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const clip = clipCells;
 
 // ---- the page skeleton (built with DOM APIs: every text goes through textContent) -------------------
 
@@ -56,6 +56,9 @@ for (const kind of ['so', 'wr', 'co'] as const) {
   toggles[kind] = box;
 }
 const fitButton = el('button', toolbar, 'fit', 'Fit');
+const pinButton = el('button', toolbar, 'pin', 'Pin');
+pinButton.setAttribute('aria-pressed', String(state.pinned));
+pinButton.title = 'Pinned: keep this file instead of following the active editor';
 const exportSelect = el('select', toolbar, 'export-format');
 exportSelect.setAttribute('aria-label', 'export format');
 for (const f of EXPORT_FORMATS) {
@@ -117,12 +120,31 @@ const zoomer = zoom<SVGSVGElement, unknown>().scaleExtent([0.02, 4]).on('zoom', 
 });
 svg.call(zoomer).on('dblclick.zoom', null);
 
+/** Fit: the whole drawing when its text stays at least 11 px (scale ≥ 1), else scale 1 scrolled to the witness. */
 function fit(): void {
   if (!layout) return;
   const w = svgEl.clientWidth || 800;
   const h = svgEl.clientHeight || 600;
-  const k = Math.min(1.25, Math.max(0.02, Math.min(w / layout.width, h / layout.height) * 0.96));
-  zoomer.transform(svg, zoomIdentity.translate((w - layout.width * k) / 2, Math.max(0, (h - layout.height * k) / 2)).scale(k));
+  const all = Math.min(w / layout.width, h / layout.height) * 0.96;
+  if (all >= 1) {
+    const k = Math.min(1.25, all);
+    zoomer.transform(svg, zoomIdentity.translate((w - layout.width * k) / 2, Math.max(0, (h - layout.height * k) / 2)).scale(k));
+    return;
+  }
+  showFocus(1);
+}
+
+/** Pans (at scale k) so the witness's boxes are in view: centred when they fit, else their top-left corner. */
+function showFocus(k: number): void {
+  if (!layout) return;
+  const w = svgEl.clientWidth || 800;
+  const h = svgEl.clientHeight || 600;
+  const f = layout.focus ?? { x: 0, y: 0, w: 0, h: 0 };
+  const cx = f.w * k <= w - 40 ? f.x + f.w / 2 - w / (2 * k) : f.x - 20 / k;
+  const cy = f.h * k <= h - 40 ? f.y + f.h / 2 - h / (2 * k) : f.y - 20 / k;
+  const x = Math.max(0, Math.min(cx, layout.width - w / k));
+  const y = Math.max(0, Math.min(cy, layout.height - h / k));
+  zoomer.transform(svg, zoomIdentity.scale(k).translate(-x, -y));
 }
 
 function save(): void {
@@ -145,10 +167,20 @@ for (const kind of ['so', 'wr', 'co'] as const) {
   });
 }
 fitButton.addEventListener('click', fit);
+pinButton.addEventListener('click', () => {
+  state.pinned = !state.pinned;
+  pinButton.setAttribute('aria-pressed', String(state.pinned));
+  pinButton.textContent = state.pinned ? 'Pinned' : 'Pin';
+  save();
+  api.postMessage({ type: 'pin', pinned: state.pinned });
+});
+pinButton.textContent = state.pinned ? 'Pinned' : 'Pin';
 widenButton.addEventListener('click', () => {
   state.depth += 1;
   save();
   render();
+  // The witness stays highlighted and in view at the current scale.
+  showFocus(Math.max(1, state.transform?.k ?? 1));
 });
 exportButton.addEventListener('click', () => {
   if (!analysis || !layout) return;
@@ -169,7 +201,7 @@ function themePalette(): Palette {
   return {
     background: v('--ic-bg'), foreground: v('--ic-fg'), muted: v('--ic-muted'), box: v('--ic-box'), border: v('--ic-border'),
     aborted: v('--ic-muted'), so: v('--ic-so'), wr: v('--ic-wr'), RC: v('--ic-rc'), RA: v('--ic-ra'), CC: v('--ic-cc'),
-    ww: v('--ic-ww'), rw: v('--ic-rw'), witness: v('--ic-witness'), font: v('--ic-font'),
+    ww: v('--ic-ww'), rw: v('--ic-rw'), witness: v('--ic-witness'), font: v('--ic-font'), mono: v('--ic-mono'),
   };
 }
 
@@ -189,7 +221,8 @@ function handle(m: HostToViewMessage): void {
     case 'analysis':
       if (state.uri !== m.analysis.uri) {
         // Another document: its own view, not the last one's selection.
-        state = { ...state, uri: m.analysis.uri, level: null, selected: null, depth: 1 };
+        state = { ...state, uri: m.analysis.uri, level: null, selected: null, depth: 1, transform: null };
+        zoomApplied = false;
       }
       analysis = m.analysis;
       save();
@@ -266,6 +299,10 @@ function render(): void {
   layout = layoutGraph(a, { level, kinds: state.kinds, visible });
   // Large drawings: no animation and labels only when zoomed in, so panning stays smooth.
   svg.classed('large', layout.edges.length > LARGE_EDGES || layout.nodes.length > LARGE_NODES);
+  // The witness as a story: its boxes and edges highlighted, the rest faded.
+  svg.classed('story', layout.focus !== null);
+  exportButton.disabled = verdict?.state !== 'violated';
+  exportButton.title = exportButton.disabled ? `${level} ${verdict?.state === 'ok' ? 'holds' : 'has no witness'}: nothing to export` : `Export the ${level} witness`;
   drawLanes(layout);
   drawEdges(layout);
   drawNodes(layout);
@@ -287,8 +324,8 @@ function drawLanes(l: Layout): void {
       return g;
     });
   lanes.attr('data-lane', (d) => d.id);
-  lanes.select('line').attr('x1', (d) => d.x + BOX_W / 2).attr('x2', (d) => d.x + BOX_W / 2).attr('y1', MARGIN + 18).attr('y2', l.height - MARGIN);
-  lanes.select('text').attr('x', (d) => d.x + BOX_W / 2).attr('y', MARGIN + 12).text((d) => (d.id < 0 ? '⊥' : `session ${clip(d.name, 24)}`));
+  lanes.select('line').attr('x1', (d) => d.x + d.w / 2).attr('x2', (d) => d.x + d.w / 2).attr('y1', MARGIN + 18).attr('y2', l.height - MARGIN);
+  lanes.select('text').attr('x', (d) => d.x + d.w / 2).attr('y', MARGIN + 12).text(laneTitle);
   lanes.on('click', (_e, d) => { if (d.range && analysis) reveal(d.range); });
 }
 
@@ -311,7 +348,7 @@ function drawEdges(l: Layout): void {
     .attr('data-from', (d) => d.from).attr('data-to', (d) => d.to);
   edges.select('path.line').attr('d', (d) => d.path).attr('marker-end', (d) => `url(#arrow-${markerOf(d)})`);
   edges.select('path.hit').attr('d', (d) => d.path);
-  edges.select('text').attr('x', (d) => d.labelX).attr('y', (d) => d.labelY - 3).text((d) => clip(d.label, 20));
+  edges.select('text').attr('class', 'label').attr('x', (d) => d.labelX + LABEL_PAD).attr('y', (d) => d.labelY + LABEL_BASELINE).text((d) => d.label);
   edges.select('title').text((d) => d.because);
   // The witness on top of everything else.
   edges.filter((d) => d.witness >= 0).raise();
@@ -338,17 +375,27 @@ function drawNodes(l: Layout): void {
     .attr('transform', (d) => `translate(${d.x},${d.y})`);
   boxes.select('rect').attr('width', (d) => d.w).attr('height', (d) => d.h);
   boxes.select('text.head').attr('x', 6).attr('y', 14)
-    .text((d) => (d.bottom ? '⊥ initial state' : clip(`${d.name}${d.tag ? ` [${d.tag}]` : ''}${d.aborted ? ' aborted' : ''}`, 28)));
+    .text(boxHeader);
   boxes.select('title').text((d) => (d.bottom ? 'the initial state' : [`${d.name}${d.aborted ? ' (aborted)' : ''}`, ...d.ops].join('\n')));
   boxes.selectAll<SVGTextElement, string>('text.op').data((d) => d.ops).join('text').attr('class', 'op')
-    .attr('x', 6).attr('y', (_d, i) => HEADER_H + 10 + i * OP_H).text((d) => clip(d, OP_CHARS));
-  boxes.on('click', (event: MouseEvent, d) => {
-    event.stopPropagation();
+    .attr('x', 6).attr('y', (_d, i) => HEADER_H + 11 + i * OP_H).text((d) => clip(d, OP_CHARS));
+  const pick = (d: NodeBox): void => {
     state.selected = { kind: 'txn', name: d.name };
     save();
     applyHighlights();
     const range = d.extent ?? d.range;
     if (range) reveal(range);
+  };
+  // Keyboard: every box is a button in the tab order (Enter or Space reveals it).
+  boxes.attr('tabindex', 0).attr('role', 'button').attr('aria-label', (d) => (d.bottom ? 'the initial state' : `transaction ${d.name}`));
+  boxes.on('click', (event: MouseEvent, d) => {
+    event.stopPropagation();
+    pick(d);
+  });
+  boxes.on('keydown', (event: KeyboardEvent, d) => {
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    event.preventDefault();
+    pick(d);
   });
 }
 
@@ -368,12 +415,19 @@ function drawWitness(a: AnalysisResult, l: Layout): void {
   witnessSentences(a, w).forEach((sentence, i) => {
     const li = el('li', witnessList, undefined, sentence);
     li.dataset.index = String(i);
-    li.addEventListener('click', () => {
+    li.tabIndex = 0;
+    const pick = (): void => {
       const edge = l.edges.find((e) => e.witness === i);
       if (edge) state.selected = { kind: 'edge', id: edge.id };
       save();
       applyHighlights();
       reveal(w.cycle[i].range);
+    };
+    li.addEventListener('click', pick);
+    li.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      pick();
     });
   });
 }
@@ -399,3 +453,4 @@ function reveal(range: JsonRange): void {
 
 messageEl.textContent = 'Waiting for the analysis…';
 api.postMessage({ type: 'ready' });
+if (state.pinned) api.postMessage({ type: 'pin', pinned: true });

@@ -15,13 +15,18 @@ export interface GraphPanelInfo {
   visible: boolean;
   /** The webview said it is ready. */
   ready: boolean;
+  pinned: boolean;
   /** The last analysis sent: its version and each level's witness as `from-kind->to` names. */
   version: number | null;
   witnesses: Record<string, string[]>;
 }
 
+/**
+ * The graph panel: one webview that follows the active `.hist` editor unless pinned, restored (with its
+ * document's analysis) after a window reload.
+ */
 export class GraphPanels implements vscode.Disposable {
-  private readonly panels = new Map<string, GraphPanel>();
+  private current: GraphPanel | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly ctx: CommandContext, private readonly extensionUri: vscode.Uri) {
@@ -29,35 +34,41 @@ export class GraphPanels implements vscode.Disposable {
       vscode.window.registerWebviewPanelSerializer(GRAPH_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state) => {
           const s = asGraphViewState(state);
-          // A state saved before any analysis names no document; one panel per document is kept.
-          if (!s || s.uri === '' || this.panels.has(s.uri)) {
+          // A state saved before any analysis names no document; there is one panel.
+          if (!s || s.uri === '' || this.current) {
             panel.dispose();
             return;
           }
-          this.adopt(vscode.Uri.parse(s.uri), panel);
+          this.adopt(vscode.Uri.parse(s.uri), panel, s.pinned);
           await Promise.resolve();
         },
       }),
+      vscode.window.onDidChangeActiveTextEditor((e) => {
+        const p = this.current;
+        if (p && !p.pinned && e && e.document.languageId === 'hist' && e.document.uri.toString() !== p.uri.toString()) p.follow(e.document.uri);
+      }),
       vscode.window.onDidChangeTextEditorSelection((e) => {
-        const p = this.panels.get(e.textEditor.document.uri.toString());
+        const p = this.current;
         const at = e.selections[0]?.active;
-        if (p && at) p.post({ type: 'cursor', uri: p.uri.toString(), position: { line: at.line, character: at.character } });
+        if (p && at && e.textEditor.document.uri.toString() === p.uri.toString()) p.post({ type: 'cursor', uri: p.uri.toString(), position: { line: at.line, character: at.character } });
       }),
       vscode.workspace.onDidCloseTextDocument((d) => {
-        this.panels.get(d.uri.toString())?.post({ type: 'cleared', uri: d.uri.toString(), reason: 'The document was closed; open it again to see its graph.' });
+        const p = this.current;
+        if (p && d.uri.toString() === p.uri.toString()) p.post({ type: 'cleared', uri: d.uri.toString(), reason: 'The document was closed; open it again to see its graph.' });
       }),
     );
   }
 
-  /** Opens (or reveals) the panel of `uri` beside the editor. */
+  /** Opens (or reveals) the panel beside the editor, showing `uri`. */
   show(uri: vscode.Uri): GraphPanel {
-    const existing = this.panels.get(uri.toString());
+    const existing = this.current;
     if (existing) {
+      if (existing.uri.toString() !== uri.toString()) existing.follow(uri);
       existing.panel.reveal(vscode.ViewColumn.Beside, true);
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(GRAPH_VIEW_TYPE, titleOf(uri), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, this.options());
-    return this.adopt(uri, panel);
+    const panel = vscode.window.createWebviewPanel(GRAPH_VIEW_TYPE, titleOf(uri, false), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, this.options());
+    return this.adopt(uri, panel, false);
   }
 
   private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
@@ -65,48 +76,55 @@ export class GraphPanels implements vscode.Disposable {
     return { enableScripts: true, retainContextWhenHidden: false, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'out', 'webview')] };
   }
 
-  private adopt(uri: vscode.Uri, panel: vscode.WebviewPanel): GraphPanel {
+  private adopt(uri: vscode.Uri, panel: vscode.WebviewPanel, pinned: boolean): GraphPanel {
     panel.webview.options = this.options();
-    const key = uri.toString();
-    // On dispose, forget this panel only: a newer panel of the same document may have replaced it.
-    const p: GraphPanel = new GraphPanel(uri, panel, this.ctx, this.extensionUri, () => {
-      if (this.panels.get(key) === p) this.panels.delete(key);
+    // On dispose, forget this panel only: a newer panel may have replaced it.
+    const p: GraphPanel = new GraphPanel(uri, panel, this.ctx, this.extensionUri, pinned, () => {
+      if (this.current === p) this.current = undefined;
     });
-    this.panels.set(key, p);
+    this.current = p;
     return p;
   }
 
   /** The server has a new analysis of `uri`. */
   analysisChanged(uri: string): void {
-    void this.panels.get(uri)?.refresh();
+    if (this.current?.uri.toString() === uri) void this.current.refresh();
   }
 
   refreshAll(): void {
-    for (const p of this.panels.values()) void p.refresh();
+    if (this.current) void this.current.refresh();
   }
 
+  /** The panel, when it shows `uri`. */
   get(uri: vscode.Uri): GraphPanel | undefined {
-    return this.panels.get(uri.toString());
+    return this.current?.uri.toString() === uri.toString() ? this.current : undefined;
+  }
+
+  /** The panel, whatever it shows. */
+  active(): GraphPanel | undefined {
+    return this.current;
   }
 
   dispose(): void {
-    for (const p of [...this.panels.values()]) p.panel.dispose();
+    this.current?.panel.dispose();
     for (const s of this.subscriptions) s.dispose();
   }
 }
 
-function titleOf(uri: vscode.Uri): string {
-  return `Graph: ${uri.path.split('/').pop() ?? uri.toString()}`;
+function titleOf(uri: vscode.Uri, pinned: boolean): string {
+  return `Graph: ${uri.path.split('/').pop() ?? uri.toString()}${pinned ? ' (pinned)' : ''}`;
 }
 
 export class GraphPanel {
   private ready = false;
   private last: AnalysisResult | null = null;
   private readonly disposables: vscode.Disposable[] = [];
+  /** Documents this panel opened (in the background) so the server analyses them after a reload. */
+  private readonly opened = new Set<string>();
 
-  constructor(readonly uri: vscode.Uri, readonly panel: vscode.WebviewPanel, private readonly ctx: CommandContext,
-    extensionUri: vscode.Uri, onDispose: () => void) {
-    panel.title = titleOf(uri);
+  constructor(public uri: vscode.Uri, readonly panel: vscode.WebviewPanel, private readonly ctx: CommandContext,
+    extensionUri: vscode.Uri, public pinned: boolean, onDispose: () => void) {
+    panel.title = titleOf(uri, pinned);
     panel.webview.html = html(panel.webview, extensionUri);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: unknown) => {
@@ -137,7 +155,15 @@ export class GraphPanel {
         if (v.witness) witnesses[v.level] = v.witness.cycle.map((e) => `${name(e.from)}-${e.kind}->${name(e.to)}`);
       }
     }
-    return { uri: this.uri.toString(), visible: this.panel.visible, ready: this.ready, version: a?.version ?? null, witnesses };
+    return { uri: this.uri.toString(), visible: this.panel.visible, ready: this.ready, pinned: this.pinned, version: a?.version ?? null, witnesses };
+  }
+
+  /** Shows another document (the active editor changed, or the command was run on another file). */
+  follow(uri: vscode.Uri): void {
+    this.uri = uri;
+    this.last = null;
+    this.panel.title = titleOf(uri, this.pinned);
+    void this.refresh();
   }
 
   post(m: HostToViewMessage): void {
@@ -155,7 +181,16 @@ export class GraphPanel {
     try {
       const a = await client.sendRequest(AnalysisRequest.type, { uri: this.uri.toString() });
       if (!a) {
-        this.post({ type: 'cleared', uri: this.uri.toString(), reason: 'Not analysed yet: open the file in an editor.' });
+        // Restored after a reload before the file's editor: open the document so the server analyses it; its
+        // analysis-changed notification refreshes the panel.
+        const key = this.uri.toString();
+        if (!this.opened.has(key)) {
+          this.opened.add(key);
+          this.post({ type: 'cleared', uri: key, reason: 'Analysing…' });
+          await vscode.workspace.openTextDocument(this.uri).then(undefined, () => undefined);
+          return;
+        }
+        this.post({ type: 'cleared', uri: key, reason: 'Not analysed yet: open the file in an editor.' });
         return;
       }
       this.last = a;
@@ -177,6 +212,10 @@ export class GraphPanel {
         return;
       case 'export':
         await exportFromGraph(this.ctx, this.uri, m.level, m.format, m.svg);
+        return;
+      case 'pin':
+        this.pinned = m.pinned;
+        this.panel.title = titleOf(this.uri, this.pinned);
         return;
       default:
         assertNever(m);
@@ -220,7 +259,11 @@ export async function exportFromGraph(ctx: CommandContext, uri: vscode.Uri, leve
   });
   if (!file) return undefined;
   await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
-  if (!target) void vscode.window.showInformationMessage(`IsoCheck: exported the ${level} witness to ${vscode.workspace.asRelativePath(file)}.`);
+  if (!target) {
+    void vscode.window.showInformationMessage(`IsoCheck: exported the ${level} witness to ${vscode.workspace.asRelativePath(file)}.`, 'Open').then((choice) => {
+      if (choice === 'Open') void vscode.commands.executeCommand('vscode.open', file);
+    });
+  }
   return file;
 }
 

@@ -27,7 +27,9 @@ export type ViewToHostMessage =
   /** Reveal and select a source range (a box's transaction, an edge's read). */
   | { type: 'reveal'; uri: string; range: JsonRange }
   /** Export the witness of `level`; for svg the drawing itself comes along. */
-  | { type: 'export'; uri: string; level: GraphLevel; format: ExportFormat; svg?: string };
+  | { type: 'export'; uri: string; level: GraphLevel; format: ExportFormat; svg?: string }
+  /** Pinned: the panel keeps its document instead of following the active editor. */
+  | { type: 'pin'; pinned: boolean };
 
 /** What the webview keeps in its state (vscode.getState / setState) and the serializer restores. */
 export interface GraphViewState {
@@ -39,6 +41,8 @@ export interface GraphViewState {
   selected: { kind: 'txn'; name: string } | { kind: 'edge'; id: string } | null;
   /** How many steps around the witness a large history shows. */
   depth: number;
+  /** The panel keeps this document instead of following the active editor. */
+  pinned: boolean;
 }
 
 /** Exhaustiveness check for switches over message types. */
@@ -104,6 +108,7 @@ export function isViewToHostMessage(x: unknown): x is ViewToHostMessage {
   if (!isObj(x)) return false;
   switch (x.type) {
     case 'ready': return true;
+    case 'pin': return typeof x.pinned === 'boolean';
     case 'reveal': return isStr(x.uri) && isRange(x.range);
     case 'export': return isStr(x.uri) && isLevel(x.level) && (EXPORT_FORMATS as readonly string[]).includes(x.format as string)
       && (x.svg === undefined || (isStr(x.svg) && x.format === 'svg'));
@@ -125,5 +130,6 @@ export function asGraphViewState(x: unknown): GraphViewState | null {
     selected: isObj(sel) && sel.kind === 'txn' && isStr(sel.name) ? { kind: 'txn', name: sel.name }
       : isObj(sel) && sel.kind === 'edge' && isStr(sel.id) ? { kind: 'edge', id: sel.id } : null,
     depth: isNum(x.depth) && x.depth >= 1 ? Math.min(50, Math.floor(x.depth)) : 1,
+    pinned: x.pinned === true,
   };
 }

@@ -164,6 +164,24 @@ test('the graph reveals a clicked range in the editor, selected', async () => {
   assert.deepEqual(rangeOf(editor.selection), rangeOf(r));
 });
 
+test('the graph panel follows the active .hist editor; pinned, it keeps its file', async () => {
+  const panel = api.graphs.active();
+  assert.ok(panel, 'the panel opened above');
+  const other = workspaceFile('write-skew.hist');
+  await vscode.window.showTextDocument(other, { viewColumn: vscode.ViewColumn.One });
+  await eventually(() => (panel.info().uri === other.toString() && panel.info().witnesses.SER ? true : undefined), 'the panel to follow to write-skew.hist', 30_000);
+  assert.equal(api.graphs.active(), panel, 'one panel');
+  await panel.handle({ type: 'pin', pinned: true });
+  await vscode.window.showTextDocument(uri(), { viewColumn: vscode.ViewColumn.One });
+  await eventually(() => (api.statusBar.get(uri())?.state === 'done' ? true : undefined), 'fractured-read.hist analysed');
+  assert.equal(panel.info().uri, other.toString(), 'pinned: it keeps write-skew.hist');
+  assert.match(panel.panel.title, /\(pinned\)$/);
+  await panel.handle({ type: 'pin', pinned: false });
+  await vscode.window.showTextDocument(other, { viewColumn: vscode.ViewColumn.One });
+  await vscode.window.showTextDocument(uri(), { viewColumn: vscode.ViewColumn.One });
+  await eventually(() => (panel.info().uri === uri().toString() && panel.info().witnesses.RA ? true : undefined), 'unpinned: it follows again', 30_000);
+}, 90_000);
+
 test('isocheck.exportWitnessAs writes a minimised .hist that still violates RA, and DOT', async () => {
   const dir = process.env.ISOCHECK_TEST_TMP ?? '/tmp';
   const hist = vscode.Uri.file(`${dir}/fractured.RA.min.hist`);

@@ -1,7 +1,16 @@
-// The graph's deterministic layout, shared by the webview (drawn with d3) and the CLI's SVG export.
+// The graph's deterministic layout and edge routing, shared by the webview, the playground (drawn with d3) and the CLI's SVG export.
 //
-// Lanes are columns, one per session in file order (⊥ has its own lane on the left); a
-// transaction's row is its depth in so ∪ wr (longest path), so reads-from edges point down.
+// Lanes are columns, one per session in file order (⊥ has its own lane on the left); a transaction's
+// row is its depth in so ∪ wr (longest path), so session order and reads-from point down. Edges are
+// routed orthogonally through the box-free gaps: a *channel* between two lanes and a *corridor*
+// between two rows. Every vertical run in a channel gets its own track (interval colouring), wide
+// enough for its label, which sits beside it; so labels never overlap each other or a box, edges
+// never cross a box, and parallel or opposite edges between the same boxes are separate lines.
+//
+// Why not a layout library: elkjs (layered) and @dagrejs/dagre were measured on this machine on a
+// 300-transaction history (782 edges): 13.5 s and 4.3 s, and neither keeps sessions as straight
+// columns. This router is linear-ish (sorting plus first-fit colouring) and lays out 2,000
+// transactions in well under a second.
 
 import { levelRow, type Rule } from '../levels/levels.ts';
 import type {
@@ -28,6 +37,7 @@ export interface LayoutOptions {
 export interface NodeBox {
   id: number;
   name: string;
+  /** The session (-1: ⊥). */
   lane: number;
   x: number;
   y: number;
@@ -37,7 +47,7 @@ export interface NodeBox {
   aborted: boolean;
   bottom: boolean;
   ops: string[];
-  /** On the witness cycle of the level shown. */
+  /** On the witness cycle of the level shown (or named by an explanation without a cycle). */
   witness: boolean;
   range: JsonRange | null;
   extent: JsonRange | null;
@@ -52,9 +62,16 @@ export interface LaidEdge {
   key: string | null;
   /** The rule that forced a co edge (its colour), else null. */
   rule: WeakRule | null;
+  /** SVG path data (orthogonal with rounded corners). */
   path: string;
+  /** The polyline the path rounds: x0, y0, x1, y1, … */
+  points: number[];
+  /** The label's box (top-left, size); empty label: w = 0. Text starts at labelX + LABEL_PAD, baseline labelY + LABEL_BASELINE. */
   labelX: number;
   labelY: number;
+  labelW: number;
+  labelH: number;
+  /** The drawn label: the key, prefixed by the step number on the witness ("2 · x"). */
   label: string;
   /** The source range to reveal: the read (wr, co) or the later transaction's header (so). */
   range: JsonRange | null;
@@ -67,6 +84,8 @@ export interface Lane {
   id: number;
   name: string;
   x: number;
+  /** The width of its boxes. */
+  w: number;
   range: JsonRange | null;
 }
 
@@ -80,19 +99,62 @@ export interface Layout {
   verdict: VerdictJson | null;
   witness: WitnessJson | null;
   title: string | null;
+  /** The bounding box of the witness's boxes (what Fit keeps in view), null without one. */
+  focus: { x: number; y: number; w: number; h: number } | null;
 }
 
-export const BOX_W = 168;
-export const GAP_X = 72;
-export const GAP_Y = 34;
+/** Every text in the drawing is FONT_PX at scale 1 (Fit never goes below scale 1: text ≥ 11 px). */
+export const FONT_PX = 11;
+/** An upper bound of an 11 px monospace glyph's advance (0.6 em = 6.6 px); labels and ops are monospace. */
+export const CHAR_W = 6.8;
+export const OP_CHARS = 26;
+export const HEADER_CHARS = 22;
+/** The widest box (26 cells of ops); a lane is as wide as its widest text needs, at least MIN_BOX_W. */
+export const BOX_W = Math.ceil(OP_CHARS * CHAR_W + 16);
+export const MIN_BOX_W = 96;
+/** An upper bound of a bold 11 px sans-serif glyph's advance (box headers, lane titles). */
+export const HEAD_CHAR_W = 7.6;
 export const HEADER_H = 20;
-export const OP_H = 14;
+export const OP_H = 15;
 export const MARGIN = 24;
 export const LANE_TITLE_H = 26;
+export const LABEL_H = 15;
+export const LABEL_PAD = 3;
+export const LABEL_BASELINE = 11;
+export const LABEL_CHARS = 20;
 /** Beyond this many transactions the view shows the witness neighbourhood. */
 export const MAX_INTERACTIVE = 2000;
 
+const PORT_MIN = 6;
+const TRACK_W = 8;
+const CHANNEL_PAD = 8;
+const MIN_CHANNEL = 36;
+const CORRIDOR_TRACK = 7;
+const MIN_CORRIDOR = 28;
+const CORNER = 5;
+
 const SO_WHY = (a: string, b: string): string => `${a} precedes ${b} in session order`;
+
+/** Display width in monospace cells (wide East Asian characters take two). */
+export function textCells(s: string): number {
+  let n = 0;
+  for (const ch of s) n += (ch.codePointAt(0) ?? 0) >= 0x1100 ? 2 : 1;
+  return n;
+}
+
+/** `s` cut to at most `cells` monospace cells, with an ellipsis when cut. */
+export function clipCells(s: string, cells: number): string {
+  if (textCells(s) <= cells) return s;
+  let out = '';
+  let n = 0;
+  for (const ch of s) {
+    const w = (ch.codePointAt(0) ?? 0) >= 0x1100 ? 2 : 1;
+    if (n + w > cells - 1) break;
+    out += ch;
+    n += w;
+  }
+  return `${out}…`;
+}
 
 export function verdictOf(a: AnalysisResult, level: ViewLevel): VerdictJson | null {
   return level === 'mixed' ? a.mixed : a.levels.find((v) => v.level === level) ?? null;
@@ -194,92 +256,149 @@ function ranks(a: AnalysisResult, shown: (t: number) => boolean): Int32Array {
   return rank;
 }
 
-function boxHeight(t: TransactionJson): number {
-  return t.id === 0 ? HEADER_H + 4 : HEADER_H + Math.max(1, t.ops.length) * OP_H + 6;
+/** A box's header as drawn: name, level tag, aborted, clipped to HEADER_CHARS cells. */
+export function boxHeader(b: Pick<NodeBox, 'name' | 'tag' | 'aborted' | 'bottom'>): string {
+  return b.bottom ? '⊥ initial state' : clipCells(`${b.name}${b.tag ? ` [${b.tag}]` : ''}${b.aborted ? ' aborted' : ''}`, HEADER_CHARS);
+}
+
+/** A lane's title as drawn, clipped to the lane's width. */
+export function laneTitle(l: Lane): string {
+  return l.id < 0 ? '⊥' : clipCells(`session ${l.name}`, Math.max(4, Math.floor(l.w / HEAD_CHAR_W)));
+}
+
+function boxContentHeight(t: TransactionJson): number {
+  return t.id === 0 ? HEADER_H + 6 : HEADER_H + Math.max(1, t.ops.length) * OP_H + 6;
 }
 
 const r1 = (v: number): number => Math.round(v * 10) / 10;
+
+/** An edge before geometry. */
+interface Draft {
+  id: string;
+  kind: EdgeKindJson;
+  from: number;
+  to: number;
+  key: string | null;
+  rule: WeakRule | null;
+  range: JsonRange | null;
+  because: string;
+  witness: number;
+}
+
+const L = 0;
+const R = 1;
+
+/** A vertical run in a channel: [lo, hi] is what it occupies (its label included). */
+interface Run {
+  edge: number;
+  lo: number;
+  hi: number;
+  labelW: number;
+  track: number;
+}
+
+/** First-fit interval colouring: runs sorted by start get the first track free by then; returns the track count. */
+function colour(runs: Run[], gap: number): number {
+  runs.sort((p, q) => p.lo - q.lo || p.hi - q.hi || p.edge - q.edge);
+  const last: number[] = [];
+  for (const run of runs) {
+    let t = 0;
+    while (t < last.length && last[t] + gap >= run.lo) t++;
+    last[t] = run.hi;
+    run.track = t;
+  }
+  return last.length;
+}
+
+/** The polyline with rounded corners as SVG path data. */
+function roundedPath(p: number[]): string {
+  const pt = (x: number, y: number): string => `${r1(x)},${r1(y)}`;
+  let d = `M${pt(p[0], p[1])}`;
+  for (let i = 2; i + 2 < p.length; i += 2) {
+    const [px, py, x, y, nx, ny] = [p[i - 2], p[i - 1], p[i], p[i + 1], p[i + 2], p[i + 3]];
+    const inLen = Math.hypot(x - px, y - py);
+    const outLen = Math.hypot(nx - x, ny - y);
+    const r = Math.min(CORNER, inLen / 2, outLen / 2);
+    if (r < 0.5) {
+      d += ` L${pt(x, y)}`;
+      continue;
+    }
+    d += ` L${pt(x - ((x - px) / inLen) * r, y - ((y - py) / inLen) * r)} Q${pt(x, y)} ${pt(x + ((nx - x) / outLen) * r, y + ((ny - y) / outLen) * r)}`;
+  }
+  return `${d} L${pt(p[p.length - 2], p[p.length - 1])}`;
+}
 
 export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
   const shown = (t: number): boolean => t === 0 || o.visible === null || o.visible.has(t);
   const rank = ranks(a, shown);
   const verdict = verdictOf(a, o.level);
   const witness = verdict?.state === 'violated' ? verdict.witness : null;
-  const onCycle = new Set<number>();
-  for (const e of witness?.cycle ?? []) { onCycle.add(e.from); onCycle.add(e.to); }
+  const name = (t: number): string => (t === 0 ? 'the initial state' : a.transactions[t]?.name ?? `#${t}`);
 
-  // Row heights: the tallest box of each rank.
-  let maxRank = 0;
-  for (let t = 0; t < a.transactions.length; t++) if (shown(t)) maxRank = Math.max(maxRank, rank[t]);
-  const rowH = new Float64Array(maxRank + 1);
-  for (const t of a.transactions) if (shown(t.id)) rowH[rank[t.id]] = Math.max(rowH[rank[t.id]], boxHeight(t));
-  const rowY = new Float64Array(maxRank + 2);
-  rowY[0] = MARGIN + LANE_TITLE_H;
-  for (let r = 0; r <= maxRank; r++) rowY[r + 1] = rowY[r] + rowH[r] + GAP_Y;
+  // ---- boxes: columns (lanes with a visible box) and rows (ranks in use) ----
+  const txns = a.transactions.filter((t) => shown(t.id));
+  const laneOf = (t: TransactionJson): number => (t.id === 0 ? -1 : t.session);
+  const column = new Map<number, number>();
+  column.set(-1, 0);
+  const laneHas = new Set(txns.map(laneOf));
+  // A neighbourhood of a large history: the witness's sessions first (in file order), so the story is compact.
+  const storyLanes = new Set<number>();
+  if (o.visible !== null) for (const e of witness?.cycle ?? []) for (const t of [e.from, e.to]) if (t !== 0) storyLanes.add(a.transactions[t].session);
+  for (const s of a.sessions) if (laneHas.has(s.id) && storyLanes.has(s.id)) column.set(s.id, column.size);
+  for (const s of a.sessions) if (laneHas.has(s.id) && !column.has(s.id)) column.set(s.id, column.size);
+  const columns = column.size;
+  const rowOf = new Map<number, number>();
+  for (const r of [...new Set(txns.map((t) => rank[t.id]))].sort((p, q) => p - q)) rowOf.set(r, rowOf.size);
+  const rows = rowOf.size;
 
-  const laneX = (lane: number): number => MARGIN + (lane + 1) * (BOX_W + GAP_X);
-  const lanes: Lane[] = [{ id: -1, name: '⊥', x: laneX(-1), range: null }];
-  for (const s of a.sessions) lanes.push({ id: s.id, name: s.name, x: laneX(s.id), range: s.range });
-
-  const nodes: NodeBox[] = [];
-  const byId = new Map<number, NodeBox>();
-  for (const t of a.transactions) {
-    if (!shown(t.id)) continue;
-    const lane = t.id === 0 ? -1 : t.session;
-    const box: NodeBox = {
-      id: t.id, name: t.name, lane, x: laneX(lane), y: rowY[rank[t.id]], w: BOX_W, h: boxHeight(t), tag: t.level, aborted: t.aborted,
-      bottom: t.id === 0, ops: t.ops, witness: onCycle.has(t.id), range: t.range, extent: t.extent,
-    };
-    nodes.push(box);
-    byId.set(t.id, box);
+  const onStory = new Set<number>();
+  for (const e of witness?.cycle ?? []) { onStory.add(e.from); onStory.add(e.to); }
+  if (witness && witness.cycle.length === 0) {
+    // No forced cycle: the transactions the explanation names.
+    for (const t of txns) if (t.id !== 0 && new RegExp(`(^|[^\\w])${t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w])`).test(witness.message)) onStory.add(t.id);
   }
 
-  const edges: LaidEdge[] = [];
-  const parallel = new Map<string, number>();
-  const nth = (from: number, to: number): number => {
-    const k = from < to ? `${from}:${to}` : `${to}:${from}`;
-    const i = parallel.get(k) ?? 0;
-    parallel.set(k, i + 1);
-    return i;
-  };
+  const nodes: NodeBox[] = [];
+  const index = new Map<number, number>();
+  const col = new Int32Array(a.transactions.length);
+  const row = new Int32Array(a.transactions.length);
+  for (const t of txns) {
+    index.set(t.id, nodes.length);
+    col[t.id] = column.get(laneOf(t))!;
+    row[t.id] = rowOf.get(rank[t.id])!;
+    nodes.push({
+      id: t.id, name: t.name, lane: laneOf(t), x: 0, y: 0, w: BOX_W, h: boxContentHeight(t), tag: t.level, aborted: t.aborted,
+      bottom: t.id === 0, ops: t.ops, witness: onStory.has(t.id), range: t.range, extent: t.extent,
+    });
+  }
+
+  // ---- the edges to draw ----
+  const drafts: Draft[] = [];
   const ids = new Set<string>();
-  const push = (kind: EdgeKindJson, from: number, to: number, key: string | null, rule: WeakRule | null, range: JsonRange | null, because: string, label: string): LaidEdge | null => {
-    const s = byId.get(from);
-    const t = byId.get(to);
-    if (!s || !t) return null;
-    const k = kind === 'so' ? 0 : nth(from, to);
-    const g = route(kind, s, t, k);
+  const push = (kind: EdgeKindJson, from: number, to: number, key: string | null, rule: WeakRule | null, range: JsonRange | null, because: string): Draft | null => {
+    if (!index.has(from) || !index.has(to)) return null;
     let id = `${kind}:${from}:${to}:${key ?? ''}`;
     for (let i = 2; ids.has(id); i++) id = `${kind}:${from}:${to}:${key ?? ''}#${i}`;
     ids.add(id);
-    const e: LaidEdge = { id, kind, from, to, key, rule, path: g.path, labelX: g.lx, labelY: g.ly, label, range, because, witness: -1 };
-    edges.push(e);
-    return e;
+    const d: Draft = { id, kind, from, to, key, rule, range, because, witness: -1 };
+    drafts.push(d);
+    return d;
   };
-  const name = (t: number): string => (t === 0 ? 'the initial state' : a.transactions[t]?.name ?? `#${t}`);
-
   if (o.kinds.so) {
     for (const s of a.sessions) {
       let prev = -1;
       for (const t of s.transactions) {
         if (!shown(t)) continue;
-        if (prev >= 0) push('so', prev, t, null, null, a.transactions[t].range, SO_WHY(name(prev), name(t)), '');
+        if (prev >= 0) push('so', prev, t, null, null, a.transactions[t].range, SO_WHY(name(prev), name(t)));
         prev = t;
       }
     }
   }
-  if (o.kinds.wr) {
-    for (const e of a.wr) {
-      push('wr', e.from, e.to, e.key, null, e.read, `${name(e.to)} read ${e.key} from ${name(e.from)}`, e.key);
-    }
-  }
-  if (o.kinds.co) {
-    for (const { edge, rule } of coEdgesFor(a, o.level)) push('co', edge.from, edge.to, edge.key, rule, edge.read, edge.because, edge.key);
-  }
-
+  if (o.kinds.wr) for (const e of a.wr) push('wr', e.from, e.to, e.key, null, e.read, `${name(e.to)} read ${e.key} from ${name(e.from)}`);
+  if (o.kinds.co) for (const { edge, rule } of coEdgesFor(a, o.level)) push('co', edge.from, edge.to, edge.key, rule, edge.read, edge.because);
   // The witness cycle: mark the drawn edge it runs along, or draw it (⊥ edges, rw / ww, hidden kinds).
   (witness?.cycle ?? []).forEach((c, i) => {
-    const found = edges.find((e) => e.witness < 0 && e.kind === c.kind && e.from === c.from && e.to === c.to && (c.kind === 'so' || e.key === c.key));
+    const found = drafts.find((e) => e.witness < 0 && e.kind === c.kind && e.from === c.from && e.to === c.to && (c.kind === 'so' || e.key === c.key));
     if (found) {
       found.witness = i;
       found.because = c.because;
@@ -287,59 +406,205 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
       return;
     }
     const rule: WeakRule | null = c.kind === 'co' ? (o.level === 'mixed' ? ruleOf(a.transactions[c.to]?.level ?? null) : ruleOf(o.level)) : null;
-    const e = push(c.kind, c.from, c.to, c.key, rule, c.range, c.because, c.key ?? '');
-    if (e) e.witness = i;
+    const d = push(c.kind, c.from, c.to, c.key, rule, c.range, c.because);
+    if (d) d.witness = i;
+  });
+  const labels = drafts.map((d) => {
+    const key = d.key === null ? '' : clipCells(d.key, LABEL_CHARS);
+    return d.witness >= 0 ? (key ? `${d.witness + 1} · ${key}` : String(d.witness + 1)) : key;
+  });
+  const labelW = labels.map((s) => (s ? textCells(s) * CHAR_W + 2 * LABEL_PAD : 0));
+
+  // ---- routes: straight down a lane, or side → channel (→ corridor → channel) → side ----
+  const m = drafts.length;
+  const straight = new Uint8Array(m);
+  const sideOut = new Uint8Array(m);
+  const sideIn = new Uint8Array(m);
+  const chanA = new Int32Array(m);
+  const chanB = new Int32Array(m);
+  const corridor = new Int32Array(m).fill(-1);
+  // Rows with a box, per column, for "is anything between these two boxes of a lane".
+  const occupied = new Set<number>();
+  for (const t of txns) occupied.add(col[t.id] * (rows + 1) + row[t.id]);
+  const between = (c: number, r0: number, r1_: number): boolean => {
+    for (let r = Math.min(r0, r1_) + 1; r < Math.max(r0, r1_); r++) if (occupied.has(c * (rows + 1) + r)) return true;
+    return false;
+  };
+  const ports: { edge: number; end: 0 | 1; key0: number; key1: number }[][] = nodes.map(() => []);
+  const portsR: { edge: number; end: 0 | 1; key0: number; key1: number }[][] = nodes.map(() => []);
+  for (let i = 0; i < m; i++) {
+    const d = drafts[i];
+    const cs = col[d.from];
+    const ct = col[d.to];
+    if (d.kind === 'so' && cs === ct && d.from !== d.to && row[d.to] > row[d.from] && !between(cs, row[d.from], row[d.to])) {
+      straight[i] = 1;
+      continue;
+    }
+    sideOut[i] = ct < cs ? L : R;
+    sideIn[i] = ct > cs ? L : R;
+    chanA[i] = sideOut[i] === R ? cs + 1 : cs;
+    chanB[i] = sideIn[i] === L ? ct : ct + 1;
+    if (chanA[i] !== chanB[i]) corridor[i] = row[d.to] >= row[d.from] ? row[d.from] + 1 : row[d.from];
+    (sideOut[i] === R ? portsR : ports)[index.get(d.from)!].push({ edge: i, end: 0, key0: row[d.to], key1: col[d.to] });
+    (sideIn[i] === R ? portsR : ports)[index.get(d.to)!].push({ edge: i, end: 1, key0: row[d.from], key1: col[d.from] });
+  }
+
+  // Box heights: room for every port on a side.
+  for (let b = 0; b < nodes.length; b++) nodes[b].h = Math.max(nodes[b].h, 12 + Math.max(ports[b].length, portsR[b].length) * PORT_MIN);
+  const rowH = new Float64Array(rows);
+  for (const t of txns) rowH[row[t.id]] = Math.max(rowH[row[t.id]], nodes[index.get(t.id)!].h);
+
+  // Corridors (between rows): one horizontal track per run, coloured on channel indices.
+  const corridorRuns: Run[][] = Array.from({ length: rows + 1 }, () => []);
+  for (let i = 0; i < m; i++) if (corridor[i] >= 0) corridorRuns[corridor[i]].push({ edge: i, lo: Math.min(chanA[i], chanB[i]), hi: Math.max(chanA[i], chanB[i]), labelW: 0, track: 0 });
+  const corridorTracks = corridorRuns.map((runs) => colour(runs, 0));
+  const corridorH = corridorTracks.map((n, k) => (k === 0 ? 8 : Math.max(MIN_CORRIDOR, (n + 1) * CORRIDOR_TRACK)));
+  const rowY = new Float64Array(rows);
+  const corridorTop = new Float64Array(rows + 1);
+  let y = MARGIN + LANE_TITLE_H;
+  for (let r = 0; r < rows; r++) {
+    corridorTop[r] = y;
+    y += corridorH[r];
+    rowY[r] = y;
+    y += rowH[r];
+  }
+  corridorTop[rows] = y;
+  const height = y + corridorH[rows] + MARGIN;
+  const corridorY = new Float64Array(m);
+  for (let k = 0; k <= rows; k++) {
+    for (const run of corridorRuns[k]) corridorY[run.edge] = corridorTop[k] + ((run.track + 1) * corridorH[k]) / (corridorTracks[k] + 1);
+  }
+  for (const t of txns) nodes[index.get(t.id)!].y = rowY[row[t.id]];
+
+  // Ports: spread down each side, ordered by the other end (row, then column) so lines cross less.
+  const portY = new Float64Array(2 * m);
+  const place = (list: { edge: number; end: 0 | 1; key0: number; key1: number }[], b: NodeBox): void => {
+    list.sort((p, q) => p.key0 - q.key0 || p.key1 - q.key1 || p.edge - q.edge || p.end - q.end);
+    list.forEach((p, i) => { portY[2 * p.edge + p.end] = b.y + 8 + ((b.h - 12) * (i + 0.5)) / list.length; });
+  };
+  nodes.forEach((b, i) => { place(ports[i], b); place(portsR[i], b); });
+
+  // Channels (between lanes): one vertical track per run, wide enough for the run's label beside it.
+  const channelRuns: Run[][] = Array.from({ length: columns + 1 }, () => []);
+  const labelRun = new Int32Array(m).fill(-1);
+  const runOf: Run[] = [];
+  for (let i = 0; i < m; i++) {
+    if (straight[i]) continue;
+    const y0 = portY[2 * i];
+    const y1 = portY[2 * i + 1];
+    const add = (c: number, ya: number, yb: number, labelled: boolean): void => {
+      let lo = Math.min(ya, yb);
+      let hi = Math.max(ya, yb);
+      const w = labelled ? labelW[i] : 0;
+      if (w > 0) {
+        const mid = (lo + hi) / 2;
+        lo = Math.min(lo, mid - LABEL_H / 2 - 1);
+        hi = Math.max(hi, mid + LABEL_H / 2 + 1);
+        labelRun[i] = runOf.length;
+      }
+      const run: Run = { edge: i, lo, hi, labelW: w, track: 0 };
+      runOf.push(run);
+      channelRuns[c].push(run);
+    };
+    if (corridor[i] < 0) add(chanA[i], y0, y1, true);
+    else {
+      add(chanA[i], y0, corridorY[i], false);
+      add(chanB[i], corridorY[i], y1, true);
+    }
+  }
+  const trackX: number[][] = [];
+  const chanW = new Float64Array(columns + 1);
+  for (let c = 0; c <= columns; c++) {
+    const n = colour(channelRuns[c], 3);
+    const widths = new Array<number>(n).fill(TRACK_W);
+    for (const run of channelRuns[c]) if (run.labelW > 0) widths[run.track] = Math.max(widths[run.track], run.labelW + 4);
+    const xs: number[] = [];
+    let x = CHANNEL_PAD;
+    for (let t = 0; t < n; t++) { xs.push(x); x += widths[t]; }
+    trackX.push(xs);
+    chanW[c] = Math.max(MIN_CHANNEL, x + CHANNEL_PAD);
+  }
+  // Lane widths: the widest text of the lane's boxes, clipped as drawn.
+  const colW = new Float64Array(columns).fill(MIN_BOX_W);
+  for (const t of txns) {
+    const b = nodes[index.get(t.id)!];
+    const head = b.bottom ? 16 : textCells(boxHeader(b));
+    const ops = Math.max(0, ...b.ops.map((op) => Math.min(OP_CHARS, textCells(op))));
+    colW[col[t.id]] = Math.min(BOX_W, Math.max(colW[col[t.id]], Math.ceil(Math.max(head * HEAD_CHAR_W, ops * CHAR_W) + 14)));
+  }
+  const laneX = new Float64Array(columns);
+  const chanLeft = new Float64Array(columns + 1);
+  let x = MARGIN;
+  for (let c = 0; c < columns; c++) {
+    chanLeft[c] = x;
+    x += chanW[c];
+    laneX[c] = x;
+    x += colW[c];
+  }
+  chanLeft[columns] = x;
+  const width = x + chanW[columns] + MARGIN;
+  for (const t of txns) { nodes[index.get(t.id)!].x = laneX[col[t.id]]; nodes[index.get(t.id)!].w = colW[col[t.id]]; }
+  const runX = (run: Run, c: number): number => chanLeft[c] + trackX[c][run.track];
+  // The runs of edge i in the order they were added (A then B).
+  const runsOfEdge: Run[][] = Array.from({ length: m }, () => []);
+  for (const run of runOf) runsOfEdge[run.edge].push(run);
+
+  const edges: LaidEdge[] = drafts.map((d, i) => {
+    const s = nodes[index.get(d.from)!];
+    const t = nodes[index.get(d.to)!];
+    let pts: number[];
+    let lx = 0;
+    let ly = 0;
+    if (straight[i]) {
+      const cx = s.x + s.w / 2;
+      pts = [cx, s.y + s.h, cx, t.y];
+      lx = cx + LABEL_PAD;
+      ly = (s.y + s.h + t.y) / 2 - LABEL_H / 2;
+    } else {
+      const sx = sideOut[i] === R ? s.x + s.w : s.x;
+      const tx = sideIn[i] === L ? t.x : t.x + t.w;
+      const y0 = portY[2 * i];
+      const y1 = portY[2 * i + 1];
+      const [ra, rb] = runsOfEdge[i];
+      const xa = runX(ra, chanA[i]);
+      if (corridor[i] < 0) {
+        pts = [sx, y0, xa, y0, xa, y1, tx, y1];
+        lx = xa + 2;
+        ly = (y0 + y1) / 2 - LABEL_H / 2;
+      } else {
+        const xb = runX(rb, chanB[i]);
+        const yc = corridorY[i];
+        pts = [sx, y0, xa, y0, xa, yc, xb, yc, xb, y1, tx, y1];
+        lx = xb + 2;
+        ly = (yc + y1) / 2 - LABEL_H / 2;
+      }
+    }
+    const w = labelW[i];
+    return {
+      id: d.id, kind: d.kind, from: d.from, to: d.to, key: d.key, rule: d.rule, path: roundedPath(pts), points: pts.map(r1),
+      labelX: r1(lx), labelY: r1(ly), labelW: r1(w), labelH: w > 0 ? LABEL_H : 0, label: labels[i], range: d.range, because: d.because, witness: d.witness,
+    };
   });
 
-  let width = laneX(a.sessions.length - 1) + BOX_W + MARGIN;
-  let height = rowY[maxRank + 1] - GAP_Y + MARGIN;
-  // Arcs of same-lane edges bulge to the right of the last lane.
-  width += 60;
-  height = Math.max(height, MARGIN * 2 + LANE_TITLE_H + 40);
-  return { width: r1(width), height: r1(height), lanes, nodes, edges, level: o.level, verdict, witness, title: a.title };
+  const lanes: Lane[] = [];
+  for (const [lane, c] of column) {
+    const s = lane >= 0 ? a.sessions[lane] : null;
+    lanes.push({ id: lane, name: s ? s.name : '⊥', x: r1(laneX[c]), w: colW[c], range: s ? s.range : null });
+  }
+  for (const b of nodes) { b.x = r1(b.x); b.y = r1(b.y); b.h = r1(b.h); }
+  let focus: Layout['focus'] = null;
+  const story = nodes.filter((b) => b.witness);
+  if (story.length > 0) {
+    const x0 = Math.min(...story.map((b) => b.x));
+    const y0 = Math.min(...story.map((b) => b.y));
+    const x1 = Math.max(...story.map((b) => b.x + b.w));
+    const y1 = Math.max(...story.map((b) => b.y + b.h));
+    focus = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+  }
+  return { width: r1(width), height: r1(Math.max(height, MARGIN * 2 + LANE_TITLE_H + 40)), lanes, nodes, edges, level: o.level, verdict, witness, title: a.title, focus };
 }
 
-/** Edge geometry: so straight down a lane; others as cubic curves between box sides, offset when parallel. */
-function route(kind: EdgeKindJson, s: NodeBox, t: NodeBox, k: number): { path: string; lx: number; ly: number } {
-  const off = ((k % 5) - 2) * 5;
-  if (kind === 'so' && s.lane === t.lane) {
-    const x = s.x + s.w / 2;
-    const y0 = s.y + s.h;
-    const y1 = t.y;
-    return { path: `M${r1(x)},${r1(y0)} L${r1(x)},${r1(y1)}`, lx: r1(x), ly: r1((y0 + y1) / 2) };
-  }
-  let p0: [number, number];
-  let p1: [number, number];
-  let p2: [number, number];
-  let p3: [number, number];
-  const sy = s.y + s.h / 2 + off;
-  const ty = t.y + t.h / 2 + off;
-  if (s.lane === t.lane || s.id === t.id) {
-    const bulge = 46 + (k % 5) * 14;
-    p0 = [s.x + s.w, sy];
-    p3 = [t.x + t.w, ty];
-    p1 = [p0[0] + bulge, sy];
-    p2 = [p3[0] + bulge, ty];
-  } else if (t.x > s.x) {
-    p0 = [s.x + s.w, sy];
-    p3 = [t.x, ty];
-    const dx = Math.max(30, (p3[0] - p0[0]) / 2);
-    p1 = [p0[0] + dx, sy];
-    p2 = [p3[0] - dx, ty];
-  } else {
-    p0 = [s.x, sy];
-    p3 = [t.x + t.w, ty];
-    const dx = Math.max(30, (p0[0] - p3[0]) / 2);
-    p1 = [p0[0] - dx, sy];
-    p2 = [p3[0] + dx, ty];
-  }
-  const lx = (p0[0] + 3 * p1[0] + 3 * p2[0] + p3[0]) / 8;
-  const ly = (p0[1] + 3 * p1[1] + 3 * p2[1] + p3[1]) / 8;
-  const pt = (p: [number, number]): string => `${r1(p[0])},${r1(p[1])}`;
-  return { path: `M${pt(p0)} C${pt(p1)} ${pt(p2)} ${pt(p3)}`, lx: r1(lx), ly: r1(ly) };
-}
-
-/** One sentence per witness edge, as the panel lists them: "T1 → T2 [co] …". */
+/** One sentence per witness edge, as the panel lists them (numbered like the drawing's labels): "T1 → T2 [co] …". */
 export function witnessSentences(a: AnalysisResult, w: WitnessJson): string[] {
   const name = (t: number): string => (t === 0 ? 'init' : a.transactions[t]?.name ?? `#${t}`);
   return w.cycle.map((e) => `${name(e.from)} → ${name(e.to)} [${e.kind}${e.key !== null ? ` ${e.key}` : ''}] ${e.because}`);

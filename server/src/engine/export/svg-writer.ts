@@ -1,7 +1,7 @@
 // A laid-out graph as a self-contained SVG document (no scripts, no external references).
 
 import { xmlEscape } from './escape.ts';
-import { BOX_W, HEADER_H, MARGIN, OP_H, type LaidEdge, type Layout } from './layout.ts';
+import { FONT_PX, HEADER_H, LABEL_BASELINE, LABEL_PAD, MARGIN, OP_CHARS, OP_H, boxHeader, clipCells, laneTitle, type LaidEdge, type Layout } from './layout.ts';
 
 export interface Palette {
   background: string;
@@ -19,13 +19,14 @@ export interface Palette {
   rw: string;
   witness: string;
   font: string;
+  mono: string;
 }
 
 /** The CLI's colours (a light theme); the panel passes the colours of the current VS Code theme. */
 export const LIGHT_PALETTE: Palette = {
   background: '#ffffff', foreground: '#1f2328', muted: '#6e7781', box: '#f6f8fa', border: '#8c959f', aborted: '#a0a0a0',
   so: '#6e7781', wr: '#1a7f37', RC: '#0969da', RA: '#8250df', CC: '#bf8700', ww: '#8250df', rw: '#bc4c00', witness: '#cf222e',
-  font: 'system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif',
+  font: 'system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif', mono: 'ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace',
 };
 
 export function edgeColour(e: LaidEdge, p: Palette): string {
@@ -38,12 +39,17 @@ export function edgeColour(e: LaidEdge, p: Palette): string {
 
 const n = (v: number): string => String(Math.round(v * 10) / 10);
 
+/** What the drawing fades: everything off the witness story when there is one. */
+const FADED = 0.28;
+
 export function renderSvg(l: Layout, p: Palette = LIGHT_PALETTE, sentences: string[] = []): string {
   const captionH = sentences.length > 0 ? 24 + sentences.length * 16 : 0;
-  const width = l.width;
+  const width = Math.max(l.width, sentences.length > 0 ? MARGIN * 2 + Math.max(...sentences.map((s) => s.length)) * 6.5 + 24 : 0);
   const height = l.height + captionH;
+  const story = l.focus !== null;
+  const fade = (on: boolean): string => (story && !on ? ` opacity="${FADED}"` : '');
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${n(width)}" height="${n(height)}" viewBox="0 0 ${n(width)} ${n(height)}" font-family="${xmlEscape(p.font)}" font-size="11">`);
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${n(width)}" height="${n(height)}" viewBox="0 0 ${n(width)} ${n(height)}" font-family="${xmlEscape(p.font)}" font-size="${FONT_PX}">`);
   const title = `${l.title ?? 'history'} — ${l.level}${l.verdict ? ` ${l.verdict.state}` : ''}`;
   out.push(`<title>${xmlEscape(title)}</title>`);
   out.push(`<rect x="0" y="0" width="${n(width)}" height="${n(height)}" fill="${xmlEscape(p.background)}"/>`);
@@ -58,30 +64,35 @@ export function renderSvg(l: Layout, p: Palette = LIGHT_PALETTE, sentences: stri
   }
   out.push('</defs>');
   for (const lane of l.lanes) {
-    out.push(`<text x="${n(lane.x + BOX_W / 2)}" y="${n(MARGIN + 12)}" text-anchor="middle" font-weight="bold" fill="${xmlEscape(p.muted)}">${xmlEscape(lane.id < 0 ? '⊥' : `session ${lane.name}`)}</text>`);
+    out.push(`<text x="${n(lane.x + lane.w / 2)}" y="${n(MARGIN + 12)}" text-anchor="middle" font-weight="bold" fill="${xmlEscape(p.muted)}">${xmlEscape(laneTitle(lane))}</text>`);
   }
-  for (const e of l.edges) {
+  // Faded edges first, the witness on top.
+  const ordered = [...l.edges.filter((e) => e.witness < 0), ...l.edges.filter((e) => e.witness >= 0)];
+  for (const e of ordered) {
     const c = e.witness >= 0 ? p.witness : edgeColour(e, p);
     const dash = e.kind === 'co' || e.kind === 'rw' || e.kind === 'ww' ? ' stroke-dasharray="6 4"' : '';
     const w = e.witness >= 0 ? 3 : 1.3;
-    out.push(`<path d="${e.path}" fill="none" stroke="${xmlEscape(c)}" stroke-width="${w}"${dash} marker-end="url(#${colours.get(c)!})"><title>${xmlEscape(e.because)}</title></path>`);
-    if (e.label) out.push(`<text x="${n(e.labelX)}" y="${n(e.labelY - 3)}" text-anchor="middle" fill="${xmlEscape(c)}">${xmlEscape(e.label)}</text>`);
+    out.push(`<g class="edge"${fade(e.witness >= 0)}><path d="${e.path}" fill="none" stroke="${xmlEscape(c)}" stroke-width="${w}"${dash} marker-end="url(#${colours.get(c)!})"><title>${xmlEscape(e.because)}</title></path>`);
+    if (e.label) {
+      out.push(`<text class="label" x="${n(e.labelX + LABEL_PAD)}" y="${n(e.labelY + LABEL_BASELINE)}" font-family="${xmlEscape(p.mono)}"${e.witness >= 0 ? ' font-weight="bold"' : ''} fill="${xmlEscape(c)}" stroke="${xmlEscape(p.background)}" stroke-width="3" paint-order="stroke">${xmlEscape(e.label)}</text>`);
+    }
+    out.push('</g>');
   }
   for (const b of l.nodes) {
     const stroke = b.witness ? p.witness : p.border;
     const dash = b.aborted ? ' stroke-dasharray="4 3"' : '';
-    out.push(`<g><rect x="${n(b.x)}" y="${n(b.y)}" width="${n(b.w)}" height="${n(b.h)}" rx="4" fill="${xmlEscape(p.box)}" stroke="${xmlEscape(stroke)}" stroke-width="${b.witness ? 2.5 : 1}"${dash}${b.aborted ? ' opacity="0.6"' : ''}/>`);
-    const head = b.bottom ? '⊥ initial state' : `${b.name}${b.tag ? ` [${b.tag}]` : ''}${b.aborted ? ' aborted' : ''}`;
+    out.push(`<g class="box"${fade(b.witness)}><rect x="${n(b.x)}" y="${n(b.y)}" width="${n(b.w)}" height="${n(b.h)}" rx="4" fill="${xmlEscape(p.box)}" stroke="${xmlEscape(stroke)}" stroke-width="${b.witness ? 2.5 : 1}"${dash}${b.aborted ? ' opacity="0.6"' : ''}/>`);
+    const head = boxHeader(b);
     out.push(`<text x="${n(b.x + 6)}" y="${n(b.y + 14)}" font-weight="bold" fill="${xmlEscape(b.aborted ? p.aborted : p.foreground)}"${b.aborted ? ' text-decoration="line-through"' : ''}>${xmlEscape(head)}</text>`);
     b.ops.forEach((op, i) => {
-      out.push(`<text x="${n(b.x + 6)}" y="${n(b.y + HEADER_H + 10 + i * OP_H)}" font-family="ui-monospace, Menlo, Consolas, monospace" font-size="10" fill="${xmlEscape(p.foreground)}">${xmlEscape(op)}</text>`);
+      out.push(`<text x="${n(b.x + 6)}" y="${n(b.y + HEADER_H + 11 + i * OP_H)}" font-family="${xmlEscape(p.mono)}" fill="${xmlEscape(p.foreground)}">${xmlEscape(clipCells(op, OP_CHARS))}</text>`);
     });
     out.push('</g>');
   }
   if (sentences.length > 0) {
     const y0 = l.height + 8;
     out.push(`<text x="${MARGIN}" y="${n(y0 + 10)}" font-weight="bold" fill="${xmlEscape(p.witness)}">${xmlEscape(`witness of the ${l.level} violation${l.witness ? ` (${l.witness.anomaly})` : ''}`)}</text>`);
-    sentences.forEach((s, i) => out.push(`<text x="${MARGIN}" y="${n(y0 + 26 + i * 16)}" fill="${xmlEscape(p.foreground)}">${xmlEscape(s)}</text>`));
+    sentences.forEach((s, i) => out.push(`<text x="${MARGIN}" y="${n(y0 + 26 + i * 16)}" fill="${xmlEscape(p.foreground)}">${xmlEscape(`${i + 1}. ${s}`)}</text>`));
   }
   out.push('</svg>');
   return out.join('\n') + '\n';

@@ -1,0 +1,69 @@
+// Graph bench: time to first graph for a generated 5,000-transaction history (the witness neighbourhood), in headless Chromium.
+//
+// Prints: the engine's analysis, the analysis JSON, the layout alone (Node), and in the webview the time from the
+// analysis message to the first drawn box. Needs Chromium (test/vscode/install-tools.sh) and `npm run build`.
+
+import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { analyzeHistText } from '../server/src/engine/analyze.ts';
+import { analysisData, sourceOfAnalysis } from '../server/src/engine/export/analysis-data.ts';
+import { layoutGraph, verdictOf, visibleSet, type ViewLevel } from '../server/src/engine/export/layout.ts';
+import { generateHistory } from '../server/src/engine/gen/generate.ts';
+import { toHistString } from '../server/src/engine/gen/history-writers.ts';
+import { openGraph } from '../test/helpers/graph-page.ts';
+import { launchChromium } from '../test/vscode/browser.ts';
+import { CHROMIUM } from '../test/vscode/paths.ts';
+
+const sizes = (process.argv[2] ?? '5000').split(',').map(Number);
+const ms = (t0: number): string => `${(performance.now() - t0).toFixed(0)} ms`;
+
+async function main(): Promise<void> {
+  for (const n of sizes) {
+    const text = toHistString(generateHistory({
+      sessions: 16, transactions: n, opsPerTxn: 3, keys: Math.max(50, n / 10), distribution: 'uniform', zipfS: 0.8, readRatio: 0.5, store: 'permissive', seed: 7, abortRatio: 0.02,
+    }));
+    let t0 = performance.now();
+    const analysis = analyzeHistText(text);
+    console.log(`${n} transactions: analysis ${ms(t0)}`);
+    t0 = performance.now();
+    const a = analysisData(sourceOfAnalysis(analysis, 'file:///bench.hist', 1));
+    const json = JSON.stringify({ type: 'analysis', analysis: a });
+    console.log(`  analysis JSON ${ms(t0)} (${(json.length / 1e6).toFixed(1)} MB)`);
+    const level: ViewLevel = a.levels.find((v) => v.state === 'violated')?.level ?? 'SER';
+    t0 = performance.now();
+    const visible = visibleSet(a, level, 1);
+    const l = layoutGraph(a, { level, kinds: { so: true, wr: true, co: true }, visible });
+    console.log(`  ${level} witness ${verdictOf(a, level)?.witness ? 'found' : 'none'}; ${visible ? `neighbourhood of ${visible.size - 1}` : `all ${n}`} transactions: neighbourhood + layout ${ms(t0)} (${l.nodes.length} boxes, ${l.edges.length} edges)`);
+    if (!existsSync(CHROMIUM)) {
+      console.log(`  (no Chromium at ${CHROMIUM}: webview timing skipped)`);
+      continue;
+    }
+    const browser = await launchChromium();
+    const g = await openGraph(browser, 'light', { width: 640, height: 760 });
+    // The message is put into the page first (Playwright's transfer of megabytes is not the webview's cost), then timed
+    // in the page: parse (standing in for postMessage's structured clone), validation, neighbourhood, layout, drawing,
+    // up to the next frame.
+    await g.page.evaluate((j) => { (window as unknown as { __json: string }).__json = j; }, json);
+    const first = await g.page.evaluate<number>(`new Promise((resolve) => {
+      const t0 = performance.now();
+      window.dispatchEvent(new MessageEvent('message', { data: JSON.parse(window.__json) }));
+      requestAnimationFrame(() => resolve(performance.now() - t0));
+    })`);
+    const shown = await g.page.locator('svg.graph g.box').count();
+    console.log(`  webview: time to first graph ${first.toFixed(0)} ms (${shown} boxes)`);
+    if (await g.page.locator('button.widen').isVisible()) {
+      const widen = await g.page.evaluate<number>(`new Promise((resolve) => {
+        const t0 = performance.now();
+        document.querySelector('button.widen').click();
+        requestAnimationFrame(() => resolve(performance.now() - t0));
+      })`);
+      console.log(`  Widen: ${widen.toFixed(0)} ms (${await g.page.locator('svg.graph g.box').count()} boxes)`);
+    }
+    await browser.close();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

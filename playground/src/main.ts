@@ -1,0 +1,340 @@
+// The playground page: a CodeMirror editor with the language server's diagnostics, hovers and completion, the graph view, examples, share links, files.
+/// <reference lib="dom" />
+
+import './graph-host.ts';
+import '../../webview/src/main.ts';
+import './style.css';
+import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
+import { linter, lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
+import { EditorView, hoverTooltip } from '@codemirror/view';
+import { basicSetup } from 'codemirror';
+import examples from 'isocheck:examples';
+import workerSource from 'isocheck:worker-source';
+import { DocModel } from '../../server/src/lsp/doc-model.ts';
+import { analysisJson } from '../../server/src/lsp/features/analysis-json.ts';
+import { completions } from '../../server/src/lsp/features/completion.ts';
+import { hoverAt } from '../../server/src/lsp/features/hover.ts';
+import type { AnalysisResult } from '../../server/src/protocol/shapes.ts';
+import type { ExportFormat, GraphLevel } from '../../server/src/protocol/webview.ts';
+import { onGraphMessage, toGraph } from './graph-host.ts';
+import type { FromWorker, LevelSummary, ToWorker } from './protocol.ts';
+import { histHighlighting, histLanguage } from './hist-mode.ts';
+import { decodeShare, encodeShare } from './share.ts';
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+const statusEl = $('levels');
+const exampleSelect = $<HTMLSelectElement>('examples');
+const shareButton = $<HTMLButtonElement>('share');
+const shareLink = $<HTMLInputElement>('share-link');
+const openInput = $<HTMLInputElement>('open');
+const progressEl = $<HTMLProgressElement>('progress');
+const noticeEl = $('notice');
+const fileSummary = $('file-summary');
+
+// ---- the analysis worker (a busy one is replaced when the text changes: stale analyses are cancelled) ----
+
+let worker: Worker | null = null;
+let workerUrl: string | null = null;
+let busy = 0;
+let nextId = 1;
+let textId = 0;
+let fileId = 0;
+let model: DocModel | null = null;
+let modelText = '';
+let source: 'text' | 'file' = 'text';
+let diagnosticCount = 0;
+const pending = new Map<number, (m: FromWorker) => void>();
+
+function ensureWorker(): Worker {
+  if (worker) return worker;
+  workerUrl ??= URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
+  const w = new Worker(workerUrl);
+  w.onmessage = (e: MessageEvent<FromWorker>): void => {
+    const m = e.data;
+    if (m.type !== 'progress') busy = Math.max(0, busy - 1);
+    pending.get(m.id)?.(m);
+    if (m.type !== 'progress') pending.delete(m.id);
+  };
+  w.onerror = (e): void => { notice(`The checker failed: ${e.message}`); };
+  worker = w;
+  return w;
+}
+
+function request(m: ToWorker, transfer: Transferable[] = []): Promise<FromWorker> {
+  return new Promise((resolve) => {
+    pending.set(m.id, (r) => { if (r.type === 'progress') showProgress(r.stage, r.done, r.total); else resolve(r); });
+    busy++;
+    ensureWorker().postMessage(m, transfer);
+  });
+}
+
+function cancelBusy(): void {
+  if (!worker || busy === 0) return;
+  worker.terminate();
+  worker = null;
+  busy = 0;
+  pending.clear();
+}
+
+// ---- the editor ----
+
+const lint = linter(null);
+let timer: ReturnType<typeof setTimeout> | undefined;
+const view = new EditorView({
+  parent: $('editor'),
+  extensions: [
+    basicSetup, histLanguage, histHighlighting, lint, lintGutter(),
+    EditorView.updateListener.of((u) => { if (u.docChanged) schedule(); }),
+    hoverTooltip((v, pos) => hover(v, pos)),
+    autocompletion({ override: [complete] }),
+    EditorView.contentAttributes.of({ 'aria-label': 'history editor' }),
+  ],
+});
+
+function schedule(): void {
+  clearTimeout(timer);
+  timer = setTimeout(() => { void check(); }, 150);
+}
+
+/** Texts larger than this get the editor's two passes: RC/RA/CC first, then the strong levels. */
+const QUICK_FIRST = 100_000;
+
+async function check(): Promise<void> {
+  const text = view.state.doc.toString();
+  cancelBusy();
+  if (text.length > QUICK_FIRST && !(await pass(text, true))) return;
+  await pass(text, false);
+}
+
+/** One analysis of `text` shown in the editor and the graph; false when a newer edit superseded it. */
+async function pass(text: string, quick: boolean): Promise<boolean> {
+  const id = (textId = nextId++);
+  const r = await request({ type: 'text', id, text, quick });
+  if (id !== textId || r.type !== 'text') {
+    if (r.type === 'error') notice(r.message);
+    return false;
+  }
+  model = new DocModel('playground:/history.hist', id, '', r.snapshot);
+  modelText = text;
+  source = 'text';
+  fileSummary.hidden = true;
+  const doc = view.state.doc;
+  const offset = (p: { line: number; character: number }): number => {
+    if (p.line >= doc.lines) return doc.length;
+    const line = doc.line(p.line + 1);
+    return Math.min(line.to, line.from + p.character);
+  };
+  const diagnostics: Diagnostic[] = r.snapshot.diagnostics.map((d) => ({
+    from: offset(d.range.start), to: Math.max(offset(d.range.end), offset(d.range.start)),
+    severity: d.severity === 1 ? 'error' : d.severity === 2 ? 'warning' : 'info',
+    message: `${d.code ? `${String(d.code)}: ` : ''}${d.message}`,
+  }));
+  view.dispatch(setDiagnostics(view.state, diagnostics));
+  diagnosticCount = diagnostics.length;
+  const a = analysisJson(model);
+  showLevels(a.levels.map((v) => ({ level: v.level, state: v.state, anomaly: v.witness?.anomaly ?? null, message: v.witness?.message ?? null })), a.mixed);
+  graph(a);
+  return true;
+}
+
+function hover(v: EditorView, pos: number): { pos: number; create: () => { dom: HTMLElement } } | null {
+  if (!model || modelText !== v.state.doc.toString()) return null;
+  const line = v.state.doc.lineAt(pos);
+  const h = hoverAt(model, { line: line.number - 1, character: pos - line.from });
+  if (!h) return null;
+  const value = typeof h.contents === 'string' ? h.contents : 'value' in h.contents ? h.contents.value : '';
+  return {
+    pos,
+    create: () => {
+      const dom = document.createElement('div');
+      dom.className = 'hover';
+      // Markdown shown as text: user strings never become markup.
+      for (const para of value.split(/\n\n+/)) {
+        const p = document.createElement('p');
+        p.textContent = para.replace(/`/g, '');
+        dom.appendChild(p);
+      }
+      return { dom };
+    },
+  };
+}
+
+function complete(ctx: CompletionContext): CompletionResult | null {
+  const line = ctx.state.doc.lineAt(ctx.pos);
+  const word = ctx.matchBefore(/[A-Za-z0-9_.-]*/);
+  if (!word || (word.from === word.to && !ctx.explicit)) return null;
+  const list = completions(modelText === ctx.state.doc.toString() ? model : null, line.text.slice(0, ctx.pos - line.from));
+  return { from: word.from, options: list.items.map((i) => ({ label: i.label, detail: i.detail, apply: i.insertText ?? i.label })) };
+}
+
+// ---- levels, graph, notices ----
+
+function showLevels(levels: LevelSummary[], mixed: AnalysisResult['mixed'] | null): void {
+  statusEl.replaceChildren();
+  const all = [...levels, ...(mixed ? [{ level: mixed.level, state: mixed.state, anomaly: mixed.witness?.anomaly ?? null, message: mixed.witness?.message ?? null }] : [])];
+  for (const v of all) {
+    const b = document.createElement('button');
+    b.className = `level ${v.state}`;
+    b.textContent = `${v.level} ${v.state === 'ok' ? '✓' : v.state === 'violated' ? '✗' : '?'}`;
+    b.title = v.state === 'violated' ? `${v.level} violated${v.anomaly ? ` (${v.anomaly})` : ''}: ${v.message ?? ''}` : v.state === 'ok' ? `${v.level} holds` : `${v.level} not decided`;
+    b.dataset.level = v.level;
+    b.addEventListener('click', () => selectLevel(v.level));
+    statusEl.appendChild(b);
+  }
+}
+
+function selectLevel(level: GraphLevel): void {
+  const select = document.querySelector<HTMLSelectElement>('select.level-select');
+  if (!select) return;
+  select.value = level;
+  select.dispatchEvent(new Event('change'));
+}
+
+let lastAnalysis: AnalysisResult | null = null;
+function graph(a: AnalysisResult): void {
+  lastAnalysis = a;
+  toGraph({ type: 'analysis', analysis: a });
+}
+
+function notice(text: string): void {
+  noticeEl.textContent = text;
+  noticeEl.hidden = text === '';
+}
+
+function showProgress(stage: string, done: number, total: number): void {
+  progressEl.hidden = false;
+  progressEl.max = total;
+  progressEl.value = done;
+  notice(stage);
+}
+
+onGraphMessage((m) => {
+  switch (m.type) {
+    case 'ready':
+      if (lastAnalysis) toGraph({ type: 'analysis', analysis: lastAnalysis });
+      return;
+    case 'reveal': {
+      if (source !== 'text') return;
+      const doc = view.state.doc;
+      const at = (p: { line: number; character: number }): number => (p.line >= doc.lines ? doc.length : Math.min(doc.line(p.line + 1).to, doc.line(p.line + 1).from + p.character));
+      view.dispatch({ selection: { anchor: at(m.range.start), head: at(m.range.end) }, scrollIntoView: true });
+      view.focus();
+      return;
+    }
+    case 'export':
+      void download(m.level, m.format, m.svg);
+      return;
+    case 'pin':
+      return;
+  }
+});
+
+async function download(level: GraphLevel, format: ExportFormat, svg?: string): Promise<void> {
+  let text = svg;
+  let extension = 'svg';
+  if (text === undefined) {
+    const r = await request({ type: 'export', id: nextId++, source, text: view.state.doc.toString(), level, format });
+    if (r.type !== 'export') return;
+    if (!r.ok) { notice(r.message); return; }
+    text = r.text;
+    extension = r.extension;
+  }
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([text], { type: 'application/octet-stream' }));
+  a.download = format === 'hist' ? `witness.${level}.min.hist` : `witness.${level}.${extension}`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+// ---- examples, share, files ----
+
+for (const name of Object.keys(examples).sort()) {
+  const o = document.createElement('option');
+  o.value = name;
+  o.textContent = name.replace(/\.hist$/, '');
+  exampleSelect.appendChild(o);
+}
+exampleSelect.addEventListener('change', () => {
+  const text = examples[exampleSelect.value];
+  if (text !== undefined) setText(text);
+});
+
+function setText(text: string): void {
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+}
+
+shareButton.addEventListener('click', () => {
+  void encodeShare(view.state.doc.toString()).then((hash) => {
+    history.replaceState(null, '', hash);
+    shareLink.value = location.href;
+    shareLink.hidden = false;
+    shareLink.select();
+  });
+});
+
+/** Files up to this size with .hist content go into the editor; larger ones are checked as a summary. */
+const EDITOR_MAX = 200_000;
+
+async function openFile(f: File): Promise<void> {
+  if (/\.hist$/i.test(f.name) && f.size <= EDITOR_MAX) {
+    setText(await f.text());
+    return;
+  }
+  cancelBusy();
+  const id = (fileId = nextId++);
+  showProgress(`Reading ${f.name}`, 0, 3);
+  const bytes = await f.arrayBuffer();
+  const r = await request({ type: 'file', id, name: f.name, bytes }, [bytes]);
+  progressEl.hidden = true;
+  if (id !== fileId) return;
+  if (r.type === 'error') { notice(`${f.name}: ${r.message}`); return; }
+  if (r.type !== 'file') return;
+  source = 'file';
+  notice('');
+  fileSummary.hidden = false;
+  fileSummary.replaceChildren();
+  const head = document.createElement('strong');
+  head.textContent = `${r.name}: ${r.transactions.toLocaleString('en')} transactions, ${r.operations.toLocaleString('en')} operations, checked in ${(r.millis / 1000).toFixed(1)} s (not opened in the editor)`;
+  fileSummary.appendChild(head);
+  const list = document.createElement('ul');
+  for (const v of r.levels) {
+    const li = document.createElement('li');
+    li.dataset.level = v.level;
+    li.dataset.state = v.state;
+    li.textContent = `${v.level}: ${v.state === 'ok' ? 'holds' : v.state === 'violated' ? `violated${v.anomaly ? ` (${v.anomaly})` : ''}${v.message ? ` — ${v.message}` : ''}` : 'not decided'}`;
+    list.appendChild(li);
+  }
+  fileSummary.appendChild(list);
+  showLevels(r.levels.filter((v) => v.level !== 'mixed'), r.analysis.mixed);
+  graph(r.analysis);
+}
+
+openInput.addEventListener('change', () => {
+  const f = openInput.files?.[0];
+  if (f) void openFile(f);
+  openInput.value = '';
+});
+document.addEventListener('dragover', (e) => { e.preventDefault(); document.body.classList.add('dropping'); });
+document.addEventListener('dragleave', () => document.body.classList.remove('dropping'));
+document.addEventListener('drop', (e) => {
+  e.preventDefault();
+  document.body.classList.remove('dropping');
+  const f = e.dataTransfer?.files[0];
+  if (f) void openFile(f);
+});
+
+/** For tests and the console: the editor's text and diagnostics count (read-only). */
+(window as unknown as { isocheckPlayground: unknown }).isocheckPlayground = {
+  text: (): string => view.state.doc.toString(),
+  diagnostics: (): number => diagnosticCount,
+};
+
+// ---- start: a shared history, else the write-skew example ----
+
+void decodeShare(location.hash).then((shared) => {
+  setText(shared ?? examples['write-skew.hist'] ?? '');
+  if (!shared) exampleSelect.value = 'write-skew.hist';
+  document.body.dataset.ready = 'true';
+});

@@ -1,0 +1,30 @@
+// Messages between the playground page and its analysis worker: declared once, used on both sides.
+
+import type { AnalysisSnapshot } from '../../server/src/lsp/snapshot.ts';
+import type { AnalysisResult, LevelName } from '../../server/src/protocol/shapes.ts';
+import type { GraphLevel, ExportFormat } from '../../server/src/protocol/webview.ts';
+
+/** page → worker. */
+export type ToWorker =
+  /** Check the editor's text (a newer request makes the page terminate a busy worker). */
+  | { type: 'text'; id: number; text: string; quick: boolean }
+  /** Check a dropped or opened file (.hist or plume text), kept in the worker for exports. */
+  | { type: 'file'; id: number; name: string; bytes: ArrayBuffer }
+  /** Export one level's witness of the last text or file. */
+  | { type: 'export'; id: number; source: 'text' | 'file'; text: string; level: GraphLevel; format: ExportFormat };
+
+export interface LevelSummary {
+  level: LevelName | 'mixed';
+  state: 'ok' | 'violated' | 'unknown';
+  anomaly: string | null;
+  message: string | null;
+}
+
+/** worker → page. */
+export type FromWorker =
+  | { type: 'text'; id: number; snapshot: AnalysisSnapshot; quick: boolean }
+  | { type: 'progress'; id: number; stage: string; done: number; total: number }
+  | { type: 'file'; id: number; name: string; analysis: AnalysisResult; levels: LevelSummary[]; transactions: number; operations: number; millis: number }
+  | { type: 'export'; id: number; ok: true; text: string; extension: string }
+  | { type: 'export'; id: number; ok: false; message: string }
+  | { type: 'error'; id: number; message: string };

@@ -1,0 +1,70 @@
+// The playground's analysis worker: the language server's snapshot for the editor's text, the engine for dropped files and exports.
+/// <reference lib="dom" />
+
+import { analyzeHistText, analyzePlumeBytes, type Analysis } from '../../server/src/engine/analyze.ts';
+import { analysisData, sourceOfAnalysis } from '../../server/src/engine/export/analysis-data.ts';
+import { exportWitness } from '../../server/src/engine/export/witness-export.ts';
+import { buildSnapshot } from '../../server/src/lsp/snapshot.ts';
+import type { FromWorker, LevelSummary, ToWorker } from './protocol.ts';
+
+const port = self as unknown as { postMessage(m: FromWorker, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent<ToWorker>) => void) | null };
+const post = (m: FromWorker, transfer: Transferable[] = []): void => port.postMessage(m, transfer);
+
+/** The CLI's policy for inputs over 2 MB checked without naming levels (server/src/cli/check-command.ts). */
+const LARGE_INPUT_BYTES = 2_000_000;
+const IMPLICIT_STRONG_MILLIS = 2_000;
+
+/** The last dropped file's analysis (exports of a file that is not in the editor). */
+let file: { name: string; analysis: Analysis } | null = null;
+
+/** Plume text is lines of `r(key,value,session,txn)`; anything else is read as .hist. */
+function isPlume(name: string, bytes: Uint8Array): boolean {
+  if (/\.hist$/i.test(name)) return false;
+  const head = new TextDecoder().decode(bytes.subarray(0, 4096));
+  const first = head.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+  return /^\s*[rw]\s*\(\s*-?\d+\s*,/.test(first);
+}
+
+function summary(a: Analysis): LevelSummary[] {
+  const out: LevelSummary[] = [];
+  for (const v of [...a.levels, ...(a.mixed ? [a.mixed] : [])]) {
+    out.push({ level: v.level, state: v.consistent === true ? 'ok' : v.consistent === false ? 'violated' : 'unknown', anomaly: v.witness?.anomaly ?? null, message: v.witness?.message ?? v.note ?? null });
+  }
+  return out;
+}
+
+port.onmessage = (e: MessageEvent<ToWorker>): void => {
+  const m = e.data;
+  try {
+    switch (m.type) {
+      case 'text': {
+        const { snapshot, transfer } = buildSnapshot(m.text, { uri: 'playground:/history.hist', levels: undefined, maxWitnesses: 1, docsBase: null, maxDiagnostics: 1000, deferStrong: m.quick });
+        post({ type: 'text', id: m.id, snapshot, quick: m.quick }, transfer);
+        return;
+      }
+      case 'file': {
+        const t0 = performance.now();
+        const bytes = new Uint8Array(m.bytes);
+        post({ type: 'progress', id: m.id, stage: `Reading and checking ${m.name}`, done: 1, total: 3 });
+        // As the CLI does: on a large input the strong levels get a short search budget (then maybe undecided).
+        const options = { strongMillis: bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined };
+        const analysis = isPlume(m.name, bytes) ? analyzePlumeBytes(bytes, options) : analyzeHistText(new TextDecoder().decode(bytes), options);
+        file = { name: m.name, analysis };
+        post({ type: 'progress', id: m.id, stage: 'Preparing the graph', done: 2, total: 3 });
+        const data = analysisData(sourceOfAnalysis(analysis, `playground:/${m.name}`, 1));
+        const h = analysis.history;
+        post({ type: 'file', id: m.id, name: m.name, analysis: data, levels: summary(analysis), transactions: h.txnCount - 1, operations: h.opCount, millis: performance.now() - t0 });
+        return;
+      }
+      case 'export': {
+        const name = m.source === 'file' && file ? file.name : 'playground.hist';
+        const a = m.source === 'file' && file ? file.analysis : analyzeHistText(m.text);
+        const r = exportWitness(a, { file: name, level: m.level, format: m.format, claimed: null, minimizeMillis: 5000 });
+        post(r.ok ? { type: 'export', id: m.id, ok: true, text: r.text, extension: r.extension } : { type: 'export', id: m.id, ok: false, message: r.message });
+        return;
+      }
+    }
+  } catch (err) {
+    post({ type: 'error', id: m.id, message: err instanceof Error ? err.message : String(err) });
+  }
+};

@@ -1,0 +1,87 @@
+// The graph layout of every example at every level: no two labels overlap, no label overlaps a box, no edge crosses a box.
+
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { generateHistory } from '../server/src/engine/gen/generate.ts';
+import { toHistString } from '../server/src/engine/gen/history-writers.ts';
+import { layoutGraph, visibleSet, type Layout, type ViewLevel } from '../server/src/engine/export/layout.ts';
+import { analysisOf } from './helpers/graph-page.ts';
+
+const EXAMPLES = join(import.meta.dirname, '..', 'examples');
+const LEVELS: ViewLevel[] = ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER', 'mixed'];
+
+interface Rect { x: number; y: number; w: number; h: number }
+const overlap = (p: Rect, q: Rect): boolean => p.x < q.x + q.w && q.x < p.x + p.w && p.y < q.y + q.h && q.y < p.y + p.h;
+
+/** Every geometric rule the drawing promises, as a list of violations (empty when the layout is clean). */
+export function layoutProblems(l: Layout): string[] {
+  const problems: string[] = [];
+  const labels = l.edges.filter((e) => e.label !== '').map((e) => ({ id: e.id, x: e.labelX, y: e.labelY, w: e.labelW, h: e.labelH }));
+  for (let i = 0; i < labels.length; i++) {
+    for (let j = i + 1; j < labels.length; j++) if (overlap(labels[i], labels[j])) problems.push(`labels ${labels[i].id} and ${labels[j].id} overlap`);
+    for (const b of l.nodes) if (overlap(labels[i], b)) problems.push(`label ${labels[i].id} overlaps box ${b.name}`);
+  }
+  for (const e of l.edges) {
+    const p = e.points;
+    for (let i = 0; i + 3 < p.length; i += 2) {
+      // A segment as a thin rectangle, shrunk by a pixel at the ends where it leaves or enters its own boxes.
+      const seg = { x: Math.min(p[i], p[i + 2]) + 0.5, y: Math.min(p[i + 1], p[i + 3]) + 0.5, w: Math.max(0.01, Math.abs(p[i + 2] - p[i]) - 1), h: Math.max(0.01, Math.abs(p[i + 3] - p[i + 1]) - 1) };
+      for (const b of l.nodes) if (overlap(seg, b)) problems.push(`edge ${e.id} crosses box ${b.name}`);
+    }
+  }
+  for (const b of l.nodes) for (const c of l.nodes) if (b.id < c.id && overlap(b, c)) problems.push(`boxes ${b.name} and ${c.name} overlap`);
+  return problems;
+}
+
+describe('graph layout', () => {
+  const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.hist')).sort();
+
+  test('every example at every level: labels apart from each other and from boxes, no edge through a box', () => {
+    let checked = 0;
+    for (const f of files) {
+      const a = analysisOf(readFileSync(join(EXAMPLES, f), 'utf8'), `file:///examples/${f}`);
+      for (const level of LEVELS) {
+        const l = layoutGraph(a, { level, kinds: { so: true, wr: true, co: true }, visible: null });
+        assert.deepEqual(layoutProblems(l), [], `${f} at ${level}`);
+        checked++;
+      }
+    }
+    assert.ok(checked >= files.length * LEVELS.length);
+  });
+
+  test('parallel and opposite edges between two boxes are separate lines with their own labels', () => {
+    const a = analysisOf(readFileSync(join(EXAMPLES, 'write-skew.hist'), 'utf8'));
+    const l = layoutGraph(a, { level: 'SER', kinds: { so: true, wr: true, co: true }, visible: null });
+    const t1 = a.transactions.find((t) => t.name === 'T1')!.id;
+    const t2 = a.transactions.find((t) => t.name === 'T2')!.id;
+    const between = l.edges.filter((e) => (e.from === t1 && e.to === t2) || (e.from === t2 && e.to === t1));
+    assert.equal(between.length, 2, 'the rw pair');
+    assert.notEqual(between[0].path, between[1].path);
+    assert.deepEqual(between.map((e) => e.witness).sort(), [0, 1]);
+    assert.ok(between.every((e) => /^\d · /.test(e.label)), between.map((e) => e.label).join(', '));
+  });
+
+  test('deterministic, and clean on random histories and a witness neighbourhood', () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const text = toHistString(generateHistory({
+        sessions: 1 + (seed % 5), transactions: 4 + seed * 2, opsPerTxn: 3, keys: 3 + (seed % 4), distribution: 'uniform', zipfS: 0.8, readRatio: 0.5, store: 'permissive', seed, abortRatio: 0.05,
+      }));
+      const a = analysisOf(text);
+      for (const level of ['RA', 'CC', 'SER'] as const) {
+        const o = { level, kinds: { so: true, wr: true, co: true }, visible: null };
+        const l = layoutGraph(a, o);
+        assert.deepEqual(layoutProblems(l), [], `seed ${seed} ${level}`);
+        assert.deepEqual(layoutGraph(a, o), l);
+      }
+    }
+    const big = analysisOf(toHistString(generateHistory({
+      sessions: 16, transactions: 3000, opsPerTxn: 3, keys: 200, distribution: 'uniform', zipfS: 0.8, readRatio: 0.5, store: 'permissive', seed: 7, abortRatio: 0.02,
+    })));
+    const visible = visibleSet(big, 'CC', 1);
+    assert.ok(visible && visible.size < 3001);
+    const l = layoutGraph(big, { level: 'CC', kinds: { so: true, wr: true, co: true }, visible });
+    assert.deepEqual(layoutProblems(l), []);
+  });
+});

@@ -1,0 +1,215 @@
+// The browser playground in headless Chromium: editor squiggles and the SER cycle, hovers, levels, examples, share links, files, exports, no network.
+
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Server } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { generateHistory, optionsForEvents } from '../server/src/engine/gen/generate.ts';
+import { toPlumeString } from '../server/src/engine/gen/history-writers.ts';
+import { buildPlayground, OUT, servePlayground } from '../playground/build.ts';
+import { launchChromium } from './vscode/browser.ts';
+import { CHROMIUM, WORK } from './vscode/paths.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const SHOTS = join(ROOT, 'test-results', 'playground');
+const DOC_IMAGES = join(ROOT, 'docs', 'images');
+const skip = !existsSync(CHROMIUM) && process.env.CI !== 'true' ? `needs Chromium at ${CHROMIUM} (test/vscode/install-tools.sh)` : false;
+
+const WRITE_SKEW = `init x = 0, y = 0
+session s1
+  T1: r(x, 0) r(y, 0) w(x, 1)
+session s2
+  T2: r(x, 0) r(y, 0) w(y, 1)
+`;
+
+describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
+  let browser: Browser;
+  let server: Server;
+  let url: string;
+  /** Every request any page made, to assert that nothing leaves the site. */
+  const requests: string[] = [];
+
+  before(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    await buildPlayground();
+    ({ server, url } = await servePlayground());
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    server?.close();
+  });
+
+  async function open(hash = '', colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 820 }, colorScheme, acceptDownloads: true });
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('pageerror', (e) => { throw e; });
+    await page.goto(url + hash);
+    await page.locator('body[data-ready="true"]').waitFor();
+    return page;
+  }
+
+  async function typeInto(page: Page, text: string): Promise<void> {
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    // Typed key by key (brackets auto-close and are stepped over as in a person's typing); newlines without auto-indent.
+    for (const line of text.split('\n')) {
+      await page.keyboard.type(line);
+      await page.keyboard.insertText('\n');
+    }
+    assert.equal((await page.evaluate<string>('isocheckPlayground.text()')).trim(), text.trim());
+  }
+
+  test('first load: JavaScript size (gzip) and time to interactive, printed', async (t) => {
+    const js = ['main.js'].map((f) => gzipSync(readFileSync(join(OUT, f))).length);
+    const t0 = Date.now();
+    const page = await open();
+    await page.locator('svg.graph g.box').first().waitFor();
+    const tti = Date.now() - t0;
+    t.diagnostic(`first load: main.js (the worker embedded) ${(js[0] / 1024).toFixed(0)} KiB gzip; interactive with the first graph in ${tti} ms`);
+    assert.ok(js[0] < 1024 * 1024, 'under 1 MB of JavaScript (gzip)');
+    assert.match(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content') ?? '', /default-src 'none'.*connect-src 'none'/);
+    await page.close();
+  });
+
+  test('typing a write skew into an empty editor: squiggles, SER ✗ and the cycle in the graph', async () => {
+    const page = await open();
+    await typeInto(page, WRITE_SKEW);
+    await page.locator('#levels button.level[data-level="SER"].violated').waitFor();
+    await page.locator('#levels button.level[data-level="SI"].ok').waitFor();
+    await page.locator('.cm-lintRange').first().waitFor();
+    await page.locator('svg.graph g.edge.witness').first().waitFor();
+    assert.equal(await page.locator('svg.graph g.edge.witness').count(), 2, 'the rw pair');
+    assert.match((await page.locator('ol.witness-list').innerText()), /T1 must commit before T2|T2 must commit before T1/);
+    await page.screenshot({ path: join(SHOTS, 'write-skew-typed.png') });
+    await page.close();
+  });
+
+  test('hover a read: what it read from and the edges it contributes', async () => {
+    const page = await open();
+    await page.locator('#levels button.level[data-level="SER"]').waitFor();
+    const read = page.locator('.cm-line', { hasText: 'T2: r(x, 0)' });
+    const box = (await read.boundingBox())!;
+    await page.mouse.move(box.x + 60, box.y + box.height / 2);
+    const tip = page.locator('.cm-tooltip-hover .hover');
+    await tip.waitFor({ timeout: 5000 });
+    assert.match(await tip.innerText(), /r\(x, 0\).*T2/s);
+    await page.close();
+  });
+
+  test('switching levels (buttons and the graph selector) and opening an example', async () => {
+    const page = await open();
+    await page.locator('#levels button.level[data-level="RA"]').click();
+    assert.equal(await page.locator('select.level-select').inputValue(), 'RA');
+    assert.match(await page.locator('p.message').innerText(), /RA holds/);
+    await page.locator('select.level-select').selectOption('SER');
+    assert.equal(await page.locator('svg.graph g.edge.witness').count(), 2);
+    await page.locator('#examples').selectOption('fractured-read.hist');
+    await page.locator('.toolbar .title', { hasText: 'fractured read' }).waitFor();
+    await page.locator('#levels button.level[data-level="RA"].violated').waitFor();
+    assert.ok((await page.locator('.cm-content').innerText()).includes('session'));
+    await page.close();
+  });
+
+  test('share link round trip: the history comes back from the URL fragment', async () => {
+    const page = await open();
+    await page.locator('#examples').selectOption('long-fork.hist');
+    await page.locator('.toolbar .title', { hasText: 'long fork' }).waitFor();
+    const text = await page.evaluate<string>('isocheckPlayground.text()');
+    await page.locator('#share').click();
+    // The link is made asynchronously (compression streams).
+    await page.waitForFunction('document.querySelector("#share-link").value.includes("#h=")');
+    const link = await page.locator('#share-link').inputValue();
+    assert.match(link, /#h=[A-Za-z0-9_-]+$/);
+    const again = await open(link.slice(link.indexOf('#')));
+    await again.locator('.toolbar .title', { hasText: 'long fork' }).waitFor();
+    assert.equal(await again.evaluate<string>('isocheckPlayground.text()'), text);
+    await page.close();
+    await again.close();
+  });
+
+  test('export each format as a download', async () => {
+    const page = await open();
+    await page.locator('#levels button.level[data-level="SER"].violated').waitFor();
+    const expected: Record<string, RegExp> = { json: /"cycle"/, dot: /^digraph witness/, svg: /^<svg xmlns/, hist: /expect SER violated/ };
+    for (const format of ['json', 'dot', 'svg', 'hist']) {
+      await page.locator('select.export-format').selectOption(format);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('button.export').click()]);
+      const path = await download.path();
+      const body = readFileSync(path, 'utf8');
+      assert.match(body, expected[format], format);
+      assert.match(download.suggestedFilename(), new RegExp(`SER\\.${format === 'hist' ? 'min\\.hist' : format}$`));
+    }
+    await page.close();
+  });
+
+  test('drop a .hist file: it opens in the editor', async () => {
+    const page = await open();
+    const text = readFileSync(join(ROOT, 'examples', 'lost-update.hist'), 'utf8');
+    await page.evaluate(`(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([${JSON.stringify(text)}], 'lost-update.hist'));
+      document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    })()`);
+    await page.locator('.toolbar .title', { hasText: 'lost update' }).waitFor();
+    await page.close();
+  });
+
+  test('open a 1,000,000-event plume file: checked in the worker, verdicts shown, not pasted into the editor', async (t) => {
+    const file = join(WORK, 'tmp', 'million.plume');
+    mkdirSync(join(WORK, 'tmp'), { recursive: true });
+    if (!existsSync(file)) writeFileSync(file, toPlumeString(generateHistory(optionsForEvents(1_000_000, { seed: 3, sessions: 16 }))));
+    const page = await open();
+    const before = await page.evaluate<number>('isocheckPlayground.text().length');
+    const t0 = Date.now();
+    await page.locator('#open').setInputFiles(file);
+    await page.locator('#file-summary li[data-level="SER"]').waitFor({ timeout: 240_000 });
+    t.diagnostic(`1,000,000 events: verdicts in the browser after ${Date.now() - t0} ms (${(readFileSync(file).length / 1e6).toFixed(1)} MB)`);
+    const states = await page.locator('#file-summary li').evaluateAll((es) => es.map((e) => `${e.getAttribute('data-level')}:${e.getAttribute('data-state')}`));
+    assert.ok(states.length >= 7, states.join(' '));
+    assert.ok(states.some((s) => s.startsWith('RC:') && !s.endsWith(':unknown')), states.join(' '));
+    assert.match(await page.locator('#file-summary strong').innerText(), /1,000,000 operations|transactions/);
+    assert.equal(await page.evaluate<number>('isocheckPlayground.text().length'), before, 'the editor is untouched');
+    await page.locator('svg.graph g.box').first().waitFor();
+    await page.close();
+  });
+
+  test('after loading, the page fetches nothing: a replaced worker (stale analysis) starts offline', async () => {
+    const page = await open();
+    await page.locator('#levels button.level[data-level="SER"].violated').waitFor();
+    const seen: string[] = [];
+    page.on('request', (r) => { if (!r.url().startsWith('blob:')) seen.push(r.url()); });
+    await page.context().setOffline(true);
+    // Two edits in a row: the first analysis is cancelled (its worker terminated), a new worker starts.
+    await page.locator('#examples').selectOption('lost-update.hist');
+    await page.locator('#examples').selectOption('fractured-read.hist');
+    await page.locator('#levels button.level[data-level="RA"].violated').waitFor();
+    assert.deepEqual(seen, []);
+    await page.context().setOffline(false);
+    await page.close();
+  });
+
+  test('light and dark screenshots; no request ever left the site', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const page = await open('', scheme);
+      await page.locator('#examples').selectOption('long-fork.hist');
+      await page.locator('.toolbar .title', { hasText: 'long fork' }).waitFor();
+      await page.locator('select.level-select').selectOption('SER');
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: join(SHOTS, `playground-${scheme}.png`) });
+      if (process.env.ISOCHECK_UPDATE_DOC_IMAGES === '1') {
+        mkdirSync(DOC_IMAGES, { recursive: true });
+        await page.screenshot({ path: join(DOC_IMAGES, `playground-${scheme}.png`) });
+      }
+      await page.close();
+    }
+    const origin = new URL(url).origin;
+    const outside = requests.filter((r) => !r.startsWith(origin) && !r.startsWith('blob:') && !r.startsWith('data:'));
+    assert.deepEqual(outside, []);
+    assert.ok(requests.length > 0);
+  });
+});
