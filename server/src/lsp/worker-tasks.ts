@@ -3,7 +3,7 @@
 import type { Analysis } from '../engine/analyze.ts';
 import { exportWitnessOfSource } from '../engine/export/witness-of-text.ts';
 import { readerNamed } from '../engine/readers/registry.ts';
-import { analysisJson } from './features/analysis-json.ts';
+import { analysisJsonOfAnalysis } from './features/analysis-json.ts';
 import { analyzeDocument, packSnapshot } from './snapshot.ts';
 import type { Task, TaskValue } from './worker-protocol.ts';
 
@@ -47,7 +47,7 @@ export function runTask(task: Task, stop: () => boolean, cache: AnalysisCache): 
         a = analyzeDocument(task.text, task.options, stop);
         if (!stop()) cache.set(task.options.uri, task.cacheKey, a);
       }
-      return { value: { kind: 'analysisJson', result: analysisJson(a, task.options.uri, task.version, task.limit, task.maxTransactions) }, transfer: [] };
+      return { value: { kind: 'analysisJson', result: analysisJsonOfAnalysis(a, task.options.uri, task.version, task.limit, task.maxTransactions) }, transfer: [] };
     }
     case 'export': {
       const reader = readerNamed(task.options.format ?? 'hist') ?? readerNamed('hist')!;

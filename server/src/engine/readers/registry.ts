@@ -37,6 +37,11 @@ export function readerForFile(fileName: string, head: string): HistoryReader | n
   return claiming.find((r) => r.sniff?.(head)) ?? claiming[0];
 }
 
+/** For a file of any name (the playground's dropped files): by ending, else the first reader whose sniff accepts it, else hist. */
+export function readerForAnyFile(fileName: string, head: string): HistoryReader {
+  return readerForFile(fileName, head) ?? READERS.find((r) => r.sniff?.(head)) ?? HIST_READER;
+}
+
 /** Reads an input with the named reader (or the one its file name selects; .hist when none does). */
 export function readHistory(input: ReaderInput, o: { format?: string; fileName?: string; options?: ReaderOptions } = {}): ReadSource {
   const reader = (o.format ? readerNamed(o.format) : null)

@@ -1,16 +1,31 @@
-// The `isocheck/analysis` answer (built in an analysis worker): the graph's JSON, capped to a neighbourhood on large histories.
+// The `isocheck/analysis` answer: the graph's JSON (the server builds it in a worker from an Analysis, capped to a neighbourhood on large histories; the playground from a DocModel).
 
 import type { Analysis } from '../../engine/analyze.ts';
 import { analysisData, DEFAULT_LIMIT, sourceOfAnalysis } from '../../engine/export/analysis-data.ts';
 import type { AnalysisResult, TransactionJson } from '../../protocol/shapes.ts';
+import type { DocModel } from '../doc-model.ts';
 
 export { DEFAULT_LIMIT };
 
 /** Histories with more transactions than this get only their witnesses' neighbourhood in full. */
 export const MAX_GRAPH_TRANSACTIONS = 5000;
 
-export function analysisJson(a: Analysis, uri: string, version: number, limit = DEFAULT_LIMIT, maxTransactions = MAX_GRAPH_TRANSACTIONS): AnalysisResult {
+/** In an analysis worker, from the engine's Analysis (the language server). */
+export function analysisJsonOfAnalysis(a: Analysis, uri: string, version: number, limit = DEFAULT_LIMIT, maxTransactions = MAX_GRAPH_TRANSACTIONS): AnalysisResult {
   return capToNeighbourhood(analysisData(sourceOfAnalysis(a, uri, version), limit), maxTransactions);
+}
+
+/** From a snapshot's DocModel (the playground, whose worker sends snapshots), uncapped. */
+export function analysisJson(m: DocModel, limit = DEFAULT_LIMIT): AnalysisResult {
+  return analysisData({
+    uri: m.uri, version: m.version, title: m.title, history: m.history, lines: m.lines, readsFrom: m.readsFrom,
+    levels: m.levels, mixed: m.mixed, rules: m.rules,
+    forced: (rule) => {
+      const f = m.forced(rule);
+      return f ? { from: f.from, to: f.to, a: f.a, b: f.b, length: f.a.length } : undefined;
+    },
+    get explain() { return m.explain; },
+  }, limit);
 }
 
 /**
