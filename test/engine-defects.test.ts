@@ -97,13 +97,14 @@ test('a plume line cut short does not swallow the next line (its error stays on 
 });
 
 /** A snapshot-store history claimed SER: write skews make SER violated with many transactions involved. */
-function snapshotClaimedSer(transactions: number): string {
-  const g = generateHistory({ sessions: 8, transactions, opsPerTxn: 4, keys: 12, distribution: 'uniform', zipfS: 0.8, readRatio: 0.5, store: 'snapshot', seed: 7 });
+function snapshotClaimedSer(transactions: number, seed = 7): string {
+  const g = generateHistory({ sessions: 8, transactions, opsPerTxn: 4, keys: 12, distribution: 'uniform', zipfS: 0.8, readRatio: 0.5, store: 'snapshot', seed });
   return `level SER\n${toHistString(g)}`;
 }
 
 test('issue 9 item 1: a violated claimed level is an error even when the witness search runs out', () => {
-  const text = snapshotClaimedSer(150);
+  // Seed 3: with canonical ids the SER search of this history ends without a forced edge.
+  const text = snapshotClaimedSer(150, 3);
   // A work budget too small to shrink the history: the witness stays large and names no read.
   const a = analyzeHistText(text, { levels: ['SER'], witnessWork: 1 });
   assert.equal(a.mixed?.consistent, false);

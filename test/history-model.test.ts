@@ -33,8 +33,11 @@ test('interleaved and contiguous files give the same verdicts', () => {
 test('session order follows first appearance, whatever the transaction ids', () => {
   // Session 3 runs T9 then T4; session 0 runs T7 between them in the file.
   const h = readPlume(bytes('w(1,1,3,9)\nw(1,2,0,7)\nw(1,3,3,4)\n')).history;
-  const session = h.txnSession[1];
+  // Canonical ids: sessions by number, transactions merged by number along so (T7, T9, T4).
+  assert.deepEqual(Array.from({ length: h.txnCount }, (_, t) => h.names.txnName(t)), ['init', 'T7', 'T9', 'T4']);
+  assert.deepEqual(Array.from({ length: h.sessionCount }, (_, s) => h.names.sessionName(s)), ['s0', 's3']);
+  const session = h.txnSession[2];
   const order = Array.from(h.sessionTxns.subarray(h.sessionTxnStart[session], h.sessionTxnStart[session + 1]), (t) => h.names.txnName(t));
   assert.deepEqual(order, ['T9', 'T4']);
-  assert.deepEqual([h.txnIndexInSession[1], h.txnIndexInSession[3]], [0, 1]);
+  assert.deepEqual([h.txnIndexInSession[2], h.txnIndexInSession[3]], [0, 1]);
 });

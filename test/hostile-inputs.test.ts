@@ -490,7 +490,7 @@ describe('determinism', () => {
     }
   });
 
-  test('session-order shuffles of the text: the same witness cycles', { todo: 'the witness among equally small cycles follows input order (engine tie-break; reported)' }, () => {
+  test('session-order shuffles of the text: the same witness cycles (ids are canonical; test/canonical-order.test.ts covers hundreds more)', () => {
     for (const p of histories()) {
       const text = readFileSync(p, 'utf8');
       const base = verdicts(run(['check', p, '--json']));

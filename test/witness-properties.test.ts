@@ -13,14 +13,17 @@ import { fileReport, type EdgeJson, type VerdictJson } from '../server/src/engin
 
 const EXAMPLES = join(import.meta.dirname, '..', 'examples');
 
-/** The issue's history: the SER witness is found on a sub-history without U. */
+/**
+ * The issue's history: the SER witness is found on a sub-history without U. Named so that U
+ * keeps id 1 under canonical (name-ordered) ids: X and Y have other ids in the sub-history.
+ */
 const WRITE_SKEW_WITH_BYSTANDER = `init x = 0, y = 0
 session s0
   U: w(z, 1)
 session s1
-  A: r(x, 0) r(y, 0) w(x, 1)
+  X: r(x, 0) r(y, 0) w(x, 1)
 session s2
-  B: r(x, 0) r(y, 0) w(y, 1)
+  Y: r(x, 0) r(y, 0) w(y, 1)
 `;
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -70,10 +73,10 @@ test('issue 8 defect 1: a strong witness found on a sub-history names the right 
   const a = analyzeHistText(WRITE_SKEW_WITH_BYSTANDER, { levels: ['SER'] });
   const w = fileReport('f.hist', a).levels.SER.witness!;
   assert.ok(w.cycle.length > 0, 'SER has a forced cycle');
-  assert.deepEqual(w.cycle.map((e) => `${e.from}→${e.to}`).sort(), ['A→B', 'B→A']);
+  assert.deepEqual(w.cycle.map((e) => `${e.from}→${e.to}`).sort(), ['X→Y', 'Y→X']);
   for (const e of w.cycle) assert.ok(e.because.startsWith(`${e.from} must commit before ${e.to}: `), e.because);
   assert.deepEqual(witnessProblems(a, 'f.hist'), []);
-  // The DOT export draws the same two transactions (t2 = A, t3 = B), not U (t1).
+  // The DOT export draws the same two transactions (t2 = X, t3 = Y), not U (t1).
   const dot = exportWitnessOfText(WRITE_SKEW_WITH_BYSTANDER, { file: 'f.hist', level: 'SER', format: 'dot' });
   assert.ok(dot.ok);
   assert.deepEqual(dot.text.match(/t\d+ -> t\d+/g)?.sort(), ['t2 -> t3', 't3 -> t2']);

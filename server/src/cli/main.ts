@@ -2,6 +2,7 @@
 
 import { CHECK_USAGE, runCheck, type Io } from './check-command.ts';
 import { runGen } from './gen-command.ts';
+import { HERMITAGE_USAGE, RUN_USAGE } from '../harness/usage.ts';
 import { terminalSafeLines } from './terminal-text.ts';
 import { CONVERT_USAGE, runConvert } from './convert-command.ts';
 import { runWitness, WITNESS_USAGE } from './witness-command.ts';
@@ -29,6 +30,12 @@ ${CHECK_USAGE}
 ${WITNESS_USAGE}
   Exports one level's witness: the cycle as JSON, Graphviz DOT, an SVG drawing, or a minimised .hist.
 
+${RUN_USAGE}
+  Runs concurrent transactions against a database (embedded SQLite by default), records the
+  history, checks it and prints the verdict (docs/harness.md).
+
+${HERMITAGE_USAGE}
+  Runs Hermitage's anomaly scripts at each isolation level of a database and prints its table.
 ${CONVERT_USAGE}
   Writes any input (Jepsen EDN .edn, JSON lines .jsonl, plume, .hist) as a .hist file.
 
@@ -52,6 +59,11 @@ function main(argv: readonly string[]): number | Promise<number> {
       return runGen(rest, io);
     case 'witness':
       return runWitness(rest, io);
+    case 'run':
+    case 'hermitage':
+      // Loaded on demand (the database drivers); asynchronous: they talk to a database.
+      return import(command === 'run' ? './run-command.ts' : './hermitage-command.ts')
+        .then((m: { runCommand: (a: readonly string[], io: Io) => Promise<number> }) => m.runCommand(rest, io));
     case 'convert':
       return runConvert(rest, io);
     case 'lsp':

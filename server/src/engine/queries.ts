@@ -48,29 +48,46 @@ export function opAt(h: History, offset: number, order: Int32Array | null = null
   return r.opStart[o] <= offset && offset <= r.opEnd[o] ? o : -1;
 }
 
-/** The transaction whose header span contains offset (inclusive of its end), or -1. */
-export function txnHeaderAt(h: History, offset: number): number {
+/**
+ * The transaction whose header span contains offset (inclusive of its end), or -1. Transaction ids
+ * are canonical, not in source order once sessions stand out of name order: `order` (see
+ * txnsBySourceOrder) lists them by header position then.
+ */
+export function txnHeaderAt(h: History, offset: number, order: Int32Array | null = null): number {
   const r = h.ranges;
-  const t = lowerTxn(h, offset);
+  const t = lowerTxn(h, offset, order);
   return r && t >= 1 && r.txnStart[t] <= offset && offset <= r.txnEnd[t] ? t : -1;
 }
 
-/** The last transaction whose header starts at or before offset (headers stand in source order), or -1. */
-function lowerTxn(h: History, offset: number): number {
+/** The last transaction whose header starts at or before offset, or -1. */
+function lowerTxn(h: History, offset: number, order: Int32Array | null): number {
   const r = h.ranges;
   if (!r || h.txnCount <= 1) return -1;
+  // order holds transactions 1.. at 0..; without it ids 1.. are in source order.
+  const at = (i: number): number => (order ? order[i - 1] : i);
   let lo = 1;
   let hi = h.txnCount - 1;
-  if (r.txnStart[lo] > offset) return -1;
+  if (r.txnStart[at(lo)] > offset) return -1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (r.txnStart[mid] <= offset) lo = mid;
+    if (r.txnStart[at(mid)] <= offset) lo = mid;
     else hi = mid - 1;
   }
-  return lo;
+  return at(lo);
 }
 
-/** Whether op spans stand in increasing source order (true for .hist files). */
+/** Transactions 1.. sorted by header position, or null when their ids already are. */
+export function txnsBySourceOrder(h: History): Int32Array | null {
+  const r = h.ranges;
+  if (!r) return null;
+  let sorted = true;
+  for (let t = 2; t < h.txnCount && sorted; t++) if (r.txnStart[t] < r.txnStart[t - 1]) sorted = false;
+  if (sorted) return null;
+  const order = Int32Array.from({ length: h.txnCount - 1 }, (_, i) => i + 1);
+  return order.sort((a, b) => r.txnStart[a] - r.txnStart[b] || a - b);
+}
+
+/** Whether op spans stand in increasing source order (true for .hist files whose sessions stand in name order). */
 export function opsInSourceOrder(h: History): boolean {
   const r = h.ranges;
   if (!r) return true;

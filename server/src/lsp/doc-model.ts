@@ -6,7 +6,7 @@ import { sessionPredecessors } from '../engine/model/happens-before.ts';
 import { INIT_VALUE, NO_VALUE, type History, type HistoryRanges } from '../engine/model/history.ts';
 import { RULES, type Rule } from '../engine/levels/levels.ts';
 import { LineIndex } from '../engine/syntax/line-index.ts';
-import { groupBy, opsBySourceOrder, opsInSourceOrder, type Csr1 } from '../engine/queries.ts';
+import { groupBy, opsBySourceOrder, opsInSourceOrder, txnsBySourceOrder, type Csr1 } from '../engine/queries.ts';
 import type { ReadsFrom } from '../engine/model/reads-from.ts';
 import { Explainer } from '../engine/witness/witness.ts';
 import type { AnalysisSnapshot, ForcedColumns, SnapshotOptions } from './snapshot.ts';
@@ -27,6 +27,7 @@ export class DocModel {
   private readonly forcedByReadIndex = new Map<Rule, Csr1>();
   private explainer: Explainer | null = null;
   private sourceOrder: Int32Array | null | undefined;
+  private txnSourceOrder: Int32Array | null | undefined;
 
   /** version: the document version analysed; settingsKey: the settings it was analysed with. */
   private prefixFor = { version: -1, length: 0 };
@@ -88,7 +89,13 @@ export class DocModel {
     return this.readsByWriteIndex;
   }
 
-  /** Ops sorted by source position, or null when their ids already are (always, for .hist files). */
+  /** Transactions sorted by header position, or null when their (canonical) ids already are. */
+  get txnOrder(): Int32Array | null {
+    if (this.txnSourceOrder === undefined) this.txnSourceOrder = txnsBySourceOrder(this.history);
+    return this.txnSourceOrder;
+  }
+
+  /** Ops sorted by source position, or null when their (canonical) ids already are. */
   get opOrder(): Int32Array | null {
     if (this.sourceOrder === undefined) this.sourceOrder = opsInSourceOrder(this.history) ? null : opsBySourceOrder(this.history);
     return this.sourceOrder;

@@ -1,6 +1,7 @@
 // The history model: transactions, sessions and operations as integer ids over typed arrays.
 
 import { Float64Vec, Int32Vec, Uint8Vec } from '../util/int-vec.ts';
+import { inverse, keyOrder, naturalCompare, numberedNames, sessionOrder, txnOrder, valueOrder } from './canonical-order.ts';
 
 export const OP_READ = 0;
 export const OP_WRITE = 1;
@@ -30,7 +31,11 @@ export interface HistoryRanges {
 }
 
 export interface History {
-  /** Including ⊥ at id 0; transaction ids follow the order in which the input introduced them. */
+  /**
+   * Including ⊥ at id 0. Ids are canonical (canonical-order.ts): sessions by name, transactions a
+   * merge of the sessions' so orders by name, keys and values by first use; they do not depend on
+   * where session blocks stand in the text, and increase along so.
+   */
   txnCount: number;
   sessionCount: number;
   opCount: number;
@@ -64,8 +69,16 @@ export interface History {
   ranges: HistoryRanges | null;
 }
 
+/** Options of HistoryBuilder.finish(). */
+export interface FinishOptions {
+  /** How many value ids the reader interned: they are renumbered canonically too (not for plume, whose values are numbers). */
+  valueCount?: number;
+  /** Keep the ids in the order added (a restriction of a history that already is canonical maps its ids back by position). */
+  keepOrder?: boolean;
+}
+
 /**
- * Collects sessions, transactions and operations in input order. Plume files interleave
+ * Collects sessions, transactions and operations in input order, then numbers them canonically. Plume files interleave
  * sessions (and may even interleave transactions): finish() groups the operations by
  * transaction only when the input did not already, and indexes the sessions' so orders.
  */
@@ -76,7 +89,7 @@ export class HistoryBuilder {
   private readonly txnLevel: Int32Vec;
   private readonly txnStart: Int32Vec;
   private readonly txnEnd: Int32Vec;
-  private readonly txnLabels: string[] = ['init'];
+  private txnLabels: string[] = ['init'];
   private readonly txnNumbers: Int32Vec;
   private readonly txnUnknown: Uint8Vec;
   private readonly txnTimeStart: Float64Vec;
@@ -95,8 +108,8 @@ export class HistoryBuilder {
   private readonly opSource: Int32Vec | null;
   private readonly opStart: Int32Vec;
   private readonly opEnd: Int32Vec;
-  private readonly sessionStart = new Int32Vec(64);
-  private readonly sessionEnd = new Int32Vec(64);
+  private sessionStart = new Int32Vec(64);
+  private sessionEnd = new Int32Vec(64);
   /** Whether every op so far belongs to the newest transaction that has ops: no regrouping needed. */
   private grouped = true;
 
@@ -230,7 +243,8 @@ export class HistoryBuilder {
   }
 
   finish(keyCount: number, keyName: (k: number) => string, valueText: (v: number) => string,
-    initValues: Map<number, number>, withRanges: boolean): History {
+    initValues: Map<number, number>, withRanges: boolean, options: FinishOptions = {}): History {
+    if (!options.keepOrder) this.renumberSessionsAndTxns();
     const sessionCount = this.sessionNames.length;
     const txnCount = this.txnSession.length;
     const txnSession = this.txnSession.data.subarray(0, txnCount);
@@ -251,7 +265,6 @@ export class HistoryBuilder {
 
     const opCount = this.opTxn.length;
     const ops = this.groupOps(txnCount);
-    const names = this.makeNames(keyName, valueText);
     const ranges: HistoryRanges | null = withRanges
       ? {
         txnStart: this.txnStart.data.subarray(0, txnCount), txnEnd: this.txnEnd.data.subarray(0, txnCount),
@@ -264,7 +277,7 @@ export class HistoryBuilder {
       txnAborted: this.txnAborted.data.subarray(0, txnCount), txnLevel,
       txnOpStart: ops.txnOpStart, sessionTxnStart, sessionTxns,
       opKind: ops.opKind, opKey: ops.opKey, opValue: ops.opValue, opSource: ops.opSource, opTxn: ops.opTxn,
-      initValues, names, ranges,
+      initValues, names: this.makeNames(keyName, valueText), ranges,
     };
     if (this.strict) {
       this.strict.reserve(txnCount);
@@ -276,7 +289,68 @@ export class HistoryBuilder {
       h.txnTimeEnd = this.txnTimeEnd.data.slice(0, txnCount);
     }
     if (this.opList) this.attachLists(h, ops.order);
+    if (!options.keepOrder) renumberKeysAndValues(h, keyName, valueText, options.valueCount, (k, v) => this.makeNames(k, v));
     return h;
+  }
+
+  /**
+   * Puts sessions and transactions in canonical order (canonical-order.ts), permuting every
+   * per-session and per-transaction column and the ops' transaction and source ids; ops are
+   * regrouped by groupOps() afterwards. Nothing moves when the input already is canonical.
+   */
+  private renumberSessionsAndTxns(): void {
+    const sessionCount = this.sessionNames.length;
+    const txnCount = this.txnSession.length;
+    const sOrder = sessionOrder(this.sessionNames);
+    const sessionRank = sOrder ? inverse(sOrder) : Int32Array.from({ length: sessionCount }, (_, i) => i);
+    const txnSession = this.txnSession.data;
+    let compare: (t: number, u: number) => number;
+    if (this.numericNames) {
+      // Plume: by transaction number; an aborted write (no number) right after its session's previous transaction.
+      const key = new Float64Array(txnCount);
+      const last = new Float64Array(sessionCount).fill(-1);
+      const numbers = this.txnNumbers.data;
+      for (let t = 1; t < txnCount; t++) key[t] = numbers[t] >= 0 ? (last[txnSession[t]] = numbers[t]) : last[txnSession[t]];
+      compare = (t, u) => key[t] - key[u];
+    } else {
+      const labels = this.txnLabels;
+      const numbered = numberedNames(labels);
+      compare = numbered ? (t, u) => numbered[t] - numbered[u] : (t, u) => naturalCompare(labels[t], labels[u]);
+    }
+    const tOrder = txnOrder(txnCount, txnSession, sessionRank, compare);
+    if (sOrder) {
+      const names = this.sessionNames;
+      this.sessionNames = Array.from(sOrder, (s) => names[s]);
+      this.sessionStart = permutedVec(this.sessionStart, sOrder);
+      this.sessionEnd = permutedVec(this.sessionEnd, sOrder);
+      for (let t = 1; t < txnCount; t++) txnSession[t] = sessionRank[txnSession[t]];
+    }
+    if (!tOrder) return;
+    for (const v of [this.txnSession, this.txnAborted, this.txnLevel, this.txnStart, this.txnEnd, this.txnUnknown, this.txnTimeStart, this.txnTimeEnd]) {
+      permuteInPlace(v.data, tOrder);
+    }
+    if (this.strict) {
+      this.strict.reserve(txnCount);
+      permuteInPlace(this.strict.data, tOrder);
+    }
+    if (this.numericNames) permuteInPlace(this.txnNumbers.data, tOrder);
+    else {
+      const labels = this.txnLabels;
+      this.txnLabels = Array.from(tOrder, (t) => labels[t]);
+    }
+    const rank = inverse(tOrder);
+    const n = this.opTxn.length;
+    const opTxn = this.opTxn.data;
+    let grouped = true;
+    for (let o = 0; o < n; o++) {
+      opTxn[o] = rank[opTxn[o]];
+      if (o > 0 && opTxn[o - 1] > opTxn[o]) grouped = false;
+    }
+    this.grouped = grouped;
+    if (this.opSource) {
+      const source = this.opSource.data;
+      for (let o = 0; o < n; o++) if (source[o] >= 0) source[o] = rank[source[o]];
+    }
   }
 
   /** The list elements per op in the final op order (ops.order maps final → provisional ids). */
@@ -354,6 +428,47 @@ export class HistoryBuilder {
     const labels = this.txnLabels;
     return { txnName: (t) => labels[t], sessionName: (s) => sessionNames[s], keyName, valueText };
   }
+}
+
+/**
+ * Keys, then values (when the reader interned them: valueCount), by first use in the final op
+ * order (canonical-order.ts): opKey, opValue, list elements, initial values and the names move
+ * together. Runs after the ops are grouped in canonical transaction order.
+ */
+function renumberKeysAndValues(h: History, keyName: (k: number) => string, valueText: (v: number) => string, valueCount: number | undefined,
+  makeNames: (k: (k: number) => string, v: (v: number) => string) => HistoryNames): void {
+  const kOrder = keyOrder(h.keyCount, h.opKey, h.opCount, keyName);
+  const vOrder = valueCount === undefined ? null : valueOrder(valueCount, h.opValue, h.opCount, h.opListStart, h.listElems, valueText);
+  const kRank = kOrder ? inverse(kOrder) : null;
+  const vRank = vOrder ? inverse(vOrder) : null;
+  if (kRank) for (let o = 0; o < h.opCount; o++) h.opKey[o] = kRank[h.opKey[o]];
+  if (vRank) {
+    for (let o = 0; o < h.opCount; o++) if (h.opValue[o] >= 0) h.opValue[o] = vRank[h.opValue[o]];
+    const elems = h.listElems;
+    if (elems) for (let i = 0; i < elems.length; i++) if (elems[i] >= 0) elems[i] = vRank[elems[i]];
+  }
+  if (h.initValues.size > 1 || (h.initValues.size > 0 && (kRank || vRank))) {
+    const entries = [...h.initValues].map(([k, v]): [number, number] => [kRank ? kRank[k] : k, vRank && v >= 0 ? vRank[v] : v]);
+    h.initValues = new Map(entries.sort((a, b) => a[0] - b[0]));
+  }
+  if (kOrder || vOrder) {
+    h.names = makeNames(
+      kOrder ? (k) => keyName(k >= 0 && k < kOrder.length ? kOrder[k] : k) : keyName,
+      vOrder ? (v) => valueText(v >= 0 && v < vOrder.length ? vOrder[v] : v) : valueText,
+    );
+  }
+}
+
+/** data[0 .. order.length) ← data[order[i]]: one column of a renumbering. */
+function permuteInPlace(data: Int32Array | Uint8Array | Float64Array, order: Int32Array): void {
+  const src = data.slice(0, order.length);
+  for (let i = 0; i < order.length; i++) data[i] = src[order[i]];
+}
+
+function permutedVec(v: Int32Vec, order: Int32Array): Int32Vec {
+  const out = new Int32Vec(order.length);
+  for (let i = 0; i < order.length; i++) out.push(v.data[order[i]]);
+  return out;
 }
 
 /** Whether t is a real, committed transaction. */

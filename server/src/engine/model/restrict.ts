@@ -73,7 +73,7 @@ export function restrictWithOrigin(h: History, rf: ReadsFrom, keep: Uint8Array, 
     }
   }
   const names = h.names;
-  const sub = b.finish(h.keyCount, (k) => names.keyName(k), (v) => names.valueText(v), h.initValues, r !== null);
+  const sub = b.finish(h.keyCount, (k) => names.keyName(k), (v) => names.valueText(v), h.initValues, r !== null, { keepOrder: true });
   // finish() groups ops by transaction with a stable sort: replay it on the origins.
   const opOrigin = new Int32Array(sub.opCount);
   const fill = sub.txnOpStart.slice(0, sub.txnCount);

@@ -198,7 +198,7 @@ export class JepsenAssembler {
     for (const p of [...this.pending.keys()].sort((a, b) => a - b)) this.finishIncomplete(p);
     const keys = this.keys;
     const values = this.values;
-    return this.builder.finish(keys.shown.length, (k) => keys.name(k), (v) => (v === INIT_VALUE ? 'init' : v < 0 ? '?' : values.name(v)), new Map(), true);
+    return this.builder.finish(keys.shown.length, (k) => keys.name(k), (v) => (v === INIT_VALUE ? 'init' : v < 0 ? '?' : values.name(v)), new Map(), true, { valueCount: values.shown.length });
   }
 }
 

@@ -119,6 +119,7 @@ class Parser {
       (v) => (v === INIT_VALUE ? 'init' : v === NO_VALUE ? '?' : valueNames[v]),
       this.initValues,
       true,
+      { valueCount: valueNames.length },
     );
     return { history, directives: this.directives, findings: this.findings, firstListOp: this.firstListOp, hasTags: this.hasTags };
   }

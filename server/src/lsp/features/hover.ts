@@ -16,7 +16,7 @@ const MAX_READERS = 12;
 export function hoverAt(m: DocModel, position: Position): Hover | null {
   const offset = m.lines.offset(position);
   const h = m.history;
-  const t = txnHeaderAt(h, offset);
+  const t = txnHeaderAt(h, offset, m.txnOrder);
   if (t >= 1) return { contents: { kind: 'markdown', value: txnHover(m, t) }, range: m.lines.range(m.ranges.txnStart[t], m.ranges.txnEnd[t]) };
   const o = opAt(h, offset, m.opOrder);
   if (o < 0) return null;

@@ -23,7 +23,7 @@ export function definitionAt(m: DocModel, position: Position): Location | null {
 export function referencesAt(m: DocModel, position: Position, includeDeclaration: boolean): Location[] {
   const h = m.history;
   const offset = m.lines.offset(position);
-  const t = txnHeaderAt(h, offset);
+  const t = txnHeaderAt(h, offset, m.txnOrder);
   if (t >= 1) {
     const out: Location[] = [];
     for (let w = h.txnOpStart[t]; w < h.txnOpStart[t + 1]; w++) {

@@ -9,7 +9,10 @@ export function documentSymbols(m: DocModel): DocumentSymbol[] {
   const h = m.history;
   const r = m.ranges;
   const out: DocumentSymbol[] = [];
-  for (let s = 0; s < h.sessionCount; s++) {
+  // Session ids are canonical (by name): the outline follows the text instead.
+  const starts = Array.from({ length: h.sessionCount }, (_, s) => sessionExtent(h, s).start);
+  const byPosition = starts.map((_, s) => s).sort((a, b) => starts[a] - starts[b] || a - b);
+  for (const s of byPosition) {
     const children: DocumentSymbol[] = [];
     for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
       const t = h.sessionTxns[i];

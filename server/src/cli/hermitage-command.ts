@@ -1,0 +1,110 @@
+// `isocheck hermitage`: Hermitage's anomaly tests at every isolation level of a database, printed as its table.
+
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { driverFor } from '../harness/drivers.ts';
+import { DbError } from '../harness/driver.ts';
+import { runScenario, scenarioFile, type ScenarioResult } from '../harness/hermitage.ts';
+import { COLUMNS, SCENARIOS } from '../harness/hermitage-scenarios.ts';
+import { findIsolation, ISOLATION, type IsolationSetting } from '../harness/isolation.ts';
+import { materialize, parseTarget } from '../harness/targets.ts';
+import { HERMITAGE_USAGE } from '../harness/usage.ts';
+import { lastValue, parseArgs } from './args.ts';
+import type { Io } from './check-command.ts';
+
+const DB_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB' };
+
+export interface HermitageRow {
+  setting: IsolationSetting;
+  results: ScenarioResult[];
+}
+
+const CELL: Record<ScenarioResult['outcome'], string> = { prevented: '✓', allowed: '—', undecided: '?', failed: '!' };
+
+/** Hermitage's layout: one row per level, ✓ prevented, — allowed (PMP: n/a, it needs predicate reads). */
+export function renderHermitageTable(kind: keyof typeof DB_NAMES, rows: readonly HermitageRow[]): string {
+  const header = ['DBMS', 'So-called isolation level', 'Claims', ...COLUMNS];
+  const body = rows.map((row, i) => [
+    i === 0 ? DB_NAMES[kind] : '',
+    `"${row.setting.name.replace(/-/g, ' ')}"`,
+    row.setting.claims ?? '—',
+    ...COLUMNS.map((c) => {
+      const r = row.results.find((x) => x.id === c);
+      return r ? CELL[r.outcome] : 'n/a';
+    }),
+  ]);
+  const all = [header, ...body];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => [...r[i]].length)));
+  const line = (cells: string[]): string => `| ${cells.map((c, i) => c + ' '.repeat(widths[i] - [...c].length)).join(' | ')} |`;
+  const rule = `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`;
+  return [line(header), rule, ...body.map(line)].join('\n');
+}
+
+export async function runCommand(argv: readonly string[], io: Io): Promise<number> {
+  const parsed = parseArgs(argv, ['--db', '--isolation', '-o', '--output', '--block-ms'], ['--help']);
+  if (!parsed.ok) return usage(io, parsed.error);
+  const { args } = parsed;
+  if (args.switches.has('--help')) {
+    io.out(HERMITAGE_USAGE);
+    return 0;
+  }
+  if (args.positional.length > 0) return usage(io, `unexpected argument '${args.positional[0]}'`);
+  const t = parseTarget(lastValue(args, '--db'));
+  if (!t.ok) return usage(io, t.error);
+  const blockText = lastValue(args, '--block-ms');
+  const blockMillis = blockText === undefined ? 500 : Number(blockText);
+  if (!Number.isInteger(blockMillis) || blockMillis < 10 || blockMillis > 60_000) return usage(io, '--block-ms needs an integer from 10 to 60000');
+  const settings: IsolationSetting[] = [];
+  for (const spec of args.values.get('--isolation') ?? []) {
+    for (const name of spec.split(',').filter((s) => s.length > 0)) {
+      const s = findIsolation(t.target.kind, name);
+      if (!s) return usage(io, `${t.target.kind} has no isolation level '${name}' (${ISOLATION[t.target.kind].map((x) => x.name).join(', ')})`);
+      settings.push(s);
+    }
+  }
+  if (settings.length === 0) settings.push(...ISOLATION[t.target.kind]);
+  const target = materialize(t.target);
+  const outText = lastValue(args, '-o', '--output');
+  const dir = resolve(outText ?? mkdtempSync(join(tmpdir(), 'isocheck-hermitage-')));
+  mkdirSync(dir, { recursive: true });
+
+  const driver = driverFor(target);
+  const rows: HermitageRow[] = [];
+  let failures = 0;
+  try {
+    for (const setting of settings) {
+      const results: ScenarioResult[] = [];
+      for (const sc of SCENARIOS) {
+        if (io.errIsTty) process.stderr.write(`\r  ${setting.name} ${sc.id}…          `);
+        const r = await runScenario(driver, setting.name, sc, scenarioFile(dir, target.kind, setting.name, sc.id), { blockMillis });
+        if (r.outcome === 'failed') failures++;
+        results.push(r);
+      }
+      rows.push({ setting, results });
+    }
+  } catch (e) {
+    if (!(e instanceof DbError)) throw e;
+    io.err(`isocheck: ${target.label}: ${e.message}`);
+    return 2;
+  } finally {
+    if (io.errIsTty) process.stderr.write('\r' + ' '.repeat(40) + '\r');
+    await driver.close();
+  }
+  io.out(`Hermitage's tests on ${target.label} (✓ prevented, — allowed, n/a: needs predicate reads)\n`);
+  io.out(renderHermitageTable(target.kind, rows));
+  const allowed = rows.flatMap((row) => row.results.filter((r) => r.outcome !== 'prevented').map((r) => ({ row, r })));
+  if (allowed.length > 0) {
+    io.out('\nWitnesses (each history shows the anomaly; open it in the editor for the cycle):');
+    for (const { row, r } of allowed) io.out(`  ${row.setting.name} ${r.id}: ${r.outcome === 'allowed' ? '' : `${r.outcome}${r.error ? ` (${r.error})` : ''}: `}${r.file}`);
+  }
+  io.out(`\nhistories: ${dir}`);
+  // A hung server can leave a socket open; the table is out, so do not wait for it.
+  setTimeout(() => process.exit(), 2000).unref();
+  return failures > 0 ? 2 : 0;
+}
+
+function usage(io: Io, message: string): number {
+  io.err(`isocheck: ${message}\n${HERMITAGE_USAGE}`);
+  return 2;
+}

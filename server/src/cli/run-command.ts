@@ -1,0 +1,175 @@
+// `isocheck run`: run a concurrent workload against a database, record the history, check it, print the verdict.
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileReport } from '../engine/report.ts';
+import { DbError } from '../harness/driver.ts';
+import { histFeatures } from '../harness/hist-features.ts';
+import { DEFAULT_ISOLATION, findIsolation, ISOLATION } from '../harness/isolation.ts';
+import { runHarness, type RunResult } from '../harness/run.ts';
+import { materialize, parseTarget } from '../harness/targets.ts';
+import type { Workload, WorkloadKind } from '../harness/workload.ts';
+import { lastValue, parseArgs } from './args.ts';
+import { EXIT_ERRORS, EXIT_OK, EXIT_UNDECIDED, EXIT_USAGE, type Io } from './check-command.ts';
+import { renderDetails, renderTable } from './text-report.ts';
+import { RUN_USAGE } from '../harness/usage.ts';
+
+
+const MAX_DETAIL_LINES = 30;
+
+interface Parsed {
+  db: string | undefined;
+  isolation: string | undefined;
+  workload: WorkloadKind;
+  clients: number;
+  txns: number | undefined;
+  seconds: number | undefined;
+  keys: number;
+  opsMin: number;
+  opsMax: number;
+  seed: number;
+  out: string | undefined;
+  edn: string | undefined;
+}
+
+function positiveInt(v: string | undefined, name: string, dflt: number | undefined): number | undefined | string {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  return Number.isInteger(n) && n > 0 && n <= 1e9 ? n : `${name} needs a positive integer`;
+}
+
+export function parseRunArgs(argv: readonly string[]): Parsed | string {
+  const parsed = parseArgs(argv, ['--db', '--isolation', '--workload', '--clients', '--txns', '--seconds', '--keys', '--ops-per-txn', '--seed', '-o', '--output', '--edn'], ['--help']);
+  if (!parsed.ok) return parsed.error;
+  const { args } = parsed;
+  if (args.switches.has('--help')) return 'help';
+  if (args.positional.length > 0) return `unexpected argument '${args.positional[0]}'`;
+  const workload = lastValue(args, '--workload') ?? (histFeatures().listAppend ? 'list-append' : 'rw-register');
+  if (workload !== 'list-append' && workload !== 'rw-register') return `unknown workload '${workload}' (list-append or rw-register)`;
+  const clients = positiveInt(lastValue(args, '--clients'), '--clients', 8);
+  const txns = positiveInt(lastValue(args, '--txns'), '--txns', undefined);
+  const keys = positiveInt(lastValue(args, '--keys'), '--keys', 8);
+  const seed = lastValue(args, '--seed') === undefined ? 1 : Number(lastValue(args, '--seed'));
+  for (const v of [clients, txns, keys]) if (typeof v === 'string') return v;
+  if (!Number.isInteger(seed)) return '--seed needs an integer';
+  if ((clients as number) > 1000) return '--clients: at most 1000';
+  const secondsText = lastValue(args, '--seconds');
+  let seconds: number | undefined;
+  if (secondsText !== undefined) {
+    seconds = Number(secondsText);
+    if (!(seconds > 0 && seconds <= 86_400)) return '--seconds needs a positive number of seconds';
+  }
+  if (seconds !== undefined && txns !== undefined) return 'give --txns or --seconds, not both';
+  if (seconds === undefined && txns === undefined) seconds = 10;
+  const ops = lastValue(args, '--ops-per-txn') ?? '1..4';
+  const m = /^(\d+)(?:\.\.(\d+))?$/.exec(ops);
+  const opsMin = m ? Number(m[1]) : NaN;
+  const opsMax = m ? Number(m[2] ?? m[1]) : NaN;
+  if (!m || opsMin < 1 || opsMax < opsMin || opsMax > 1000) return '--ops-per-txn needs A..B with 1 ≤ A ≤ B ≤ 1000';
+  return {
+    db: lastValue(args, '--db'), isolation: lastValue(args, '--isolation'), workload, clients: clients as number,
+    txns: txns as number | undefined, seconds, keys: keys as number, opsMin, opsMax, seed, out: lastValue(args, '-o', '--output'), edn: lastValue(args, '--edn'),
+  };
+}
+
+export async function runCommand(argv: readonly string[], io: Io): Promise<number> {
+  const p = parseRunArgs(argv);
+  if (p === 'help') {
+    io.out(RUN_USAGE);
+    return 0;
+  }
+  if (typeof p === 'string') return usage(io, p);
+  const t = parseTarget(p.db);
+  if (!t.ok) return usage(io, t.error);
+  const kind = t.target.kind;
+  const isoName = p.isolation ?? DEFAULT_ISOLATION[kind];
+  const setting = findIsolation(kind, isoName);
+  if (!setting) return usage(io, `${kind} has no isolation level '${isoName}' (${ISOLATION[kind].map((s) => s.name).join(', ')})`);
+  if (p.workload === 'list-append' && !histFeatures().listAppend) {
+    io.err('isocheck: note: this build does not check list-append histories yet; the history is recorded but no level is decided on it');
+  }
+  const target = materialize(t.target);
+  const outFile = resolve(p.out ?? join(target.kind === 'sqlite' && p.db === undefined ? dirname(target.location) : mkdtempSync(join(tmpdir(), 'isocheck-run-')), 'history.hist'));
+  io.err(`isocheck run: ${target.label}, ${setting.name} (claims ${setting.claims ?? 'no checkable level'}), ${p.workload}, ${p.clients} clients, ${p.txns !== undefined ? `${p.txns} transactions` : `${p.seconds} s`}`);
+
+  let workload: Workload | null = null;
+  let interrupts = 0;
+  const onSigint = (): void => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    io.err('\nstopping: finishing the transactions in flight, then checking what was recorded (Ctrl-C again to quit at once)');
+    workload?.stop();
+  };
+  process.on('SIGINT', onSigint);
+  let ticker: NodeJS.Timeout | null = null;
+  let result: RunResult;
+  try {
+    result = await runHarness({
+      ...p, isolation: setting.name, target, setting, outFile, ednFile: p.edn === undefined ? undefined : resolve(p.edn),
+      onStart: (w) => {
+        workload = w;
+        if (!io.errIsTty) return;
+        const t0 = Date.now();
+        ticker = setInterval(() => {
+          const s = w.stats;
+          const secs = (Date.now() - t0) / 1000;
+          const done = s.committed + s.aborted + s.unknown;
+          process.stderr.write(`\r  ${secs.toFixed(1)} s  ${done} txns  ${(done / Math.max(secs, 0.001)).toFixed(0)} txn/s  ${s.aborted} aborted  ${s.unknown} unknown   `);
+        }, 250);
+      },
+      onCheck: (n) => {
+        if (ticker) clearInterval(ticker);
+        ticker = null;
+        if (io.errIsTty) process.stderr.write(`\n  checking ${n} transactions…\n`);
+      },
+    });
+  } catch (e) {
+    // Driver errors (cannot connect, cannot create the tables) are usage-level problems; others are bugs.
+    if (!(e instanceof DbError)) throw e;
+    io.err(`isocheck: ${target.label}: ${e.message}`);
+    return EXIT_USAGE;
+  } finally {
+    if (ticker) {
+      clearInterval(ticker);
+      process.stderr.write('\n');
+    }
+    process.off('SIGINT', onSigint);
+  }
+  const code = report(result, io, setting.name);
+  // A server that hung mid-run can leave a socket that never closes; the report is out, so do not
+  // wait for it (an unref'd timer does not delay a normal exit).
+  setTimeout(() => process.exit(), 2000).unref();
+  return code;
+}
+
+function report(r: RunResult, io: Io, isolation: string): number {
+  const s = r.stats;
+  const done = s.committed + s.aborted + s.unknown;
+  io.out(`${done} transactions in ${(r.elapsedMillis / 1000).toFixed(1)} s: ${s.committed} committed, ${s.aborted} aborted, ${s.unknown} unknown; checked in ${(r.checkMillis / 1000).toFixed(1)} s`);
+  const rep = fileReport(r.outFile, r.analysis);
+  io.out(renderTable([rep]));
+  const details = renderDetails(rep).split('\n').filter((l) => l.length > 0);
+  // A large run can repeat one finding at hundreds of reads: the first lines say it, the file says all.
+  if (details.length > 0) io.out(details.slice(0, MAX_DETAIL_LINES).join('\n'));
+  if (details.length > MAX_DETAIL_LINES) io.out(`  … ${details.length - MAX_DETAIL_LINES} more lines: isocheck check ${r.outFile}`);
+  if (r.claims) {
+    const v = rep.levels[r.claims];
+    const verdict = v?.consistent === true ? 'holds' : v?.consistent === false ? 'VIOLATED (witness above)' : 'undecided';
+    io.out(`${isolation} claims ${r.claims}: ${verdict}`);
+  }
+  io.out(`history: ${r.outFile}`);
+  if (r.ednFile) io.out(`EDN history: ${r.ednFile}`);
+  if (s.fatal) {
+    io.err(`isocheck: the run ended early: ${s.fatal}; the history above holds every transaction recorded until then (those in flight are unknown)`);
+    return EXIT_USAGE;
+  }
+  if (rep.diagnostics.some((d) => d.severity === 'error')) return EXIT_ERRORS;
+  // As `isocheck check --claim`: a claimed level the search could not decide is its own status.
+  return r.claims && rep.levels[r.claims]?.consistent === null ? EXIT_UNDECIDED : EXIT_OK;
+}
+
+function usage(io: Io, message: string): number {
+  io.err(`isocheck: ${message}\n${RUN_USAGE}`);
+  return EXIT_USAGE;
+}

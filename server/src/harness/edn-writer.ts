@@ -1,0 +1,49 @@
+// A recorded run in Jepsen's history shape (EDN, one event map per line): for Elle and for IsoCheck's own EDN reader.
+
+import { renameSync, writeFileSync } from 'node:fs';
+import type { RecordedOp, RecordedTxn } from './recorder.ts';
+
+function mop(op: RecordedOp, completed: boolean): string {
+  switch (op.kind) {
+    case 'r':
+      return `[:r ${op.key} ${completed ? op.value : 'nil'}]`;
+    case 'w':
+      return `[:w ${op.key} ${op.value}]`;
+    case 'a':
+      return `[:append ${op.key} ${op.value}]`;
+    case 'rl':
+      return `[:r ${op.key} ${completed ? `[${op.list.join(' ')}]` : 'nil'}]`;
+  }
+}
+
+const TYPE = { committed: ':ok', aborted: ':fail', unknown: ':info' } as const;
+
+/**
+ * Every transaction becomes an :invoke (reads nil) at its start and an :ok / :fail / :info at its
+ * end, times in nanoseconds, sorted by time. Processes are sessions: a client that reconnected
+ * (a new session) is a new process, as Jepsen numbers a crashed worker's successor.
+ */
+export function renderEdn(txns: readonly RecordedTxn[]): string {
+  const process = new Map<string, number>();
+  const events: { time: number; order: number; text: string }[] = [];
+  for (const t of txns) {
+    let p = process.get(t.session);
+    if (p === undefined) {
+      p = process.size;
+      process.set(t.session, p);
+    }
+    const invoke = `[${t.ops.map((o) => mop(o, false)).join(' ')}]`;
+    // Jepsen leaves the reads of a failed or indeterminate transaction unknown.
+    const done = t.status === 'committed' ? `[${t.ops.map((o) => mop(o, true)).join(' ')}]` : invoke;
+    events.push({ time: t.start, order: 0, text: `{:type :invoke, :f :txn, :value ${invoke}, :process ${p}, :time ${t.start * 1000}}` });
+    events.push({ time: t.end, order: 1, text: `{:type ${TYPE[t.status]}, :f :txn, :value ${done}, :process ${p}, :time ${t.end * 1000}}` });
+  }
+  events.sort((a, b) => a.time - b.time || a.order - b.order);
+  return events.map((e, i) => e.text.replace(/}$/, `, :index ${i}}`)).join('\n') + '\n';
+}
+
+export function writeEdn(file: string, txns: readonly RecordedTxn[]): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, renderEdn(txns));
+  renameSync(tmp, file);
+}

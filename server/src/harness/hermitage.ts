@@ -1,0 +1,162 @@
+// Runs Hermitage's scripts against a database: steps in order, lock waits detected, each run recorded and checked.
+
+import { writeFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyzeHistText } from '../engine/analyze.ts';
+import { DbError, type Driver, type Session } from './driver.ts';
+import { histFeatures } from './hist-features.ts';
+import { INITIAL, KEY_NAMES, type Scenario, type Step } from './hermitage-scenarios.ts';
+import { renderHistory, type RecordedOp, type RecordedTxn } from './recorder.ts';
+import { clock } from './workload.ts';
+
+export type Outcome = 'prevented' | 'allowed' | 'undecided' | 'failed';
+
+export interface ScenarioResult {
+  id: string;
+  outcome: Outcome;
+  /** The recorded history's file. */
+  file: string;
+  /** What happened, step by step ("T2 w(x, 12) blocked", "T2 aborted: could not serialize…"). */
+  log: string[];
+  /** When outcome is 'failed': why (a lost connection, a step stuck past every bound). */
+  error?: string;
+}
+
+export interface HermitageOptions {
+  /** A step that has not returned after this long counts as blocked (a lock wait); the script goes on. */
+  blockMillis: number;
+  /** A blocked step still waiting this long after the script needs its session again: the scenario failed. */
+  stuckMillis?: number;
+}
+
+const keyName = (k: number): string => KEY_NAMES[k] ?? `k${k}`;
+
+function describe(step: Step): string {
+  switch (step.op) {
+    case 'r':
+      return `r(${keyName(step.key)})`;
+    case 'w':
+      return `w(${keyName(step.key)}, ${step.value})`;
+    default:
+      return step.op;
+  }
+}
+
+function delay(ms: number): Promise<'timeout'> {
+  return new Promise((r) => setTimeout(() => r('timeout'), ms).unref());
+}
+
+export async function runScenario(driver: Driver, isolation: string, sc: Scenario, file: string, o: HermitageOptions): Promise<ScenarioResult> {
+  const now = clock();
+  const log: string[] = [];
+  await driver.reset(INITIAL.length, INITIAL);
+  const sessions: Session[] = [];
+  try {
+    for (let i = 0; i < sc.sessions; i++) sessions.push(await driver.open(isolation));
+  } catch (e) {
+    for (const s of sessions) await s.close();
+    throw e;
+  }
+  const txns: RecordedTxn[] = sessions.map((_, i) => ({ name: `T${i + 1}`, session: `s${i + 1}`, status: 'committed', start: 0, end: 0, ops: [] }));
+  const pending: (Promise<void> | null)[] = sessions.map(() => null);
+  const failed: (DbError | null)[] = sessions.map(() => null);
+  const finished = sessions.map(() => false);
+  let lost: string | null = null;
+
+  for (let i = 0; i < sessions.length; i++) {
+    txns[i].start = now();
+    await sessions[i].begin();
+  }
+
+  const exec = async (step: Step): Promise<void> => {
+    const s = sessions[step.s];
+    const t = txns[step.s];
+    try {
+      let op: RecordedOp | null = null;
+      if (step.op === 'r') op = { kind: 'r', key: step.key, value: (await s.read(step.key)) ?? 0 };
+      else if (step.op === 'w') {
+        await s.write(step.key, step.value);
+        op = { kind: 'w', key: step.key, value: step.value };
+      } else if (step.op === 'commit') {
+        await s.commit();
+        finished[step.s] = true;
+        t.end = now();
+      } else {
+        await s.rollback();
+        t.status = 'aborted';
+        finished[step.s] = true;
+        t.end = now();
+      }
+      if (op) t.ops.push(op);
+    } catch (e) {
+      if (!(e instanceof DbError)) throw e;
+      failed[step.s] = e;
+      t.status = e.failure === 'lost' && step.op === 'commit' ? 'unknown' : 'aborted';
+      finished[step.s] = true;
+      t.end = now();
+      log.push(`${t.name} ${describe(step)}: ${e.message}`);
+      if (e.failure === 'lost') lost ??= e.message;
+      // A failed statement may leave the transaction holding its locks (PostgreSQL does until
+      // ROLLBACK): release them now, so that the sessions waiting on them proceed as in Hermitage.
+      else await s.rollback();
+    }
+  };
+
+  for (const step of sc.steps) {
+    const name = txns[step.s].name;
+    const before = pending[step.s];
+    if (before) {
+      // The session's previous step is still blocked: this step waits for it, as a client would.
+      const r = await Promise.race([before.then(() => 'done' as const), delay(o.stuckMillis ?? 15_000)]);
+      if (r === 'timeout') {
+        lost ??= `${name} stayed blocked for ${(o.stuckMillis ?? 15_000) / 1000} s`;
+        break;
+      }
+      pending[step.s] = null;
+    }
+    if (failed[step.s] || finished[step.s]) {
+      log.push(`${name} ${describe(step)}: skipped (the transaction already ended)`);
+      continue;
+    }
+    const p = exec(step);
+    const r = await Promise.race([p.then(() => 'done' as const), delay(o.blockMillis)]);
+    if (r === 'timeout') {
+      log.push(`${name} ${describe(step)}: blocks`);
+      pending[step.s] = p;
+    } else if (!failed[step.s]) log.push(`${name} ${describe(step)}: ok`);
+  }
+  await Promise.race([Promise.all(pending.map((p) => p ?? Promise.resolve())), delay(o.stuckMillis ?? 15_000)]);
+  for (let i = 0; i < sessions.length; i++) {
+    if (!finished[i]) {
+      await sessions[i].rollback();
+      txns[i].status = 'aborted';
+      txns[i].end = now();
+    }
+    if (failed[i]?.failure === 'lost' || lost) sessions[i].destroy();
+    else await sessions[i].close();
+  }
+
+  const text = renderHistory({
+    title: `hermitage ${sc.id} (${sc.title}): ${driver.kind} ${isolation}`,
+    comments: [
+      `Hermitage's ${sc.id} test (${sc.title}) as run by isocheck hermitage on ${driver.kind} at ${isolation}.`,
+      `The anomaly happened exactly when this history violates ${sc.level}. What each step did:`,
+      ...log.map((l) => `  ${l}`),
+    ],
+    level: null,
+    registerKeys: INITIAL.map((_, i) => i + 1),
+    initial: (k) => INITIAL[k - 1],
+    keyName,
+  }, txns, histFeatures());
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+  if (lost) return { id: sc.id, outcome: 'failed', file, log, error: lost };
+  const verdict = analyzeHistText(text, { levels: [sc.level] }).levels[0];
+  const outcome: Outcome = verdict.consistent === true ? 'prevented' : verdict.consistent === false ? 'allowed' : 'undecided';
+  return { id: sc.id, outcome, file, log };
+}
+
+export function scenarioFile(dir: string, kind: string, isolation: string, id: string): string {
+  return join(dir, `${kind}-${isolation}-${id}.hist`);
+}

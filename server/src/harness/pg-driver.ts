@@ -1,0 +1,109 @@
+// PostgreSQL through `pg`: one client per session, SQLSTATE codes sorted into aborted and lost.
+
+import pg from 'pg';
+import { DbError, parseList, type Driver, type Session } from './driver.ts';
+import { sqlLevel } from './isolation.ts';
+
+/** serialization_failure, deadlock_detected, lock_not_available, query_canceled (lock_timeout/statement_timeout). */
+const ABORT_CODES = new Set(['40001', '40P01', '55P03', '57014']);
+
+function classify(e: unknown): DbError {
+  const err = e as { code?: string; message?: string };
+  const code = err.code ?? '';
+  const message = err.message ?? String(e);
+  if (ABORT_CODES.has(code)) return new DbError(message, 'aborted', code);
+  // Any other error class 40 (transaction rollback) ends the transaction too.
+  if (/^40/.test(code)) return new DbError(message, 'aborted', code);
+  // Server shutdown (57P0x), connection exceptions (08xxx), socket errors and pg's own "Connection terminated".
+  return new DbError(message, 'lost', code || 'connection');
+}
+
+class PgSession implements Session {
+  constructor(private readonly client: pg.Client, private readonly level: string) {}
+
+  private async q(sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
+    try {
+      return await this.client.query(sql, params);
+    } catch (e) {
+      throw classify(e);
+    }
+  }
+  async begin(): Promise<void> {
+    await this.q(`BEGIN ISOLATION LEVEL ${sqlLevel(this.level)}`);
+  }
+  async read(key: number): Promise<number | null> {
+    const r = await this.q('SELECT v FROM isocheck_reg WHERE k = $1', [key]);
+    return r.rows.length === 0 ? null : Number((r.rows[0] as { v: string }).v);
+  }
+  async write(key: number, value: number): Promise<void> {
+    await this.q('UPDATE isocheck_reg SET v = $2 WHERE k = $1', [key, value]);
+  }
+  async readList(key: number): Promise<number[]> {
+    const r = await this.q('SELECT v FROM isocheck_list WHERE k = $1', [key]);
+    return r.rows.length === 0 ? [] : parseList((r.rows[0] as { v: string }).v);
+  }
+  async append(key: number, value: number): Promise<void> {
+    await this.q("UPDATE isocheck_list SET v = CASE WHEN v = '' THEN $2 ELSE v || ',' || $2 END WHERE k = $1", [key, String(value)]);
+  }
+  async commit(): Promise<void> {
+    await this.q('COMMIT');
+  }
+  async rollback(): Promise<void> {
+    try {
+      await this.client.query('ROLLBACK');
+    } catch {
+      // A dead connection has nothing to roll back: the server ends its transaction itself.
+    }
+  }
+  destroy(): void {
+    // pg has no public destroy: end() waits for the server's goodbye, which a hung server never sends.
+    (this.client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  }
+  async close(): Promise<void> {
+    try {
+      await this.client.end();
+    } catch {
+      // already closed
+    }
+  }
+}
+
+export class PgDriver implements Driver {
+  readonly kind = 'postgres' as const;
+  constructor(private readonly url: string) {}
+
+  private async connect(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: this.url });
+    // Without a listener an unexpected disconnect is an uncaught 'error' event that ends the process.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      // A lock wait longer than this is a stuck run, not a result: the transaction aborts instead.
+      await client.query("SET lock_timeout = '10s'");
+    } catch (e) {
+      throw classify(e);
+    }
+    return client;
+  }
+
+  async reset(keys: number, initial: readonly number[] = []): Promise<void> {
+    const c = await this.connect();
+    try {
+      await c.query('DROP TABLE IF EXISTS isocheck_reg, isocheck_list');
+      await c.query('CREATE TABLE isocheck_reg (k integer PRIMARY KEY, v bigint NOT NULL)');
+      await c.query('CREATE TABLE isocheck_list (k integer PRIMARY KEY, v text NOT NULL)');
+      await c.query('INSERT INTO isocheck_reg (k, v) SELECT g, coalesce(($2::bigint[])[g], 0) FROM generate_series(1, $1::int) g', [keys, initial]);
+      await c.query("INSERT INTO isocheck_list (k, v) SELECT g, '' FROM generate_series(1, $1::int) g", [keys]);
+    } catch (e) {
+      throw classify(e);
+    } finally {
+      await c.end().catch(() => undefined);
+    }
+  }
+
+  async open(isolation: string): Promise<Session> {
+    return new PgSession(await this.connect(), isolation);
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,50 @@
+// Which database a run talks to: `--db` URLs (sqlite:PATH, postgres://…, mysql://…) parsed into a target.
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export type DbKind = 'sqlite' | 'postgres' | 'mysql';
+
+export interface Target {
+  kind: DbKind;
+  /** The URL as given (postgres/mysql) or the SQLite file path. */
+  location: string;
+  /** What to print: the URL without its password. */
+  label: string;
+}
+
+/**
+ * The default target's file, created only now: a fresh file per run, so nothing is left from an
+ * earlier run to confuse the check, and a usage error leaves no empty directory behind.
+ */
+export function materialize(t: Target): Target {
+  if (t.kind !== 'sqlite' || t.location !== '') return t;
+  const dir = mkdtempSync(join(tmpdir(), 'isocheck-run-'));
+  const file = join(dir, 'isocheck.sqlite');
+  return { kind: 'sqlite', location: file, label: `sqlite:${file}` };
+}
+
+export type TargetResult = { ok: true; target: Target } | { ok: false; error: string };
+
+export function parseTarget(url: string | undefined): TargetResult {
+  if (url === undefined) return { ok: true, target: { kind: 'sqlite', location: '', label: 'sqlite (a fresh temporary file)' } };
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (path.length === 0) return { ok: false, error: 'sqlite: needs a file path (sqlite:PATH)' };
+    return { ok: true, target: { kind: 'sqlite', location: path, label: `sqlite:${path}` } };
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { ok: false, error: `cannot parse the database URL '${url}' (sqlite:PATH, postgres://…, mysql://…)` };
+  }
+  const scheme = parsed.protocol.replace(/:$/, '');
+  const kind: DbKind | null = scheme === 'postgres' || scheme === 'postgresql' ? 'postgres'
+    : scheme === 'mysql' || scheme === 'mariadb' ? 'mysql' : null;
+  if (kind === null) return { ok: false, error: `unsupported database '${scheme}:' (sqlite:PATH, postgres://…, mysql://…)` };
+  if (parsed.password) parsed.password = '***';
+  const location = kind === 'mysql' && scheme === 'mariadb' ? url.replace(/^mariadb:/, 'mysql:') : url;
+  return { ok: true, target: { kind, location, label: parsed.toString() } };
+}

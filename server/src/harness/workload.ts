@@ -1,0 +1,177 @@
+// Concurrent clients running random transactions (rw-register or list-append) and recording what they observed.
+
+import { DbError, type Driver, type Session } from './driver.ts';
+import type { RecordedOp, RecordedTxn, TxnStatus } from './recorder.ts';
+
+export type WorkloadKind = 'list-append' | 'rw-register';
+
+export interface WorkloadOptions {
+  workload: WorkloadKind;
+  isolation: string;
+  clients: number;
+  /** Total transactions across clients (undefined: until `seconds` pass or stop). */
+  txns?: number;
+  seconds?: number;
+  keys: number;
+  opsMin: number;
+  opsMax: number;
+  seed: number;
+  /** A statement that takes longer is treated as a lost connection (a hung server must not hang the run). */
+  statementMillis?: number;
+}
+
+export interface RunStats {
+  committed: number;
+  aborted: number;
+  unknown: number;
+  /** Microseconds spent waiting for the database (statement round trips). */
+  dbMicros: number;
+  /** Why the run ended early (the database went away), or null. */
+  fatal: string | null;
+}
+
+/** Small, seedable, fast: a mulberry32 generator per client (transaction contents are reproducible per seed). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Microseconds since the run began, on the process's monotonic clock (one clock for every client). */
+export function clock(): () => number {
+  const t0 = process.hrtime.bigint();
+  return () => Number((process.hrtime.bigint() - t0) / 1000n);
+}
+
+type Planned = { kind: 'r' | 'w'; key: number };
+
+export class Workload {
+  readonly stats: RunStats = { committed: 0, aborted: 0, unknown: 0, dbMicros: 0, fatal: null };
+  /** The last lost-connection message, for the report when reconnecting then fails. */
+  lastLoss: string | null = null;
+  private stopped = false;
+  private started = 0;
+  private nextTxn = 1;
+  /** Written values are unique across the run (per key would do; global is simpler and still small). */
+  private nextValue = 1;
+  private readonly now = clock();
+
+  constructor(
+    private readonly driver: Driver,
+    private readonly o: WorkloadOptions,
+    private readonly record: (client: number, t: RecordedTxn) => void,
+  ) {}
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  async run(): Promise<RunStats> {
+    const deadline = this.o.seconds === undefined ? Infinity : Date.now() + this.o.seconds * 1000;
+    const timer = this.o.seconds === undefined ? null : setTimeout(() => this.stop(), this.o.seconds * 1000);
+    try {
+      await Promise.all(Array.from({ length: this.o.clients }, (_, i) => this.client(i, deadline)));
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+    return this.stats;
+  }
+
+  private more(deadline: number): boolean {
+    if (this.stopped || Date.now() >= deadline) return false;
+    return this.o.txns === undefined || this.started < this.o.txns;
+  }
+
+  private async timed<T>(p: Promise<T>): Promise<T> {
+    const t0 = this.now();
+    const ms = this.o.statementMillis ?? 30_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new DbError(`no answer from the database in ${ms / 1000} s`, 'lost', 'timeout')), ms);
+    });
+    try {
+      return await Promise.race([p, timeout]);
+    } finally {
+      clearTimeout(timer);
+      this.stats.dbMicros += this.now() - t0;
+    }
+  }
+
+  private async client(index: number, deadline: number): Promise<void> {
+    const random = rng(this.o.seed * 1000003 + index);
+    let generation = 0;
+    let session: Session | null = null;
+    let sessionName = '';
+    try {
+      while (this.more(deadline)) {
+        if (session === null) {
+          try {
+            session = await this.timed(this.driver.open(this.o.isolation));
+          } catch (e) {
+            if (!(e instanceof DbError)) throw e;
+            this.stats.fatal ??= `cannot connect to the database: ${e.message}`;
+            this.stop();
+            return;
+          }
+          // A new connection is a new session: what the old one promised (its session order) ends with it.
+          sessionName = generation === 0 ? `c${index + 1}` : `c${index + 1}.${generation}`;
+          generation++;
+        }
+        this.started++;
+        const plan = this.plan(random);
+        const name = `T${this.nextTxn++}`;
+        const ops: RecordedOp[] = [];
+        const start = this.now();
+        let status: TxnStatus = 'committed';
+        let phase: 'body' | 'commit' = 'body';
+        try {
+          await this.timed(session.begin());
+          for (const p of plan) ops.push(await this.step(session, p));
+          phase = 'commit';
+          await this.timed(session.commit());
+        } catch (e) {
+          if (!(e instanceof DbError)) throw e;
+          if (e.failure === 'aborted') {
+            status = 'aborted';
+            await session.rollback();
+          } else {
+            // Lost before COMMIT was sent: the server rolls the transaction back. During COMMIT: nobody knows.
+            status = phase === 'commit' ? 'unknown' : 'aborted';
+            session.destroy();
+            session = null;
+            this.lastLoss = e.message;
+          }
+        }
+        this.stats[status]++;
+        this.record(index, { name, session: sessionName, status, start, end: this.now(), ops });
+      }
+    } finally {
+      if (session) await session.close();
+    }
+  }
+
+  private plan(random: () => number): Planned[] {
+    const n = this.o.opsMin + Math.floor(random() * (this.o.opsMax - this.o.opsMin + 1));
+    const plan: Planned[] = [];
+    for (let i = 0; i < n; i++) plan.push({ kind: random() < 0.5 ? 'r' : 'w', key: 1 + Math.floor(random() * this.o.keys) });
+    return plan;
+  }
+
+  private async step(s: Session, p: Planned): Promise<RecordedOp> {
+    if (this.o.workload === 'rw-register') {
+      if (p.kind === 'r') return { kind: 'r', key: p.key, value: (await this.timed(s.read(p.key))) ?? 0 };
+      const value = this.nextValue++;
+      await this.timed(s.write(p.key, value));
+      return { kind: 'w', key: p.key, value };
+    }
+    if (p.kind === 'r') return { kind: 'rl', key: p.key, list: await this.timed(s.readList(p.key)) };
+    const value = this.nextValue++;
+    await this.timed(s.append(p.key, value));
+    return { kind: 'a', key: p.key, value };
+  }
+}

@@ -1,0 +1,232 @@
+// The harness on embedded SQLite and its parts: URLs, options, the journal, the recorded history, Hermitage's table.
+
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Analysis } from '../server/src/engine/analyze.ts';
+import { parseRunArgs } from '../server/src/cli/run-command.ts';
+import { renderEdn } from '../server/src/harness/edn-writer.ts';
+import { histFeatures } from '../server/src/harness/hist-features.ts';
+import { findIsolation } from '../server/src/harness/isolation.ts';
+import { Recorder, renderHistory, type RecordedTxn } from '../server/src/harness/recorder.ts';
+import { runHarness } from '../server/src/harness/run.ts';
+import { materialize, parseTarget } from '../server/src/harness/targets.ts';
+import { runScenario, scenarioFile } from '../server/src/harness/hermitage.ts';
+import { SCENARIOS } from '../server/src/harness/hermitage-scenarios.ts';
+import { SqliteDriver } from '../server/src/harness/sqlite-driver.ts';
+import { assertListsPrefixConsistent, assertRealCycle, checkRecorded, removeTempDirs, tempDir, verdict } from './helpers/harness-checks.ts';
+
+function errorOf(r: ReturnType<typeof parseRunArgs>): string {
+  return typeof r === 'string' ? r : 'no error';
+}
+
+function txnNames(a: Analysis): string[] {
+  const out: string[] = [];
+  for (let t = 0; t < a.history.txnCount; t++) if (/^T\d+$/.test(a.history.names.txnName(t))) out.push(a.history.names.txnName(t));
+  return out.sort();
+}
+
+const ROOT = join(import.meta.dirname, '..');
+const CLI = join(ROOT, 'out', 'cli.js');
+/** Directories the CLI made itself (its default SQLite file and history). */
+const cliDirs: string[] = [];
+after(() => removeTempDirs(...cliDirs));
+
+describe('targets and options', () => {
+  test('URLs name the database; passwords are not printed', () => {
+    const pg = parseTarget('postgres://u:secret@localhost:5432/db');
+    assert.ok(pg.ok && pg.target.kind === 'postgres' && !pg.target.label.includes('secret'));
+    const my = parseTarget('mariadb://root@127.0.0.1:3306/x');
+    assert.ok(my.ok && my.target.kind === 'mysql' && my.target.location.startsWith('mysql:'));
+    const lite = parseTarget('sqlite:/tmp/a.db');
+    assert.ok(lite.ok && lite.target.kind === 'sqlite' && lite.target.location === '/tmp/a.db');
+    const dflt = parseTarget(undefined);
+    assert.ok(dflt.ok && dflt.target.kind === 'sqlite' && dflt.target.location === '');
+    const fresh = materialize(dflt.target);
+    assert.ok(fresh.location.endsWith('.sqlite') && existsSync(dirname(fresh.location)));
+    cliDirs.push(dirname(fresh.location));
+    assert.equal(parseTarget('oracle://x').ok, false);
+    assert.equal(parseTarget('sqlite:').ok, false);
+  });
+
+  test('isolation levels by the database’s own names, with the level each claims', () => {
+    assert.equal(findIsolation('postgres', 'repeatable-read')?.claims, 'SI');
+    assert.equal(findIsolation('postgres', 'REPEATABLE READ')?.claims, 'SI');
+    assert.equal(findIsolation('mysql', 'serializable')?.claims, 'SER');
+    assert.equal(findIsolation('mysql', 'read-uncommitted')?.claims, null);
+    assert.equal(findIsolation('sqlite', 'read-committed'), null);
+  });
+
+  test('run options: defaults, ranges and conflicts', () => {
+    const d = parseRunArgs([]);
+    assert.ok(typeof d === 'object');
+    assert.deepEqual([d.clients, d.seconds, d.txns, d.keys, d.opsMin, d.opsMax], [8, 10, undefined, 8, 1, 4]);
+    assert.equal(d.workload, histFeatures().listAppend ? 'list-append' : 'rw-register');
+    assert.match(errorOf(parseRunArgs(['--txns', '5', '--seconds', '1'])), /not both/);
+    assert.match(errorOf(parseRunArgs(['--ops-per-txn', '3..2'])), /ops-per-txn/);
+    assert.match(errorOf(parseRunArgs(['--clients', '0'])), /positive/);
+    assert.match(errorOf(parseRunArgs(['--workload', 'bank'])), /unknown workload/);
+    const o = parseRunArgs(['--ops-per-txn', '2..6', '--txns', '10']);
+    assert.ok(typeof o === 'object' && o.opsMin === 2 && o.opsMax === 6 && o.seconds === undefined);
+  });
+});
+
+describe('recorder', () => {
+  const txn = (name: string, session: string, status: RecordedTxn['status'], ops: RecordedTxn['ops']): RecordedTxn => ({ name, session, status, start: 1, end: 2, ops });
+  const header = { title: 't', comments: ['c'], level: 'SER', registerKeys: [1, 2] };
+
+  test('the journal is a readable history at every moment (a crash leaves a checkable prefix)', () => {
+    const dir = tempDir('isocheck-rec-');
+    const rec = new Recorder(join(dir, 'h.hist'), header, histFeatures());
+    rec.add(0, txn('T1', 'c1', 'committed', [{ kind: 'w', key: 1, value: 1 }]));
+    rec.add(1, txn('T2', 'c2', 'aborted', [{ kind: 'r', key: 1, value: 0 }, { kind: 'w', key: 2, value: 2 }]));
+    rec.add(0, txn('T3', 'c1', 'committed', [{ kind: 'r', key: 1, value: 1 }]));
+    rec.add(1, txn('T4', 'c2.1', 'committed', [{ kind: 'r', key: 2, value: 0 }]));
+    // No finish(): what `cat h.hist.parts/*` gives after a crash.
+    const prefix = rec.parts().map((f) => readFileSync(f, 'utf8')).join('');
+    const a = checkRecorded(prefix);
+    assert.equal(txnNames(a).length, 4);
+    assert.equal(verdict(a, 'SER'), true);
+    const text = rec.finish();
+    assert.equal(readFileSync(join(dir, 'h.hist'), 'utf8'), text);
+    assert.equal(existsSync(rec.partsDir), false);
+    assert.deepEqual(txnNames(checkRecorded(text)), ['T1', 'T2', 'T3', 'T4']);
+  });
+
+  test('EDN: an :invoke and one completion per transaction, in time order, Jepsen’s types for the outcomes', () => {
+    const txns: RecordedTxn[] = [
+      { name: 'T1', session: 'c1', status: 'committed', start: 5, end: 9, ops: [{ kind: 'a', key: 1, value: 3 }, { kind: 'rl', key: 1, list: [2, 3] }] },
+      { name: 'T2', session: 'c2', status: 'aborted', start: 1, end: 7, ops: [{ kind: 'r', key: 2, value: 0 }] },
+      { name: 'T3', session: 'c1.1', status: 'unknown', start: 10, end: 12, ops: [{ kind: 'w', key: 2, value: 4 }] },
+    ];
+    assert.equal(renderEdn(txns), [
+      '{:type :invoke, :f :txn, :value [[:r 2 nil]], :process 1, :time 1000, :index 0}',
+      '{:type :invoke, :f :txn, :value [[:append 1 3] [:r 1 nil]], :process 0, :time 5000, :index 1}',
+      '{:type :fail, :f :txn, :value [[:r 2 nil]], :process 1, :time 7000, :index 2}',
+      '{:type :ok, :f :txn, :value [[:append 1 3] [:r 1 [2 3]]], :process 0, :time 9000, :index 3}',
+      '{:type :invoke, :f :txn, :value [[:w 2 4]], :process 2, :time 10000, :index 4}',
+      '{:type :info, :f :txn, :value [[:w 2 4]], :process 2, :time 12000, :index 5}',
+      '',
+    ].join('\n'));
+  });
+
+  test('an unknown transaction counts as committed exactly when a committed one read its writes', () => {
+    const txns = [
+      txn('T1', 'c1', 'unknown', [{ kind: 'w', key: 1, value: 5 }]),
+      txn('T2', 'c2', 'committed', [{ kind: 'r', key: 1, value: 5 }]),
+      txn('T3', 'c3', 'unknown', [{ kind: 'w', key: 2, value: 6 }]),
+    ];
+    const text = renderHistory(header, txns, histFeatures());
+    const a = checkRecorded(text);
+    // T2's read of T1's write is no thin-air read: T1 is in the history one way or another.
+    assert.equal(a.findings.filter((f) => f.severity === 'error').length, 0);
+    assert.equal(verdict(a, 'SER'), true);
+    if (!histFeatures().unknownStatus) {
+      assert.match(text, /^ {2}T1: w\(k1, 5\)/m);
+      assert.match(text, /^ {2}# T3 unknown/m);
+    } else assert.match(text, /T3 unknown/);
+  });
+});
+
+describe('SQLite (embedded)', () => {
+  test('default isolation: no anomaly in a concurrent rw-register run', async () => {
+    const dir = tempDir('isocheck-sqlite-');
+    const t = parseTarget(`sqlite:${join(dir, 'db.sqlite')}`);
+    assert.ok(t.ok);
+    const setting = findIsolation('sqlite', 'serializable');
+    assert.ok(setting);
+    const r = await runHarness({
+      target: t.target, setting, isolation: 'serializable', outFile: join(dir, 'h.hist'), workload: 'rw-register',
+      clients: 8, txns: 600, keys: 8, opsMin: 1, opsMax: 4, seed: 7,
+    });
+    assert.equal(r.stats.committed + r.stats.aborted + r.stats.unknown, 600);
+    assert.ok(r.stats.committed > 100, `few commits: ${JSON.stringify(r.stats)}`);
+    const a = checkRecorded(readFileSync(r.outFile, 'utf8'));
+    for (const level of ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER']) assert.notEqual(verdict(a, level), false, `${level} violated on SQLite`);
+    assert.equal(verdict(a, 'SER'), true);
+    assert.equal(a.mixed?.consistent, true);
+  });
+
+  test('list-append: every read list is a prefix of the longest', async () => {
+    const dir = tempDir('isocheck-sqlite-la-');
+    const t = parseTarget(`sqlite:${join(dir, 'db.sqlite')}`);
+    const setting = findIsolation('sqlite', 'serializable');
+    assert.ok(t.ok && setting);
+    const r = await runHarness({
+      target: t.target, setting, isolation: 'serializable', outFile: join(dir, 'la.hist'), workload: 'list-append',
+      clients: 8, txns: 300, keys: 4, opsMin: 1, opsMax: 4, seed: 5, levels: ['RC'],
+    });
+    checkRecorded(r.text);
+    assert.ok(assertListsPrefixConsistent(r.text) > 50);
+  });
+
+  test('Hermitage on SQLite: every anomaly prevented', async () => {
+    const dir = tempDir('isocheck-herm-');
+    const driver = new SqliteDriver(join(dir, 'db.sqlite'));
+    for (const sc of SCENARIOS) {
+      const r = await runScenario(driver, 'serializable', sc, scenarioFile(dir, 'sqlite', 'serializable', sc.id), { blockMillis: 300 });
+      assert.equal(r.outcome, 'prevented', `${sc.id}: ${r.log.join('; ')}`);
+      checkRecorded(readFileSync(r.file, 'utf8'));
+    }
+  });
+
+  test('a witness found in a recorded history is a real cycle (a lost update written by hand as a run would record it)', () => {
+    const text = renderHistory({ title: 'p4', comments: [], level: 'SI', registerKeys: [1] }, [
+      { name: 'T1', session: 'c1', status: 'committed', start: 1, end: 5, ops: [{ kind: 'r', key: 1, value: 0 }, { kind: 'w', key: 1, value: 1 }] },
+      { name: 'T2', session: 'c2', status: 'committed', start: 2, end: 6, ops: [{ kind: 'r', key: 1, value: 0 }, { kind: 'w', key: 1, value: 2 }] },
+    ], histFeatures());
+    assertRealCycle(checkRecorded(text), 'SI');
+  });
+});
+
+describe('isocheck run (CLI)', () => {
+  test('no options needed: a fresh SQLite database, a verdict and the history path', () => {
+    const r = spawnSync(process.execPath, [CLI, 'run', '--seconds', '2'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 0, r.stderr + r.stdout);
+    assert.match(r.stderr, /isocheck run: sqlite:.*serializable \(claims SER\)/);
+    assert.match(r.stdout, /transactions in .* committed/);
+    assert.match(r.stdout, /serializable claims SER: holds/);
+    const path = /history: (.*)/.exec(r.stdout)?.[1];
+    assert.ok(path && existsSync(path));
+    cliDirs.push(dirname(path));
+    checkRecorded(readFileSync(path, 'utf8'));
+  });
+
+  test('Ctrl-C stops the clients, then the history so far is assembled and checked', async () => {
+    const dir = tempDir('isocheck-int-');
+    const out = join(dir, 'h.hist');
+    const child = spawn(process.execPath, [CLI, 'run', '--db', `sqlite:${join(dir, 'db.sqlite')}`, '--seconds', '300', '--workload', 'rw-register', '-o', out], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    for (let i = 0; i < 600 && !(existsSync(`${out}.parts`) && readdirSync(`${out}.parts`).length > 4); i++) await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGINT');
+    assert.equal(await exited, 0, stderr);
+    assert.match(stderr, /stopping: finishing the transactions in flight/);
+    assert.match(stdout, /serializable claims SER: holds/);
+    assert.equal(existsSync(`${out}.parts`), false);
+    checkRecorded(readFileSync(out, 'utf8'));
+  });
+
+  test('isocheck hermitage on SQLite prints Hermitage’s table and the histories’ directory', () => {
+    const dir = tempDir('isocheck-hcli-');
+    const r = spawnSync(process.execPath, [CLI, 'hermitage', '--db', `sqlite:${join(dir, 'h.sqlite')}`, '-o', dir, '--block-ms', '300'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 0, r.stderr + r.stdout);
+    assert.match(r.stdout, /\| DBMS +\| So-called isolation level \| Claims \| G0 \| G1a \| G1b \| G1c \| OTV \| PMP \| P4 \| G-single \| G2-item \|/);
+    assert.match(r.stdout, /\| SQLite \| "serializable" +\| SER +\| ✓ +\| ✓ +\| ✓ +\| ✓ +\| ✓ +\| n\/a \| ✓ +\| ✓ +\| ✓ +\|/);
+    assert.equal(readdirSync(dir).filter((f) => f.endsWith('.hist')).length, 8);
+  });
+
+  test('usage errors exit 2 with a message', () => {
+    const r = spawnSync(process.execPath, [CLI, 'run', '--isolation', 'snapshot'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /sqlite has no isolation level 'snapshot'/);
+    const h = spawnSync(process.execPath, [CLI, 'hermitage', '--db', 'oracle://x'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(h.status, 2);
+    assert.match(h.stderr, /unsupported database 'oracle:'/);
+  });
+});
