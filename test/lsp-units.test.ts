@@ -14,13 +14,13 @@ import { marked } from './helpers/marked.ts';
 
 describe('settings', () => {
   test('defaults for anything missing or malformed', () => {
-    assert.deepEqual(parseSettings(undefined), { levels: [], checkOn: 'change', maxWitnessesPerLevel: 1 });
-    assert.deepEqual(parseSettings({ levels: 'nope', checkOn: 'sometimes', maxWitnessesPerLevel: -3 }), { levels: [], checkOn: 'change', maxWitnessesPerLevel: 1 });
+    assert.deepEqual(parseSettings(undefined), { levels: [], checkOn: 'change', maxWitnessesPerLevel: 1, plumeInit: 'zero' });
+    assert.deepEqual(parseSettings({ levels: 'nope', checkOn: 'sometimes', maxWitnessesPerLevel: -3 }), { levels: [], checkOn: 'change', maxWitnessesPerLevel: 1, plumeInit: 'zero' });
   });
 
   test('levels by name or alias, deduplicated, weakest first', () => {
     assert.deepEqual(parseSettings({ levels: ['serializable', 'rc', 'causal', 'CC', 42], checkOn: 'save', maxWitnessesPerLevel: 3 }),
-      { levels: ['RC', 'CC', 'SER'], checkOn: 'save', maxWitnessesPerLevel: 3 });
+      { levels: ['RC', 'CC', 'SER'], checkOn: 'save', maxWitnessesPerLevel: 3, plumeInit: 'zero' });
     assert.deepEqual(parseSettings({ levels: 'RA, SI' }).levels, ['RA', 'SI']);
   });
 
@@ -31,24 +31,26 @@ describe('settings', () => {
 });
 
 describe('scheduler', () => {
-  test('the first edit after a pause runs at once; a burst runs once, after the debounce', async () => {
+  test('the first edit after a pause runs at once; a burst runs once, after the debounce; forget drops a pending run', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
     const runs: { uri: string; at: number }[] = [];
-    const s = new DebounceScheduler(300, (uri) => runs.push({ uri, at: performance.now() }));
-    const t0 = performance.now();
+    const s = new DebounceScheduler(300, (uri) => runs.push({ uri, at: Date.now() }), () => Date.now());
+    const t0 = Date.now();
     s.edited('a');
-    await new Promise((r) => setTimeout(r, 10));
-    assert.equal(runs.length, 1, 'leading edge');
+    t.mock.timers.tick(0);
+    assert.deepEqual(runs, [{ uri: 'a', at: t0 }], 'leading edge, at once');
     for (let k = 0; k < 5; k++) {
+      t.mock.timers.tick(10);
       s.edited('a');
-      await new Promise((r) => setTimeout(r, 10));
     }
-    assert.equal(runs.length, 1, 'the burst waits');
-    await new Promise((r) => setTimeout(r, 400));
-    assert.equal(runs.length, 2, 'one run for the burst');
-    assert.ok(runs[1].at - t0 >= 300);
+    t.mock.timers.tick(299);
+    assert.equal(runs.length, 1, 'the burst waits for a quiet debounce period after its last edit');
+    t.mock.timers.tick(1);
+    assert.deepEqual(runs.map((r) => [r.uri, r.at - t0]), [['a', 0], ['a', 350]], 'one run for the burst, 300 ms after its last edit');
+    t.mock.timers.tick(1000);
     s.edited('b');
     s.forget('b');
-    await new Promise((r) => setTimeout(r, 20));
+    t.mock.timers.tick(1000);
     assert.equal(runs.filter((r) => r.uri === 'b').length, 0, 'forget drops a pending run');
   });
 });

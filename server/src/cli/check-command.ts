@@ -1,13 +1,13 @@
-// `isocheck check FILE… [--level L,L…] [--claim L] [--json | --output-format F] [--format hist|plume|edn|json]`: verdicts, witnesses, exit status.
+// `isocheck check FILE… [--level L,L…] [--claim L] [--json | --output-format F] [--format hist|plume|edn|json|dbcop]`: verdicts, witnesses, exit status.
 
-import { analyzeHistText, analyzeJepsenBytes, analyzePlumeBytes } from '../engine/analyze.ts';
+import { analyzeSource } from '../engine/analyze.ts';
 import { LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
 import { DEFAULT_STRONG_BUDGET } from '../engine/strong/strong-check.ts';
 import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
 import { capDiagnostics } from './cap-diagnostics.ts';
 import { applyClaim, type ClaimedReport } from './claim.ts';
-import { decodeText, formatOf, INPUT_FORMATS, inputErrorLine, listInputs, parsePlumeInit, readInput, type InputFormat } from './inputs.ts';
+import { formatOf, inputErrorLine, listInputs, parsePlumeInit, readInput, readSource, unknownFormat } from './inputs.ts';
 import { createProgress } from './progress.ts';
 import { OUTPUT_FORMATS, parseOutputFormat, renderReport } from './report-formats.ts';
 import { jsonSafe, terminalSafe, terminalSafeLines } from './terminal-text.ts';
@@ -16,7 +16,7 @@ import { renderDetails, renderHeading, renderTable } from './text-report.ts';
 const LARGE_INPUT_BYTES = 2_000_000;
 const IMPLICIT_STRONG_MILLIS = 2_000;
 
-export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--claim L [--undecided ok|fail]] [--json | --output-format table|json|sarif|junit] [--quiet] [--docs-url URL] [--format hist|plume|edn|json] [--plume-init zero|none] [--witnesses N]';
+export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--claim L [--undecided ok|fail]] [--json | --output-format table|json|sarif|junit] [--quiet] [--docs-url URL] [--format hist|plume|edn|json|dbcop] [--plume-init zero|none] [--witnesses N]';
 
 /** Exit statuses of `check`, most serious first when files disagree: 2, then 1, then 3. */
 export const EXIT_OK = 0;
@@ -54,9 +54,9 @@ export function runCheck(argv: readonly string[], io: Io): number {
   const undecidedText = lastValue(args, '--undecided') ?? 'fail';
   if (undecidedText !== 'ok' && undecidedText !== 'fail') return usage(io, `--undecided takes ok or fail, not '${undecidedText}'`);
   if (args.values.has('--undecided') && !claim) return usage(io, '--undecided needs --claim');
-  const formatText = lastValue(args, '--format');
-  if (formatText !== undefined && !(INPUT_FORMATS as readonly string[]).includes(formatText)) return usage(io, `unknown format '${formatText}' (${INPUT_FORMATS.join(', ')})`);
-  const format = formatText as InputFormat | undefined;
+  const format = lastValue(args, '--format');
+  const badFormat = format === undefined ? null : unknownFormat(format);
+  if (badFormat) return usage(io, badFormat);
   const plumeInit = parsePlumeInit(lastValue(args, '--plume-init'));
   if (plumeInit === null) return usage(io, `--plume-init takes zero or none, not '${lastValue(args, '--plume-init')}'`);
   const witnessesText = lastValue(args, '--witnesses');
@@ -86,7 +86,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
       unreadable = true;
       continue;
     }
-    const fmt = formatOf(input.file, format);
+    const fmt = formatOf(input.file, format, input.bytes);
     // Not asked for by name, the strong levels of a large input get a short search budget: a
     // default run over a million operations should not spend minutes on levels nobody requested.
     // A claimed level always gets the full budget.
@@ -95,10 +95,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
     const options = { levels, maxWitnesses, strongMillis, plumeInit, onProgress: progress.stage, stop: progress.poll };
     let report: ClaimedReport;
     try {
-      const analysis = fmt === 'plume' ? analyzePlumeBytes(input.bytes, options)
-        : fmt === 'edn' ? analyzeJepsenBytes(input.bytes, 'edn', options)
-        : fmt === 'json' ? analyzeJepsenBytes(decodeText(input.bytes), 'json', options)
-        : analyzeHistText(decodeText(input.bytes), options);
+      const analysis = analyzeSource(readSource(input, fmt, { plumeInit }), options);
       report = fileReport(input.file, analysis);
       progress.fileDone();
     } catch (e) {

@@ -1,6 +1,7 @@
 // Runs the engine on a document and packs what the editor features need into transferable columns.
 
-import { analyzeHistText, type Verdict } from '../engine/analyze.ts';
+import { analyzeSource, type Analysis, type Verdict } from '../engine/analyze.ts';
+import { readerNamed } from '../engine/readers/registry.ts';
 import type { Finding } from '../engine/model/diagnostics.ts';
 import type { Rule } from '../engine/weak/level-check.ts';
 import type { Level } from '../engine/levels/levels.ts';
@@ -17,6 +18,9 @@ export interface SnapshotOptions {
   maxDiagnostics: number;
   /** A quick first pass: strong levels left pending (see AnalyzeOptions.deferStrong). */
   deferStrong?: boolean;
+  /** The reader (engine/readers/registry.ts) that reads the document; hist when absent. */
+  format?: string;
+  plumeInit?: 'zero' | 'none';
 }
 
 /** The history model's columns and name tables (engine History without its functions). */
@@ -91,13 +95,23 @@ export interface AnalysisSnapshot {
 const EDITOR_STRONG_MILLIS = 500;
 const EDITOR_WITNESS_MILLIS = 100;
 
+/** Analyses a document's text with its reader and the editor's budgets; stop: polled by the strong-level searches. */
+export function analyzeDocument(text: string, o: SnapshotOptions, stop?: () => boolean): Analysis {
+  const reader = readerNamed(o.format ?? 'hist') ?? readerNamed('hist')!;
+  // Strong levels get a short search budget in the editor: an undecided level beats a stalled squiggle.
+  return analyzeSource(reader.read({ text }, { plumeInit: o.plumeInit }), {
+    levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: EDITOR_STRONG_MILLIS, witnessMillis: EDITOR_WITNESS_MILLIS, deferStrong: o.deferStrong, stop,
+  });
+}
+
 /** stop: polled by the strong-level searches; true (a cancelled job) abandons them. */
 export function buildSnapshot(text: string, o: SnapshotOptions, stop?: () => boolean): { snapshot: AnalysisSnapshot; transfer: ArrayBuffer[] } {
   const started = performance.now();
-  // Strong levels get a short search budget in the editor: an undecided level beats a stalled squiggle.
-  const a = analyzeHistText(text, {
-    levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: EDITOR_STRONG_MILLIS, witnessMillis: EDITOR_WITNESS_MILLIS, deferStrong: o.deferStrong, stop,
-  });
+  return packSnapshot(analyzeDocument(text, o, stop), text, o, started);
+}
+
+/** An analysis as transferable columns for the message loop (millis: since `started`). */
+export function packSnapshot(a: Analysis, text: string, o: SnapshotOptions, started: number): { snapshot: AnalysisSnapshot; transfer: ArrayBuffer[] } {
   const h = a.history;
   const lineStarts = lineStartsOf(text);
   const lines = LineIndex.ofLineStarts(lineStarts);
