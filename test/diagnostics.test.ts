@@ -31,7 +31,7 @@ function contains(outer: Span, inner: Span): boolean {
 }
 
 const ALL: Level[] = [...LEVELS];
-const NONE_HOLDS = { RC: false, RA: false, CC: false, PC: false, PSI: false, SI: false, SER: false };
+const NONE_HOLDS = { RC: false, RA: false, CC: false, PC: false, PSI: false, SI: false, SER: false, SSER: false };
 
 /** The fractured read of history-dsl.md; markers: 0 = T1's header, 1 = r(y, init), 2 = r(x, 1). */
 function fractured(prefix = ''): Marked {
@@ -97,7 +97,7 @@ describe('read consistency', () => {
     ]);
     assert.match(a.findings[2].message, /<-/, 'suggests naming the writer');
     // The read is left out of the checks: the verdicts are those of the history without it.
-    assert.deepEqual(verdictMap(a, ALL), { RC: true, RA: true, CC: true, PC: true, PSI: true, SI: true, SER: true });
+    assert.deepEqual(verdictMap(a, ALL), { RC: true, RA: true, CC: true, PC: true, PSI: true, SI: true, SER: true, SSER: true });
   });
 
   test('duplicate-write alone: warnings at both writes, and reads naming their writer are fine', () => {
@@ -447,7 +447,7 @@ describe('strong levels', () => {
   });
 
   test('a read-consistency problem makes the strong levels violated too', () => {
-    const a = analyzeHistText('check PC PSI SI SER\nsession s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 3)\n');
+    const a = analyzeHistText('check PC PSI SI SER\nsession s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 3)\n', { levels: ALL });
     assert.deepEqual(verdictMap(a, ALL), NONE_HOLDS);
   });
 
@@ -574,7 +574,7 @@ session s4
 
 describe('the level lattice', () => {
   const stronger: Record<Level, Level[]> = {
-    RC: ['RA'], RA: ['CC'], CC: ['PC', 'PSI'], PC: ['SI'], PSI: ['SI'], SI: ['SER'], SER: [],
+    RC: ['RA'], RA: ['CC'], CC: ['PC', 'PSI'], PC: ['SI'], PSI: ['SI'], SI: ['SER'], SER: ['SSER'], SSER: [],
   };
   const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.hist')).sort();
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  isSnapshotLevel, isWeakLevel, LEVEL_TABLE, levelById, levelId, levelRow, LEVELS, parseLevel, RULES, strongestHolding, weakerOrEqual, WEAK_LEVELS, type Level,
+  DEFAULT_LEVELS, isSnapshotLevel, isWeakLevel, LEVEL_TABLE, levelById, levelId, levelRow, LEVELS, parseLevel, RULES, strongestHolding, weakerOrEqual, WEAK_LEVELS, type Level,
 } from '../server/src/engine/levels/levels.ts';
 import { analyzeHistText } from '../server/src/engine/analyze.ts';
 import { GRAPH_LEVELS } from '../server/src/protocol/webview.ts';
@@ -18,7 +18,7 @@ test('package.json: the isocheck.levels setting lists exactly the table\'s level
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { items?: { enum?: string[] }; default?: unknown }> } } };
   const setting = pkg.contributes.configuration.properties['isocheck.levels'];
   assert.deepEqual(setting.items?.enum, [...LEVELS]);
-  assert.deepEqual(setting.default, [...LEVELS]);
+  assert.deepEqual(setting.default, [...DEFAULT_LEVELS], 'the default set: the seven (SSER when asked for or when the file has real times)');
 });
 
 test('the table: names, stable unique ids, aliases, lattice edges that name levels of the table', () => {
@@ -34,7 +34,7 @@ test('the table: names, stable unique ids, aliases, lattice edges that name leve
   }
   // The ids in History.txnLevel are the table's, not positions in a list.
   // A level added later gets a fresh id: these never change.
-  const stable: Record<string, number> = { RC: 0, RA: 1, CC: 2, PC: 3, PSI: 4, SI: 5, SER: 6 };
+  const stable: Record<string, number> = { RC: 0, RA: 1, CC: 2, PC: 3, PSI: 4, SI: 5, SER: 6, SSER: 7 };
   for (const [l, id] of Object.entries(stable)) assert.equal(levelId(l as Level), id, l);
   assert.equal(parseLevel('nonsense'), null);
 });
@@ -60,8 +60,15 @@ test('user-facing lists follow the table: parser messages, the graph\'s levels, 
   assert.ok(unknown?.message.includes(`expected ${LEVELS.slice(0, -1).join(', ')} or ${LEVELS[LEVELS.length - 1]}`), unknown?.message);
   assert.deepEqual(GRAPH_LEVELS, [...LEVELS, 'mixed']);
   const report = fileReport('f.hist', analyzeHistText('session s1\n  T1: w(x, 1)\n'));
-  assert.deepEqual(Object.keys(report.levels), [...LEVELS]);
-  assert.deepEqual(renderTable([report]).split('\n')[0].split(/\s+/), ['file', ...LEVELS, 'result']);
+  assert.deepEqual(Object.keys(report.levels), [...DEFAULT_LEVELS], 'the default set');
+  assert.deepEqual(renderTable([report]).split('\n')[0].split(/\s+/), ['file', ...DEFAULT_LEVELS, 'result']);
+  // Real times (or a file naming SSER) add SSER; every level of the table is then shown.
+  const timed = fileReport('t.hist', analyzeHistText('session s1\n  T1 @ 1..2: w(x, 1)\n'));
+  assert.deepEqual(Object.keys(timed.levels), [...LEVELS]);
+  assert.deepEqual(renderTable([timed]).split('\n')[0].split(/\s+/), ['file', ...LEVELS, 'result']);
+  const named = analyzeHistText('check SSER\nsession s1\n  T1: w(x, 1)\n');
+  assert.deepEqual(named.levels.map((v) => v.level), [...LEVELS]);
+  assert.deepEqual(analyzeHistText('session s1\n  T1 @ 1..2: w(x, 1)\n', { levels: ['SER'] }).levels.map((v) => v.level), ['SER'], 'the caller narrows');
 });
 
 test('verdicts carry a typed basis: implied verdicts name the level they come from', () => {

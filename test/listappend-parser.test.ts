@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
+import { levelId } from '../server/src/engine/levels/levels.ts';
 
 const codes = (text: string): string[] => parseHist(text).findings.map((f) => f.code);
 
@@ -17,8 +18,7 @@ test('status unknown and its aliases, intervals and SSER tags land in typed arra
   assert.deepEqual(Array.from(h.txnUnknown ?? []), [0, 1, 1, 1, 0]);
   assert.deepEqual(Array.from(h.txnTimeStart ?? []), [NaN, 100, NaN, 5, NaN]);
   assert.deepEqual(Array.from(h.txnTimeEnd ?? []), [NaN, 130, NaN, 5, NaN]);
-  assert.deepEqual(Array.from(h.txnStrict ?? []), [0, 1, 0, 0, 0]);
-  assert.equal(h.txnLevel[1], 6); // SSER is SER plus the strict flag
+  assert.equal(h.txnLevel[1], levelId('SSER')); // SSER is a level of the table
   const o = h.txnOpStart[3];
   const list = (op: number): string[] => Array.from((h.listElems as Int32Array).subarray((h.opListStart as Int32Array)[op], (h.opListStart as Int32Array)[op + 1]), (v) => h.names.valueText(v));
   assert.deepEqual(list(o), ['1', '2']);
@@ -38,10 +38,9 @@ session s
   T1: a(x, 1)`);
   assert.deepEqual(p.findings, []);
   const d = p.directives;
-  assert.equal(d.level?.level, 'SER');
-  assert.equal(d.level?.strict, true);
-  assert.deepEqual(d.checks.map((c) => [c.level, c.strict ?? false]), [['SER', true], ['SER', false]]);
-  assert.deepEqual(d.expects.map((e) => [e.level, e.ok, e.strict]), [['SER', false, true]]);
+  assert.equal(d.level?.level, 'SSER');
+  assert.deepEqual(d.checks.map((c) => c.level), ['SSER', 'SER']);
+  assert.deepEqual(d.expects.map((e) => [e.level, e.ok]), [['SSER', false]]);
   assert.deepEqual(d.anomalyExpects.map((e) => [e.anomaly, e.found]), [['G-single', true], ['G2-item', false], ['G1a', true], ['lost-update', false]]);
 });
 

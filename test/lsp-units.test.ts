@@ -6,7 +6,7 @@ import { analyzeHistText } from '../server/src/engine/analyze.ts';
 import { finding, type Finding } from '../server/src/engine/model/diagnostics.ts';
 import { opAt, sessionExtent, txnExtent, txnHeaderAt } from '../server/src/engine/queries.ts';
 import { capFindings } from '../server/src/lsp/convert.ts';
-import { contextOf } from '../server/src/lsp/features/completion.ts';
+import { completions, contextOf } from '../server/src/lsp/features/completion.ts';
 import { md, ordinal } from '../server/src/lsp/features/text.ts';
 import { DebounceScheduler } from '../server/src/lsp/scheduler.ts';
 import { analysisKey, parseSettings } from '../server/src/lsp/settings.ts';
@@ -14,13 +14,13 @@ import { marked } from './helpers/marked.ts';
 
 describe('settings', () => {
   test('defaults for anything missing or malformed', () => {
-    assert.deepEqual(parseSettings(undefined), { levels: [], checkOn: 'change', maxWitnessesPerLevel: 1 });
-    assert.deepEqual(parseSettings({ levels: 'nope', checkOn: 'sometimes', maxWitnessesPerLevel: -3 }), { levels: [], checkOn: 'change', maxWitnessesPerLevel: 1 });
+    assert.deepEqual(parseSettings(undefined), { levels: [], checkOn: 'change', maxWitnessesPerLevel: 1, plumeInit: 'zero' });
+    assert.deepEqual(parseSettings({ levels: 'nope', checkOn: 'sometimes', maxWitnessesPerLevel: -3 }), { levels: [], checkOn: 'change', maxWitnessesPerLevel: 1, plumeInit: 'zero' });
   });
 
   test('levels by name or alias, deduplicated, weakest first', () => {
     assert.deepEqual(parseSettings({ levels: ['serializable', 'rc', 'causal', 'CC', 42], checkOn: 'save', maxWitnessesPerLevel: 3 }),
-      { levels: ['RC', 'CC', 'SER'], checkOn: 'save', maxWitnessesPerLevel: 3 });
+      { levels: ['RC', 'CC', 'SER'], checkOn: 'save', maxWitnessesPerLevel: 3, plumeInit: 'zero' });
     assert.deepEqual(parseSettings({ levels: 'RA, SI' }).levels, ['RA', 'SI']);
   });
 
@@ -31,24 +31,26 @@ describe('settings', () => {
 });
 
 describe('scheduler', () => {
-  test('the first edit after a pause runs at once; a burst runs once, after the debounce', async () => {
+  test('the first edit after a pause runs at once; a burst runs once, after the debounce; forget drops a pending run', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
     const runs: { uri: string; at: number }[] = [];
-    const s = new DebounceScheduler(300, (uri) => runs.push({ uri, at: performance.now() }));
-    const t0 = performance.now();
+    const s = new DebounceScheduler(300, (uri) => runs.push({ uri, at: Date.now() }), () => Date.now());
+    const t0 = Date.now();
     s.edited('a');
-    await new Promise((r) => setTimeout(r, 10));
-    assert.equal(runs.length, 1, 'leading edge');
+    t.mock.timers.tick(0);
+    assert.deepEqual(runs, [{ uri: 'a', at: t0 }], 'leading edge, at once');
     for (let k = 0; k < 5; k++) {
+      t.mock.timers.tick(10);
       s.edited('a');
-      await new Promise((r) => setTimeout(r, 10));
     }
-    assert.equal(runs.length, 1, 'the burst waits');
-    await new Promise((r) => setTimeout(r, 400));
-    assert.equal(runs.length, 2, 'one run for the burst');
-    assert.ok(runs[1].at - t0 >= 300);
+    t.mock.timers.tick(299);
+    assert.equal(runs.length, 1, 'the burst waits for a quiet debounce period after its last edit');
+    t.mock.timers.tick(1);
+    assert.deepEqual(runs.map((r) => [r.uri, r.at - t0]), [['a', 0], ['a', 350]], 'one run for the burst, 300 ms after its last edit');
+    t.mock.timers.tick(1000);
     s.edited('b');
     s.forget('b');
-    await new Promise((r) => setTimeout(r, 20));
+    t.mock.timers.tick(1000);
     assert.equal(runs.filter((r) => r.uri === 'b').length, 0, 'forget drops a pending run');
   });
 });
@@ -72,7 +74,13 @@ describe('completion contexts', () => {
     assert.equal(contextOf('  T3: w(ke'), 'keys');
     assert.equal(contextOf('  T3 ['), 'levels');
     assert.equal(contextOf('check RC '), 'levels');
-    assert.equal(contextOf('expect R'), 'levels');
+    assert.equal(contextOf('expect R'), 'expect', 'after expect: levels and anomaly names');
+    assert.equal(contextOf('expect G-sin'), 'expect');
+    assert.equal(contextOf('expect SER '), 'any', 'then ok, violated, found, absent among the words');
+    const labels = (prefix: string): string[] => completions(null, prefix).items.map((i) => i.label);
+    for (const l of ['SSER', 'strict-serializable', 'G-single', 'G2-item-realtime', 'lost-update', 'garbage-read']) assert.ok(labels('expect ').includes(l), l);
+    for (const l of ['@', 'unknown', 'found', 'absent']) assert.ok(labels('  T1 ').includes(l), l);
+    assert.ok(!labels('check ').includes('G-single'), 'anomalies only after expect');
     assert.equal(contextOf('  T3: '), 'any');
     assert.equal(contextOf(''), 'any');
   });

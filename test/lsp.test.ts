@@ -284,6 +284,7 @@ describe('settings', () => {
       assert.deepEqual(lenses?.map((l) => l.command?.title), ['RC ✓', 'RA ✗', 'mixed ✗', 'Show graph']);
 
       const v = await c.change(uri, FRACTURED.replace('r(y, init)', 'r(y, 1)'));
+      // Absence of a check in another process: no event to wait for, so a pause (mock timers cannot reach the server).
       await new Promise((r) => setTimeout(r, 400));
       assert.equal(c.diagnostics.get(uri)?.version, 1, 'no check before the save');
       await c.connection.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri } });
@@ -331,8 +332,8 @@ describe('two passes for large documents', () => {
       assert.ok(full.diagnostics.filter((d) => d.code === 'SER').every((d) => d.severity === 1), 'the claimed SER is an error');
       const passes = c.publications.filter((p) => p.uri === uri && p.version === 1);
       assert.equal(passes.length, 2, 'a quick pass, then the full one');
-      // The status follows the diagnostics: give it a moment to arrive.
-      for (let i = 0; i < 100 && !c.statuses.some((x) => x.uri === uri && x.state === 'done'); i++) await new Promise((r) => setTimeout(r, 20));
+      // The status follows the diagnostics.
+      await c.statusFor((x) => x.uri === uri && x.state === 'done');
       const done = c.statuses.filter((x) => x.uri === uri && x.state === 'done');
       assert.equal(done.length, 1, 'the status is done only after the full pass');
       assert.equal(done[0].mixed, 'violated');
@@ -352,6 +353,7 @@ describe('cancellation', () => {
       await c.change(uri, `${text}# 2\n`);
       const last = await c.change(uri, `${text}# 3\n`);
       await c.diagnosticsOfVersion(uri, last, 30_000);
+      // A late publication of a cancelled version would come after the newest: a pause to let one show (another process: no mock timers).
       await new Promise((r) => setTimeout(r, 300));
       const published = c.publications.filter((p) => p.uri === uri).map((p) => p.version);
       assert.ok(!published.includes(2), `version 2 was published: ${published.join(', ')}`);
@@ -373,8 +375,7 @@ describe('failures', () => {
       assert.equal(ds.length, 1);
       assert.equal(ds[0].severity, 2);
       assert.match(ds[0].message, /^IsoCheck could not analyse this document: the analysis took longer than 1 ms/);
-      await new Promise((r) => setTimeout(r, 100));
-      assert.equal(c.statuses.filter((s) => s.uri === uri).at(-1)?.state, 'failed');
+      assert.equal((await c.statusFor((s) => s.uri === uri && s.state !== 'checking')).state, 'failed');
       assert.ok(c.logs.some((l) => /timed out/.test(l)));
       assert.ok(Array.isArray(await c.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })));
     } finally {

@@ -3,13 +3,15 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { CONFIGURATION_SECTION } from '../../server/src/protocol/commands.ts';
+import { HISTORY_LANGUAGES, TEXT_HISTORY_PATTERN } from '../../server/src/protocol/languages.ts';
 
 /** The client id: vscode-languageclient reads `isocheck.trace.server` because of it. */
 export const CLIENT_ID = 'isocheck';
 
-export const HIST_SELECTOR: { scheme: string; language: string }[] = [
-  { scheme: 'file', language: 'hist' },
-  { scheme: 'untitled', language: 'hist' },
+/** .hist, .plume and .dbcop documents, and .txt files (the server reads those that look like plume or dbcop). */
+export const HIST_SELECTOR: { scheme: string; language: string; pattern?: string }[] = [
+  ...HISTORY_LANGUAGES.flatMap((language) => [{ scheme: 'file', language }, { scheme: 'untitled', language }]),
+  { scheme: 'file', language: 'plaintext', pattern: TEXT_HISTORY_PATTERN },
 ];
 
 export function createClient(context: vscode.ExtensionContext, output: vscode.OutputChannel): LanguageClient {

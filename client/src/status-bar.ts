@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { StatusParams } from '../../server/src/protocol/shapes.ts';
 import { statusText, summarySentence } from './summary.ts';
+import { isHistoryLanguage } from '../../server/src/protocol/languages.ts';
 
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('isocheck.status', vscode.StatusBarAlignment.Left, 100);
@@ -44,7 +45,7 @@ export class StatusBar implements vscode.Disposable {
 
   private render(): void {
     const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.document.languageId !== 'hist') {
+    if (!editor || !isHistoryLanguage(editor.document.languageId)) {
       this.item.hide();
       return;
     }

@@ -1,9 +1,10 @@
 // The playground's analysis worker: the language server's snapshot for the editor's text, the engine for dropped files and exports.
 /// <reference lib="dom" />
 
-import { analyzeHistText, analyzePlumeBytes, type Analysis } from '../../server/src/engine/analyze.ts';
+import { analyzeHistText, analyzeSource, type Analysis } from '../../server/src/engine/analyze.ts';
 import { analysisData, sourceOfAnalysis } from '../../server/src/engine/export/analysis-data.ts';
 import { exportWitness } from '../../server/src/engine/export/witness-export.ts';
+import { headOf, readerForAnyFile } from '../../server/src/engine/readers/registry.ts';
 import { buildSnapshot } from '../../server/src/lsp/snapshot.ts';
 import type { FromWorker, LevelSummary, ToWorker } from './protocol.ts';
 
@@ -16,14 +17,6 @@ const IMPLICIT_STRONG_MILLIS = 2_000;
 
 /** The last dropped file's analysis (exports of a file that is not in the editor). */
 let file: { name: string; analysis: Analysis } | null = null;
-
-/** Plume text is lines of `r(key,value,session,txn)`; anything else is read as .hist. */
-function isPlume(name: string, bytes: Uint8Array): boolean {
-  if (/\.hist$/i.test(name)) return false;
-  const head = new TextDecoder().decode(bytes.subarray(0, 4096));
-  const first = head.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
-  return /^\s*[rw]\s*\(\s*-?\d+\s*,/.test(first);
-}
 
 function summary(a: Analysis): LevelSummary[] {
   const out: LevelSummary[] = [];
@@ -48,7 +41,8 @@ port.onmessage = (e: MessageEvent<ToWorker>): void => {
         post({ type: 'progress', id: m.id, stage: `Reading and checking ${m.name}`, done: 1, total: 3 });
         // As the CLI does: on a large input the strong levels get a short search budget (then maybe undecided).
         const options = { strongMillis: bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined };
-        const analysis = isPlume(m.name, bytes) ? analyzePlumeBytes(bytes, options) : analyzeHistText(new TextDecoder().decode(bytes), options);
+        // The one reader registry, as the CLI and the language server use it: by ending, else by content.
+        const analysis = analyzeSource(readerForAnyFile(m.name, headOf({ bytes })).read({ bytes }), options);
         file = { name: m.name, analysis };
         post({ type: 'progress', id: m.id, stage: 'Preparing the graph', done: 2, total: 3 });
         const data = analysisData(sourceOfAnalysis(analysis, `playground:/${m.name}`, 1));

@@ -60,6 +60,19 @@ function forEachOrder(p: Prepared, visit: (pos: Int32Array) => boolean): boolean
   return step();
 }
 
+/** a rt b: a ended before b started (both have times); the literal definition, no reduction. */
+function realTime(h: History, a: number, b: number): boolean {
+  const ts = h.txnTimeStart;
+  const te = h.txnTimeEnd;
+  return ts !== undefined && te !== undefined && !Number.isNaN(te[a]) && !Number.isNaN(ts[b]) && te[a] < ts[b];
+}
+
+/** SSER's extra axiom: every rt edge into a transaction at SSER is a co edge. */
+function extendsRealTime(h: History, p: Prepared, pos: Int32Array, strict: (t: number) => boolean): boolean {
+  for (const a of p.txns) for (const b of p.txns) if (strict(b) && realTime(h, a, b) && !before(pos, a, b)) return false;
+  return true;
+}
+
 /** a co b, with ⊥ before everything. */
 function before(pos: Int32Array, a: number, b: number): boolean {
   if (a === b) return false;
@@ -85,6 +98,7 @@ export function bruteForceHomogeneous(h: History, rf: ReadsFrom, level: Level): 
   };
   const hb = closure(n, (a, b) => p.soWr[a][b], p.txns);
   return forEachOrder(p, (pos) => {
+    if (level === 'SSER' && !extendsRealTime(h, p, pos, () => true)) return false;
     const cf = (a: number, b: number): boolean => conflict(a, b) && before(pos, a, b);
     const psi = level === 'PSI' ? closure(n, (a, b) => p.soWr[a][b] || cf(a, b), p.txns) : null;
     for (const r of p.reads) {
@@ -98,7 +112,7 @@ export function bruteForceHomogeneous(h: History, rf: ReadsFrom, level: Level): 
           case 'PC': premise = p.txns.some((u) => (u === t2 || before(pos, t2, u)) && p.soWr[u][r.t3]); break;
           case 'PSI': premise = psi![t2][r.t3]; break;
           case 'SI': premise = p.txns.some((u) => (u === t2 || before(pos, t2, u)) && (p.soWr[u][r.t3] || cf(u, r.t3))); break;
-          case 'SER': premise = before(pos, t2, r.t3); break;
+          case 'SER': case 'SSER': premise = before(pos, t2, r.t3); break;
         }
         if (premise && !before(pos, t2, r.t1)) return false;
       }
@@ -120,6 +134,7 @@ export function bruteForceMixed(h: History, rf: ReadsFrom, levelOf: (t: number) 
     return false;
   };
   return forEachOrder(p, (pos) => {
+    if (!extendsRealTime(h, p, pos, (t) => levelOf(t) === 'SSER')) return false;
     const vis = Array.from({ length: n }, () => new Set<number>());
     for (const a of p.txns) for (const b of p.txns) if (p.soWr[a][b]) vis[b].add(a);
     for (let changed = true; changed;) {
@@ -138,7 +153,7 @@ export function bruteForceMixed(h: History, rf: ReadsFrom, levelOf: (t: number) 
           if (l === 'PC' || l === 'SI') for (const u of p.txns) if (before(pos, u, s)) add(t, u);
         }
         if (l === 'PSI' || l === 'SI') for (const u of p.txns) if (u !== t && conflict(u, t) && before(pos, u, t)) add(t, u);
-        if (l === 'SER') for (const u of p.txns) if (before(pos, u, t)) add(t, u);
+        if (l === 'SER' || l === 'SSER') for (const u of p.txns) if (before(pos, u, t)) add(t, u);
       }
     }
     for (const t of p.txns) for (const u of vis[t]) if (!before(pos, u, t)) return false; // VIS ⊆ AR

@@ -3,7 +3,7 @@
 import { analyzeHistText, analyzePlumeBytes, type Analysis } from '../../server/src/engine/analyze.ts';
 import { generateHistory, Rng, type GenOptions, type StoreKind } from '../../server/src/engine/gen/generate.ts';
 import { toHistString, toPlumeString } from '../../server/src/engine/gen/history-writers.ts';
-import { LEVELS, type Level } from '../../server/src/engine/levels/levels.ts';
+import { levelById, LEVELS, type Level } from '../../server/src/engine/levels/levels.ts';
 import { bruteForceHomogeneous, bruteForceMixed } from './brute-force.ts';
 import { naiveConsistent, type NaiveRule } from './naive-checkers.ts';
 
@@ -112,6 +112,44 @@ export function runStrongDifferential(count: number, firstSeed: number): Differe
       if (got !== want) stats.mismatches.push({ seed, what: `${level}: engine ${String(got)}, brute force ${want}`, text });
     }
     const levelOf = (t: number): Level => (h.txnLevel[t] >= 0 ? LEVELS[h.txnLevel[t]] : fallback);
+    const want = clean && bruteForceMixed(h, a.readsFrom, levelOf);
+    if (!want) stats.violated.mixed++;
+    if (a.mixed?.consistent !== want) stats.mismatches.push({ seed, what: `mixed: engine ${String(a.mixed?.consistent)}, brute force ${want}`, text });
+  }
+  return stats;
+}
+
+/**
+ * SSER against brute force (every commit order; rt ⊆ co literally, every pair of timed
+ * transactions) on histories of up to 7 transactions with random `@ START..END` intervals (some
+ * transactions without times), homogeneous SSER and SER, and a mixed verdict with random tags
+ * among all the table's levels (SSER included), so rt constrains only transactions at SSER.
+ */
+export function runRealTimeDifferential(count: number, firstSeed: number): DifferentialStats {
+  const stats: DifferentialStats = { histories: 0, violated: { SER: 0, SSER: 0, mixed: 0 }, mismatches: [] };
+  const strong: Level[] = ['PC', 'SI', 'SER', 'SSER', 'SSER'];
+  for (let i = 0; i < count; i++) {
+    const seed = firstSeed + i;
+    const rng = new Rng(seed ^ 0x68e31da4);
+    const g = generateHistory({ ...randomOptions(seed), transactions: 2 + rng.below(6) });
+    const fallback = strong[rng.below(strong.length)];
+    const text = `level ${fallback}\n` + toHistString(g).replace(/^(\s*)(T\d+)( aborted)?:/gm, (_m, indent: string, id: string, aborted: string | undefined) => {
+      const tag = rng.below(3) === 0 ? '' : ` [${LEVELS[rng.below(LEVELS.length)]}]`;
+      const start = rng.below(20);
+      const time = rng.below(5) === 0 ? '' : ` @ ${start}..${start + rng.below(6)}`;
+      return `${indent}${id}${tag}${aborted ?? ''}${time}:`;
+    });
+    const a = analyzeHistText(text, { levels: ['SER', 'SSER'] });
+    stats.histories++;
+    const h = a.history;
+    const clean = a.readsFrom.violations === 0;
+    for (const level of ['SER', 'SSER'] as const) {
+      const got = a.levels.find((v) => v.level === level)?.consistent;
+      const want = clean && bruteForceHomogeneous(h, a.readsFrom, level);
+      if (!want) stats.violated[level]++;
+      if (got !== want) stats.mismatches.push({ seed, what: `${level}: engine ${String(got)}, brute force ${want}`, text });
+    }
+    const levelOf = (t: number): Level => (h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : fallback);
     const want = clean && bruteForceMixed(h, a.readsFrom, levelOf);
     if (!want) stats.violated.mixed++;
     if (a.mixed?.consistent !== want) stats.mismatches.push({ seed, what: `mixed: engine ${String(a.mixed?.consistent)}, brute force ${want}`, text });

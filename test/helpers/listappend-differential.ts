@@ -4,6 +4,7 @@ import { parseHist } from '../../server/src/engine/syntax/hist-parser.ts';
 import { inferListAppend } from '../../server/src/engine/listappend/infer.ts';
 import { decideListLevel, ListLevelContext, uniformLevels } from '../../server/src/engine/listappend/list-levels.ts';
 import { LIST_LEVELS } from '../../server/src/engine/listappend/anomaly-table.ts';
+import { levelId } from '../../server/src/engine/levels/levels.ts';
 import { Rng } from '../../server/src/engine/gen/generate.ts';
 import { oracleHolds } from './listappend-oracle.ts';
 import { smallListHistory } from './listappend-random.ts';
@@ -32,7 +33,7 @@ export function runListDifferential(count: number, first: number): ListDiffStats
     for (const level of LIST_LEVELS) compare(level, uniformLevels(h, level));
     const rng = new Rng(seed);
     const lvl = new Int8Array(h.txnCount);
-    for (let t = 1; t < h.txnCount; t++) lvl[t] = rng.below(LIST_LEVELS.length);
+    for (let t = 1; t < h.txnCount; t++) lvl[t] = levelId(LIST_LEVELS[rng.below(LIST_LEVELS.length)]);
     compare('mixed', lvl);
   }
   return stats;

@@ -1,7 +1,7 @@
 // Brute-force oracle for list-append histories: every choice of unknown outcomes, every commit order, the lists replayed, the axioms checked literally.
 
 import { OP_APPEND, OP_LIST_READ, type History } from '../../server/src/engine/model/history.ts';
-import { LIST_LEVELS } from '../../server/src/engine/listappend/anomaly-table.ts';
+import { levelById } from '../../server/src/engine/levels/levels.ts';
 
 interface Read { t: number; op: number; k: number; list: number[]; index: number; ownBefore: number }
 
@@ -10,7 +10,7 @@ interface Read { t: number; op: number; k: number; list: number[]; index: number
  * committed ones (so ⊆ co, each read's observed appenders before it) replays every key's appends
  * into lists such that each read returned the state after a whole transaction (or, after own
  * appends, the state before its own block plus them), and every external read's axiom at the
- * reader's level holds. lvl[t]: an index into LIST_LEVELS.
+ * reader's level holds. lvl[t]: a level id.
  */
 export function oracleHolds(h: History, lvl: ArrayLike<number>): boolean {
   const unknown: number[] = [];
@@ -125,7 +125,7 @@ function check(h: History, txns: number[], pos: number[], so: boolean[][], wr: b
   let hbCf: boolean[][] | null = null;
   const coStar = (a: number, b: number): boolean => a === b || co(a, b);
   for (const t3 of txns) {
-    const level = LIST_LEVELS[lvl[t3]];
+    const level = levelById(lvl[t3]);
     for (const r of reads[t3]) {
       const fin = final.get(r.k) ?? [];
       // The read is a prefix of the final list.
@@ -165,7 +165,7 @@ function check(h: History, txns: number[], pos: number[], so: boolean[][], wr: b
     for (const a of txns) {
       if (Number.isNaN(ts[a]) || h.txnUnknown?.[a] === 1) continue;
       for (const b of txns) {
-        if (a === b || Number.isNaN(ts[b]) || LIST_LEVELS[lvl[b]] !== 'SSER') continue;
+        if (a === b || Number.isNaN(ts[b]) || levelById(lvl[b]) !== 'SSER') continue;
         if (te[a] < ts[b] && !co(a, b)) return false;
       }
     }

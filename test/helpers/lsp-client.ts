@@ -79,7 +79,7 @@ export class LspClient {
     const client = new LspClient(p, connection, o.settings ?? {});
     p.stderr.on('data', (d: Buffer) => client.logs.push(`stderr: ${d.toString()}`));
     connection.onNotification(PublishDiagnosticsNotification.type, (d) => client.published(d));
-    connection.onNotification(StatusNotification.type, (s) => client.statuses.push(s));
+    connection.onNotification(StatusNotification.type, (s) => client.statused(s));
     connection.onNotification(LogMessageNotification.type, (m) => client.logs.push(m.message));
     connection.onRequest(ConfigurationRequest.type, (params) => {
       client.configurationRequests++;
@@ -96,6 +96,28 @@ export class LspClient {
     });
     await connection.sendNotification(InitializedNotification.type, {});
     return client;
+  }
+
+  private statusWaiters: { test: (s: StatusParams) => boolean; resolve: (s: StatusParams) => void }[] = [];
+
+  private statused(s: StatusParams): void {
+    this.statuses.push(s);
+    const ready = this.statusWaiters.filter((w) => w.test(s));
+    this.statusWaiters = this.statusWaiters.filter((w) => !ready.includes(w));
+    for (const w of ready) w.resolve(s);
+  }
+
+  /** The first status (already received or still to come) that passes test. */
+  statusFor(test: (s: StatusParams) => boolean, timeoutMs = 20_000): Promise<StatusParams> {
+    const now = this.statuses.find(test);
+    if (now) return Promise.resolve(now);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no such status within ${timeoutMs} ms`)), timeoutMs);
+      this.statusWaiters.push({ test, resolve: (s) => {
+        clearTimeout(timer);
+        resolve(s);
+      } });
+    });
   }
 
   private published(d: PublishDiagnosticsParams): void {
@@ -124,9 +146,9 @@ export class LspClient {
     return this.diagnosticsFor(uri, (p) => p.version === version, timeoutMs).then((p) => p.diagnostics);
   }
 
-  async open(uri: string, text: string): Promise<number> {
+  async open(uri: string, text: string, languageId = 'hist'): Promise<number> {
     this.versions.set(uri, 1);
-    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'hist', version: 1, text } });
+    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
     return 1;
   }
 

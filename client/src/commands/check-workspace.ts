@@ -1,4 +1,4 @@
-// isocheck.checkWorkspace: opens every .hist file in the background so the server checks it, then sums up.
+// isocheck.checkWorkspace: opens every .hist, .plume and .dbcop file in the background so the server checks it, then sums up.
 
 import * as vscode from 'vscode';
 import type { StatusParams } from '../../../server/src/protocol/shapes.ts';
@@ -16,7 +16,7 @@ export interface WorkspaceSummary {
 }
 
 export async function checkWorkspace(ctx: CommandContext): Promise<WorkspaceSummary> {
-  const found = await vscode.workspace.findFiles('**/*.hist', '**/{node_modules,.git,.vscode-test}/**', MAX_FILES + 1);
+  const found = await vscode.workspace.findFiles('**/*.{hist,plume,dbcop}', '**/{node_modules,.git,.vscode-test}/**', MAX_FILES + 1);
   const uris = found.slice(0, MAX_FILES);
   const summary = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'IsoCheck: checking histories', cancellable: true },

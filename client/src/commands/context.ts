@@ -3,6 +3,7 @@
 import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { StatusBar } from '../status-bar.ts';
+import { isHistoryLanguage } from '../../../server/src/protocol/languages.ts';
 
 export interface CommandContext {
   client(): LanguageClient | undefined;
@@ -15,5 +16,5 @@ export function targetUri(vscodeApi: typeof vscode, arg: unknown): vscode.Uri | 
   if (arg instanceof vscodeApi.Uri) return arg;
   if (typeof arg === 'string' && arg.length > 0) return vscodeApi.Uri.parse(arg);
   const editor = vscodeApi.window.activeTextEditor;
-  return editor?.document.languageId === 'hist' ? editor.document.uri : undefined;
+  return editor && isHistoryLanguage(editor.document.languageId) ? editor.document.uri : undefined;
 }

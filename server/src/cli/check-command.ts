@@ -1,19 +1,22 @@
-// `isocheck check FILE… [--level L,L…] [--claim L] [--json] [--format hist|plume|edn|json]`: verdicts, witnesses, exit status.
+// `isocheck check FILE… [--level L,L…] [--claim L] [--json | --output-format F] [--format hist|plume|edn|json|dbcop]`: verdicts, witnesses, exit status.
 
-import { analyzeHistText, analyzeJepsenBytes, analyzePlumeBytes } from '../engine/analyze.ts';
+import { analyzeSource } from '../engine/analyze.ts';
 import { LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
+import { DEFAULT_STRONG_BUDGET } from '../engine/strong/strong-check.ts';
 import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
 import { capDiagnostics } from './cap-diagnostics.ts';
 import { applyClaim, type ClaimedReport } from './claim.ts';
-import { decodeText, formatOf, INPUT_FORMATS, inputErrorLine, listInputs, parsePlumeInit, readInput, type InputFormat } from './inputs.ts';
-import { jsonSafe, terminalSafe } from './terminal-text.ts';
+import { formatOf, inputErrorLine, listInputs, parsePlumeInit, readInput, readSource, unknownFormat } from './inputs.ts';
+import { createProgress } from './progress.ts';
+import { OUTPUT_FORMATS, parseOutputFormat, renderReport } from './report-formats.ts';
+import { jsonSafe, terminalSafe, terminalSafeLines } from './terminal-text.ts';
 import { renderDetails, renderHeading, renderTable } from './text-report.ts';
 
 const LARGE_INPUT_BYTES = 2_000_000;
 const IMPLICIT_STRONG_MILLIS = 2_000;
 
-export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--claim L [--undecided ok|fail]] [--json] [--format hist|plume|edn|json] [--plume-init zero|none] [--witnesses N]';
+export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--claim L [--undecided ok|fail]] [--json | --output-format table|json|sarif|junit] [--quiet] [--docs-url URL] [--format hist|plume|edn|json|dbcop] [--plume-init zero|none] [--witnesses N]';
 
 /** Exit statuses of `check`, most serious first when files disagree: 2, then 1, then 3. */
 export const EXIT_OK = 0;
@@ -31,7 +34,7 @@ export interface Io {
 }
 
 export function runCheck(argv: readonly string[], io: Io): number {
-  const parsed = parseArgs(argv, ['--level', '--format', '--witnesses', '--claim', '--undecided', '--plume-init'], ['--json']);
+  const parsed = parseArgs(argv, ['--level', '--format', '--witnesses', '--claim', '--undecided', '--plume-init', '--output-format', '--docs-url'], ['--json', '--quiet']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
   if (args.positional.length === 0) return usage(io, 'no input files');
@@ -51,14 +54,21 @@ export function runCheck(argv: readonly string[], io: Io): number {
   const undecidedText = lastValue(args, '--undecided') ?? 'fail';
   if (undecidedText !== 'ok' && undecidedText !== 'fail') return usage(io, `--undecided takes ok or fail, not '${undecidedText}'`);
   if (args.values.has('--undecided') && !claim) return usage(io, '--undecided needs --claim');
-  const formatText = lastValue(args, '--format');
-  if (formatText !== undefined && !(INPUT_FORMATS as readonly string[]).includes(formatText)) return usage(io, `unknown format '${formatText}' (${INPUT_FORMATS.join(', ')})`);
-  const format = formatText as InputFormat | undefined;
+  const format = lastValue(args, '--format');
+  const badFormat = format === undefined ? null : unknownFormat(format);
+  if (badFormat) return usage(io, badFormat);
   const plumeInit = parsePlumeInit(lastValue(args, '--plume-init'));
   if (plumeInit === null) return usage(io, `--plume-init takes zero or none, not '${lastValue(args, '--plume-init')}'`);
   const witnessesText = lastValue(args, '--witnesses');
   const maxWitnesses = witnessesText === undefined ? 1 : Number(witnessesText);
   if (!Number.isInteger(maxWitnesses) || maxWitnesses < 1) return usage(io, '--witnesses needs a positive integer');
+  const outputText = lastValue(args, '--output-format') ?? (args.switches.has('--json') ? 'json' : 'table');
+  const output = parseOutputFormat(outputText);
+  if (!output) return usage(io, `unknown output format '${outputText}' (${OUTPUT_FORMATS.join(', ')})`);
+  if (args.switches.has('--json') && output !== 'json') return usage(io, '--json is short for --output-format json');
+  const docsUrl = lastValue(args, '--docs-url');
+  if (docsUrl !== undefined && !URL.canParse(docsUrl)) return usage(io, `--docs-url needs an absolute URL, not '${docsUrl}'`);
+  const progress = createProgress(io.errIsTty && !args.switches.has('--quiet'));
 
   const reports: ClaimedReport[] = [];
   let unreadable = false;
@@ -67,29 +77,29 @@ export function runCheck(argv: readonly string[], io: Io): number {
   let undecided = false;
   const refs = listInputs(args.positional);
   if (refs.length === 0) return usage(io, `no history files (.hist, .txt, .plume) in ${args.positional.join(', ')}`);
-  for (const ref of refs) {
+  for (const [index, ref] of refs.entries()) {
+    progress.file(ref.file, index, refs.length);
     const input = readInput(ref, format);
     if ('error' in input) {
+      progress.end();
       io.err(`isocheck: ${inputErrorLine(input)}`);
       unreadable = true;
       continue;
     }
-    const progress = io.errIsTty && input.bytes.length > 4_000_000;
-    if (progress) io.err(`checking ${input.file} (${(input.bytes.length / 1e6).toFixed(0)} MB)…`);
-    const fmt = formatOf(input.file, format);
+    const fmt = formatOf(input.file, format, input.bytes);
     // Not asked for by name, the strong levels of a large input get a short search budget: a
     // default run over a million operations should not spend minutes on levels nobody requested.
     // A claimed level always gets the full budget.
     const strongMillis = levels === undefined && !claim && input.bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
-    const options = { levels, maxWitnesses, strongMillis, plumeInit };
+    progress.read(input.bytes.length, strongMillis ?? DEFAULT_STRONG_BUDGET.millis);
+    const options = { levels, maxWitnesses, strongMillis, plumeInit, onProgress: progress.stage, stop: progress.poll };
     let report: ClaimedReport;
     try {
-      const analysis = fmt === 'plume' ? analyzePlumeBytes(input.bytes, options)
-        : fmt === 'edn' ? analyzeJepsenBytes(input.bytes, 'edn', options)
-        : fmt === 'json' ? analyzeJepsenBytes(decodeText(input.bytes), 'json', options)
-        : analyzeHistText(decodeText(input.bytes), options);
+      const analysis = analyzeSource(readSource(input, fmt, { plumeInit }), options);
       report = fileReport(input.file, analysis);
+      progress.fileDone();
     } catch (e) {
+      progress.end();
       // The engine reports problems as findings; a throw is a bug or an exhausted resource, and
       // must not take the other files' reports with it.
       io.err(`isocheck: internal error while checking ${input.file}: ${(e as Error).message}`);
@@ -99,12 +109,18 @@ export function runCheck(argv: readonly string[], io: Io): number {
     if (claim && applyClaim(report, claim).consistent === null) undecided = true;
     errors ||= report.diagnostics.some((d) => d.severity === 'error');
     if (fmt === 'plume' && plumeInit !== 'none' && report.diagnostics.some((d) => d.code === 'ambiguous-read')) {
+      progress.end();
       io.err(`isocheck: hint: ${terminalSafe(input.file)} writes the value 0, which plume reads as the initial value; if 0 is an ordinary value there (files from PolySI or IsoVista), check it with --plume-init none`);
     }
     capDiagnostics(report);
     reports.push(report);
   }
-  if (args.switches.has('--json')) {
+  progress.end();
+  if (output === 'sarif' || output === 'junit') {
+    const text = renderReport(output, reports, docsUrl === undefined ? {} : { docsUrl });
+    // XML keeps C1 controls and bidi overrides as they are: escaped only when a terminal shows them.
+    io.out(io.outIsTty && output === 'junit' ? terminalSafeLines(text) : text);
+  } else if (output === 'json') {
     writeJsonArray(reports, io);
   } else if (reports.length > 0) {
     io.out(renderTable(reports));

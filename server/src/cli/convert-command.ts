@@ -1,21 +1,13 @@
-// `isocheck convert FILE [--format F] [-o OUT.hist]`: any input (Jepsen EDN, JSON lines, plume, .hist) as a .hist file.
+// `isocheck convert FILE [--format F] [-o OUT.hist]`: any input the reader registry reads (Jepsen EDN, JSON lines, plume, dbcop, .hist) as a .hist file.
 
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { writeHistoryAsHist } from '../engine/export/convert-hist.ts';
-import type { Finding } from '../engine/model/diagnostics.ts';
-import type { History } from '../engine/model/history.ts';
-import { readJepsenEdn } from '../engine/readers/edn-reader.ts';
-import { readJepsenJson } from '../engine/readers/json-events-reader.ts';
-import { readPlume } from '../engine/readers/plume-reader.ts';
-import { parseHist } from '../engine/syntax/hist-parser.ts';
-import type { LineIndex } from '../engine/syntax/line-index.ts';
-import { LineIndex as Lines } from '../engine/syntax/line-index.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
-import { formatOf, INPUT_FORMATS, type InputFormat } from './inputs.ts';
+import { readSource, unknownFormat } from './inputs.ts';
 
-export const CONVERT_USAGE = 'usage: isocheck convert FILE [--format hist|plume|edn|json] [-o OUT.hist]';
+export const CONVERT_USAGE = 'usage: isocheck convert FILE [--format hist|plume|edn|json|dbcop] [-o OUT.hist]';
 
 export function runConvert(argv: readonly string[], io: Io): number {
   const parsed = parseArgs(argv, ['--format', '-o', '--output'], []);
@@ -24,7 +16,8 @@ export function runConvert(argv: readonly string[], io: Io): number {
   if (args.positional.length !== 1) return usage(io, 'give exactly one input file');
   const file = args.positional[0];
   const forced = lastValue(args, '--format');
-  if (forced !== undefined && !(INPUT_FORMATS as readonly string[]).includes(forced)) return usage(io, `unknown format '${forced}' (${INPUT_FORMATS.join(', ')})`);
+  const badFormat = forced === undefined ? null : unknownFormat(forced);
+  if (badFormat) return usage(io, badFormat);
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -32,16 +25,7 @@ export function runConvert(argv: readonly string[], io: Io): number {
     io.err(`isocheck: cannot read ${file}: ${(e as Error).message}`);
     return 2;
   }
-  const fmt = formatOf(file, forced as InputFormat | undefined);
-  let read: { history: History; findings: Finding[]; lines: LineIndex };
-  if (fmt === 'edn') read = readJepsenEdn(bytes);
-  else if (fmt === 'json') read = readJepsenJson(bytes.toString('utf8'));
-  else if (fmt === 'plume') read = readPlume(bytes);
-  else {
-    const text = bytes.toString('utf8');
-    const p = parseHist(text);
-    read = { history: p.history, findings: p.findings, lines: Lines.ofText(text) };
-  }
+  const read = readSource({ file, bytes }, forced);
   const problems = read.findings.filter((f) => f.severity === 'error');
   for (const f of problems.slice(0, 20)) {
     const at = read.lines.range(f.span.start, f.span.end).start;

@@ -2,24 +2,34 @@
 
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { DIRECTORY_EXTENSIONS, FORMAT_NAMES, headOf, readerForFile, readerNamed, type ReaderOptions, type ReadSource } from '../engine/readers/registry.ts';
 import { terminalSafe } from './terminal-text.ts';
 
-export type InputFormat = 'hist' | 'plume' | 'edn' | 'json';
+/** A reader's name (engine/readers/registry.ts): hist, plume, dbcop. */
+export type InputFormat = string;
 
-export const INPUT_FORMATS: readonly InputFormat[] = ['hist', 'plume', 'edn', 'json'];
-
-export const HISTORY_EXTENSIONS = ['.hist', '.txt', '.plume', '.edn', '.jsonl'];
+export const HISTORY_EXTENSIONS = DIRECTORY_EXTENSIONS;
 
 /** Plume files are read as bytes: up to 2 GiB. */
 export const MAX_INPUT_BYTES = 2 * 1024 * 1024 * 1024;
-/** .hist files become one JavaScript string, which V8 caps at about 2^29 characters. */
+/** Text formats (.hist, dbcop) become one JavaScript string, which V8 caps at about 2^29 characters. */
 export const MAX_HIST_BYTES = 512 * 1024 * 1024 - 64;
 
-export function formatOf(file: string, forced: InputFormat | undefined): InputFormat {
+/** Why a --format value is refused, or null when a reader has that name. */
+export function unknownFormat(name: string): string | null {
+  return readerNamed(name) ? null : `unknown format '${name}' (${FORMAT_NAMES.join(', ')})`;
+}
+
+/** The reader's name for a file: --format when given, else by ending and, for shared endings, content. */
+export function formatOf(file: string, forced: InputFormat | undefined, bytes?: Uint8Array): InputFormat {
   if (forced) return forced;
-  if (file.endsWith('.edn')) return 'edn';
-  if (file.endsWith('.jsonl') || file.endsWith('.json')) return 'json';
-  return file.endsWith('.txt') || file.endsWith('.plume') ? 'plume' : 'hist';
+  return readerForFile(file, bytes ? headOf({ bytes }) : '')?.name ?? 'hist';
+}
+
+/** Reads one input file with its reader. */
+export function readSource(input: { file: string; bytes: Uint8Array }, forced: InputFormat | undefined, options: ReaderOptions = {}): ReadSource {
+  const reader = readerNamed(formatOf(input.file, forced, input.bytes)) ?? readerNamed('hist')!;
+  return reader.read({ bytes: input.bytes }, options);
 }
 
 /** A file read whole, or why it was not: `skipped` marks a directory entry passed over (a FIFO, a device). */
@@ -93,7 +103,7 @@ function readRegular(file: string, forced: InputFormat | undefined, inDirectory:
     const st = fstatSync(fd);
     if (st.isDirectory()) return { file, error: 'is a directory', skipped: inDirectory };
     if (!st.isFile()) return { file, error: `not a regular file (${kindOf(st)})`, skipped: inDirectory };
-    const cap = formatOf(file, forced) === 'hist' ? MAX_HIST_BYTES : MAX_INPUT_BYTES;
+    const cap = formatOf(file, forced) === 'plume' ? MAX_INPUT_BYTES : MAX_HIST_BYTES;
     if (st.size > cap) return { file, error: tooLarge(cap), skipped: inDirectory };
     // Read to the end (files under /proc report size 0), never past the cap.
     let buf = Buffer.allocUnsafe(Math.max(st.size, 4096) + 1);
@@ -119,7 +129,7 @@ function readRegular(file: string, forced: InputFormat | undefined, inDirectory:
 }
 
 function tooLarge(cap: number): string {
-  return `larger than ${cap >= MAX_INPUT_BYTES ? '2 GB' : '512 MB (the limit for .hist files; plume files may have up to 2 GB)'}`;
+  return `larger than ${cap >= MAX_INPUT_BYTES ? '2 GB' : '512 MB (the limit for text formats such as .hist and dbcop; plume files may have up to 2 GB)'}`;
 }
 
 function kindOf(st: Stats): string {

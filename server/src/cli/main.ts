@@ -3,6 +3,7 @@
 import { CHECK_USAGE, runCheck, type Io } from './check-command.ts';
 import { runGen } from './gen-command.ts';
 import { HERMITAGE_USAGE, RUN_USAGE } from '../harness/usage.ts';
+import { packageVersion } from './report-formats.ts';
 import { terminalSafeLines } from './terminal-text.ts';
 import { CONVERT_USAGE, runConvert } from './convert-command.ts';
 import { runWitness, WITNESS_USAGE } from './witness-command.ts';
@@ -13,6 +14,10 @@ ${CHECK_USAGE}
   Checks .hist files (and AWDIT/Plume text files: .txt, .plume; Jepsen histories: .edn, .jsonl) at all seven
   levels (or those given with --level) and the file's mixed levels; prints a verdict table and
   each violation's witness.
+  --output-format table|json|sarif|junit  json (or --json) is the report as JSON, sarif is SARIF
+                  2.1.0 for code scanning, junit is JUnit XML for test reports (docs/ci.md)
+  --quiet         no progress bar (drawn on standard error only when that is a terminal)
+  --docs-url URL  where SARIF help links point (docs/anomalies.md; default: the installed copy)
   --claim L       the level the system under test claims (added to --level): its violation is an
                   error, with or without a witness; an undecided verdict is reported as a warning
   --undecided ok  an undecided claimed level is not a failure (exit 0 instead of 3)
@@ -41,6 +46,7 @@ ${CONVERT_USAGE}
 
 usage: isocheck gen [options] [-o FILE]      (isocheck gen --help for the options)
 usage: isocheck lsp [--stdio]                (the language server, for editors: docs/editors.md)
+usage: isocheck --version
 `;
 
 function main(argv: readonly string[]): number | Promise<number> {
@@ -70,6 +76,11 @@ function main(argv: readonly string[]): number | Promise<number> {
       // Loaded on demand, so that `check` does not pay for the LSP libraries. The server runs until
       // the client sends exit (or closes stdin), then ends the process itself.
       void import('../lsp/server.ts').then((m) => m.startServer(rest));
+      return 0;
+    case '--version':
+    case '-V':
+    case 'version':
+      io.out(packageVersion());
       return 0;
     case undefined:
     case 'help':

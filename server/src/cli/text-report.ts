@@ -8,7 +8,7 @@ import { terminalSafe as safe } from './terminal-text.ts';
 const MARK = (v: VerdictJson): string => (v.consistent === true ? '✓' : v.consistent === false ? '✗' : '?');
 
 export function renderTable(reports: readonly FileReport[]): string {
-  const levelNames = [...LEVELS, 'SSER'].filter((l) => reports.some((r) => r.levels[l]));
+  const levelNames = LEVELS.filter((l) => reports.some((r) => r.levels[l]));
   const withMixed = reports.some((r) => r.mixed);
   // List-append histories: the anomalies found, weakest first (docs/list-append.md).
   const withAnomalies = reports.some((r) => r.anomalies !== undefined);
@@ -54,11 +54,7 @@ export function renderDetails(r: FileReport): string {
   add('mixed', r.mixed);
   for (const { levels, w } of byCycle.values()) {
     out.push(`  ${levels.join(', ')} violated${w.anomaly !== levels[0] && !levels.includes(w.anomaly) ? ` (${safe(w.anomaly)})` : ''}:`);
-    if (w.cycle.length === 0 && w.explanation) {
-      out.push(`    no commit order works (${at(w.range.start)}):`);
-      for (const line of w.explanation) out.push(`    - ${safe(line)}`);
-    } else if (w.cycle.length === 0) out.push(`    ${at(w.range.start)} ${safe(w.message)}`);
-    for (const e of w.cycle) out.push(`    ${safe(e.from)} → ${safe(e.to)} [${e.kind}] ${safe(e.because)}  (${at(e.range.start)})`);
+    out.push(...witnessLines(w).map((l) => `    ${l}`));
   }
   const claimUndecided = (r as ClaimedReport).claim?.consistent === null;
   for (const d of r.diagnostics) {
@@ -67,10 +63,21 @@ export function renderDetails(r: FileReport): string {
   return out.join('\n');
 }
 
+/** A witness as lines: one per cycle edge, or the failing reads of each commit order, or the message. */
+export function witnessLines(w: WitnessJson): string[] {
+  const out: string[] = [];
+  if (w.cycle.length === 0 && w.explanation) {
+    out.push(`no commit order works (${at(w.range.start)}):`);
+    for (const line of w.explanation) out.push(`- ${safe(line)}`);
+  } else if (w.cycle.length === 0) out.push(`${at(w.range.start)} ${safe(w.message)}`);
+  for (const e of w.cycle) out.push(`${safe(e.from)} → ${safe(e.to)} [${e.kind}] ${safe(e.because)}  (${at(e.range.start)})`);
+  return out;
+}
+
 function at(p: { line: number; character: number }): string {
   return `line ${p.line + 1}:${p.character + 1}`;
 }
 
-function diagnosticLine(d: DiagnosticJson): string {
+export function diagnosticLine(d: DiagnosticJson): string {
   return `${at(d.range.start)}: ${d.severity} [${d.code}] ${safe(d.message)}`;
 }

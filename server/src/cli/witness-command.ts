@@ -1,17 +1,17 @@
 // `isocheck witness FILE --level L --format json|dot|svg|hist [-o FILE]`: one level's witness, exported.
 
 import { statSync } from 'node:fs';
-import { exportWitnessOfPlume, exportWitnessOfText } from '../engine/export/witness-of-text.ts';
+import { exportWitnessOfSource } from '../engine/export/witness-of-text.ts';
 import { WITNESS_FORMATS, type WitnessFormat } from '../engine/export/witness-export.ts';
 import type { ViewLevel } from '../engine/export/layout.ts';
 import { LEVELS, parseLevel } from '../engine/levels/levels.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
-import { decodeText, formatOf, inputErrorLine, parsePlumeInit, readInputs } from './inputs.ts';
+import { inputErrorLine, parsePlumeInit, readInputs, readSource, unknownFormat } from './inputs.ts';
 import { writeFileAtomic } from './output.ts';
 import { terminalSafeLines } from './terminal-text.ts';
 
-export const WITNESS_USAGE = 'usage: isocheck witness FILE --level L|mixed [--format json|dot|svg|hist] [-o FILE] [--input-format hist|plume] [--plume-init zero|none]';
+export const WITNESS_USAGE = 'usage: isocheck witness FILE --level L|mixed [--format json|dot|svg|hist] [-o FILE] [--input-format hist|plume|dbcop] [--plume-init zero|none]';
 
 export const WITNESS_HELP = `${WITNESS_USAGE}
   Exports the witness of FILE's violation of level L (${LEVELS.join(', ')}, or mixed):
@@ -40,7 +40,8 @@ export function runWitness(argv: readonly string[], io: Io): number {
   const format = (lastValue(args, '--format') ?? 'json') as WitnessFormat;
   if (!WITNESS_FORMATS.includes(format)) return usage(io, `unknown format '${String(format)}' (${WITNESS_FORMATS.join(', ')})`);
   const inputFormat = lastValue(args, '--input-format');
-  if (inputFormat !== undefined && inputFormat !== 'hist' && inputFormat !== 'plume') return usage(io, `unknown input format '${inputFormat}' (hist or plume)`);
+  const badFormat = inputFormat === undefined ? null : unknownFormat(inputFormat);
+  if (badFormat) return usage(io, `input ${badFormat}`);
   const output = lastValue(args, '-o', '--output');
   const plumeInit = parsePlumeInit(lastValue(args, '--plume-init'));
   if (plumeInit === null) return usage(io, `--plume-init takes zero or none, not '${lastValue(args, '--plume-init')}'`);
@@ -55,9 +56,7 @@ export function runWitness(argv: readonly string[], io: Io): number {
     return 2;
   }
   const options = { file: input.file, level, format };
-  const result = formatOf(input.file, inputFormat) === 'plume'
-    ? exportWitnessOfPlume(input.bytes, options, undefined, plumeInit)
-    : exportWitnessOfText(decodeText(input.bytes), options);
+  const result = exportWitnessOfSource(readSource(input, inputFormat, { plumeInit }), options);
   if (!result.ok) {
     io.err(`isocheck: ${result.message}`);
     return 1;

@@ -4,16 +4,16 @@ import { finding, type Finding, type Severity, type Span } from './model/diagnos
 import type { EdgeList } from './model/edges.ts';
 import { OP_READ, OP_WRITE, type History } from './model/history.ts';
 import type { ReadsFrom } from './model/reads-from.ts';
-import { LEVELS, type Level, type Rule } from './levels/levels.ts';
+import { DEFAULT_LEVELS, levelById, LEVELS, levelRow, type Level, type Rule } from './levels/levels.ts';
 import { readPlume } from './readers/plume-reader.ts';
 import { parseHist, type Directives } from './syntax/hist-parser.ts';
 import { LineIndex } from './syntax/line-index.ts';
 import { Checks } from './verdicts/checks.ts';
-import { expectationFindings, levelFindings, undecidedFindings } from './verdicts/findings.ts';
+import { expectationFindings, levelFindings, undecidedFindings, type Expectation } from './verdicts/findings.ts';
 import { LevelVerdicts } from './verdicts/homogeneous.ts';
 import { mixedVerdict } from './verdicts/mixed.ts';
 import { readStage, type ReadStage } from './verdicts/read-stage.ts';
-import { decided, undecided, type Verdict } from './verdicts/verdict.ts';
+import { decided, implied, undecided, type Verdict } from './verdicts/verdict.ts';
 import { readJepsenEdn } from './readers/edn-reader.ts';
 import { readJepsenJson } from './readers/json-events-reader.ts';
 import { utf8 } from './util/utf8.ts';
@@ -23,6 +23,7 @@ import { anomalyExpectations, claimedListLevels, listWitness, mixedListLevels } 
 import { CYCLE_CLASSES, type ListLevel } from './listappend/anomaly-table.ts';
 
 export type { Verdict, VerdictBasis } from './verdicts/verdict.ts';
+export type { Expectation } from './verdicts/findings.ts';
 
 export interface Analysis {
   history: History;
@@ -42,12 +43,15 @@ export interface Analysis {
   partial: boolean;
   /** The list-append analysis (anomalies, version orders) when the history has list operations. */
   list: ListAnalysis | null;
-  /** SSER (SER whose commit order extends rt): when the file asks for it or a list history has times. */
-  sser: Verdict | null;
+  /** The file's `expect` lines with the verdict each was compared with (null: undecided). */
+  expectations: Expectation[];
 }
 
 export interface AnalyzeOptions {
-  /** Homogeneous levels to evaluate; default all of them (levels/levels.ts). */
+  /**
+   * Homogeneous levels to evaluate; default the table's default set (the seven), plus the levels
+   * the file names (level, tags, check, expect) and SSER when transactions have real times.
+   */
   levels?: readonly Level[];
   maxWitnesses?: number;
   /** Milliseconds each strong-level search may take before its verdict is undecided (default 10000). */
@@ -63,6 +67,8 @@ export interface AnalyzeOptions {
   deferStrong?: boolean;
   /** Polled by the long searches: true abandons them (their verdicts become undecided), e.g. on cancellation. */
   stop?: () => boolean;
+  /** Told as each level's verdict is about to be computed (`done` of `total` levels), for progress displays. */
+  onProgress?: (stage: string, done: number, total: number) => void;
   /** Plume files: whether a value of 0 is the initial value ('zero', default) or an ordinary one ('none'). */
   plumeInit?: 'zero' | 'none';
 }
@@ -126,50 +132,63 @@ export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): An
   };
 
   const verdicts = new LevelVerdicts(new Checks(h, read.rf, findings, soften, Math.max(1, options.maxWitnesses ?? 1)), options);
-  const requested = new Set<Level>(options.levels ?? LEVELS);
-  const levels = LEVELS.filter((l) => requested.has(l)).map((l) => withList(verdicts.verdictOf(l), l, list?.verdicts.get(l)));
+  const requested = options.levels ? new Set<Level>(options.levels) : defaultLevels(h, d, src.hasTags ?? false);
+  /** SSER on a list history without register operations: the list analysis decides it (rt over the observed orders). */
+  const registers = h.opKind.some((k) => k === OP_READ || k === OP_WRITE);
+  const verdictOf = (l: Level): Verdict => {
+    if (list && !registers && levelRow(l).realTime) {
+      const below = verdictOf(levelRow(l).below[0]);
+      if (below.consistent === false) return implied(l, below);
+      return withList(decided(l, true, null), l, list.verdicts.get(l));
+    }
+    return withList(verdicts.verdictOf(l), l, list?.verdicts.get(l));
+  };
+  const evaluated = LEVELS.filter((l) => requested.has(l));
+  const levels = evaluated.map((l, i) => {
+    options.onProgress?.(l, i, evaluated.length);
+    return verdictOf(l);
+  });
+  if (d && (d.level || src.hasTags)) options.onProgress?.('mixed', evaluated.length, evaluated.length);
   const registerMixed = mixedVerdict(verdicts, d, src.hasTags ?? false, options.deferStrong ?? false);
   const mixed = registerMixed && list && d
     ? { ...registerMixed, verdict: withList(registerMixed.verdict, 'SER', list.mixed(mixedListLevels(h, d))) }
     : registerMixed;
   verdicts.checks.causality(); // its findings, if no check above needed them yet
 
-  // SSER: on list histories from the graph; on register histories not decided yet. Shown when the
-  // file asks for it or a list history has times (and the caller does not narrow the levels).
-  let sserVerdict: Verdict | undefined;
-  const sserOf = (): Verdict => {
-    if (sserVerdict) return sserVerdict;
-    const ser = levels.find((v) => v.level === 'SER') ?? withList(verdicts.verdictOf('SER'), 'SER', list?.verdicts.get('SER'));
-    const registers = h.opKind.some((k) => k === OP_READ || k === OP_WRITE);
-    sserVerdict = ser.consistent === false
-      ? { ...ser, basis: { kind: 'implied', from: 'SER' }, note: 'implied: SER is violated' }
-      : list && !registers
-        ? withList(decided('SER', true, null), 'SSER', list.verdicts.get('SSER'))
-        : undecided('SER', 'SSER is decided on list-append histories only (register histories: not checked yet)');
-    return sserVerdict;
-  };
-  const sserAsked = options.levels === undefined && ((list !== null && h.txnTimeStart !== undefined)
-    || [d?.level, ...(d?.checks ?? []), ...(d?.expects ?? [])].some((x) => x?.strict === true));
-  const sser = sserAsked ? sserOf() : null;
-
   levelFindings(verdicts, levels, mixed, d);
   undecidedFindings(h, findings, levels, mixed?.verdict ?? null, askedLevels(options, d), d);
-  if (list || d?.expects.some((e) => e.strict === true)) {
-    // Expectations against the combined verdicts (SSER for `expect SSER …`).
+  let expectations: Expectation[] = [];
+  if (list) {
+    // Expectations against the combined verdicts.
     for (const e of d?.expects ?? []) {
-      const v = e.strict ? sserOf() : levels.find((x) => x.level === e.level) ?? withList(verdicts.verdictOf(e.level), e.level, list?.verdicts.get(e.level));
+      const v = levels.find((x) => x.level === e.level) ?? verdictOf(e.level);
+      expectations.push({ level: e.level, ok: e.ok, span: e.span, consistent: v.consistent });
       if (v.consistent === null || v.consistent === e.ok) continue;
       const why = v.consistent ? 'it holds' : `it is violated: ${v.witness?.message ?? ''}`;
-      findings.push(finding('expectation-failed', 'error', `expected ${e.strict ? 'SSER' : e.level} ${e.ok ? 'ok' : 'violated'}, but ${why}`, e.span,
+      findings.push(finding('expectation-failed', 'error', `expected ${e.level} ${e.ok ? 'ok' : 'violated'}, but ${why}`, e.span,
         v.witness ? v.witness.edges.slice(0, 20).map((x) => ({ span: x.span, message: `${x.kind}: ${x.because}` })) : []));
     }
-  } else expectationFindings(verdicts, d);
+  } else expectations = expectationFindings(verdicts, d);
   if (d) findings.push(...anomalyExpectations(list, d.anomalyExpects));
   findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
   return {
     history: h, lines: src.lines, readsFrom: read.rf, title: d?.title ?? null, levels, mixed: mixed?.verdict ?? null,
-    findings, forced: verdicts.forced, mixedLevels: mixed?.levels ?? null, partial: read.partial, list, sser,
+    findings, forced: verdicts.forced, mixedLevels: mixed?.levels ?? null, partial: read.partial, list, expectations,
   };
+}
+
+/**
+ * The levels evaluated when the caller names none: the table's default set (the seven), every
+ * level the file names (level, tags, check, expect), and the real-time levels (SSER) when some
+ * transaction has an `@ START..END` interval.
+ */
+function defaultLevels(h: History, d: Directives | null, hasTags: boolean): Set<Level> {
+  const out = new Set<Level>(DEFAULT_LEVELS);
+  for (const m of [d?.level, ...(d?.checks ?? []), ...(d?.expects ?? [])]) if (m) out.add(m.level);
+  if (hasTags) for (let t = 1; t < h.txnCount; t++) if (h.txnLevel[t] >= 0) out.add(levelById(h.txnLevel[t]));
+  const ts = h.txnTimeStart;
+  if (ts && ts.some((x, t) => t > 0 && !Number.isNaN(x))) for (const l of LEVELS) if (levelRow(l).realTime) out.add(l);
+  return out;
 }
 
 /** Levels someone asked for explicitly: the file (level, check, expect), or the caller's list. */
@@ -182,13 +201,14 @@ function askedLevels(options: AnalyzeOptions, d: Directives | null): Set<Level> 
 /** Every line failed to parse: no verdict at all (not a vacuous ✓ for an empty history). */
 function nothingRead(src: ReadSource, read: ReadStage, findings: Finding[], options: AnalyzeOptions): Analysis {
   const reason = 'not decided: nothing could be read, every operation has a syntax error';
-  const requested = new Set<Level>(options.levels ?? LEVELS);
   const d = src.directives ?? null;
+  const requested = options.levels ? new Set<Level>(options.levels) : defaultLevels(read.h, d, src.hasTags ?? false);
   findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
   return {
     history: read.h, lines: src.lines, readsFrom: read.rf, title: d?.title ?? null,
     levels: LEVELS.filter((l) => requested.has(l)).map((l) => undecided(l, reason)),
     mixed: d && (d.level || src.hasTags) ? undecided('mixed', reason) : null,
-    findings, forced: new Map(), mixedLevels: null, partial: true, list: null, sser: null,
+    findings, forced: new Map(), mixedLevels: null, partial: true, list: null,
+    expectations: (d?.expects ?? []).map((e) => ({ level: e.level, ok: e.ok, span: e.span, consistent: null })),
   };
 }

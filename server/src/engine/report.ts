@@ -42,6 +42,14 @@ export interface DiagnosticJson {
   relatedInformation?: { range: Range; message: string }[];
 }
 
+/** One `expect L ok|violated` line and the verdict it was compared with (`consistent` null: undecided). */
+export interface ExpectationJson {
+  level: string;
+  expected: 'ok' | 'violated';
+  consistent: boolean | null;
+  range: Range;
+}
+
 export interface FileReport {
   file: string;
   title: string | null;
@@ -52,6 +60,8 @@ export interface FileReport {
   /** List-append histories: each anomaly found, with its cycle (empty for lost-update). */
   anomalies?: AnomalyJson[];
   diagnostics: DiagnosticJson[];
+  /** Present when the file has `expect` lines, in file order. */
+  expectations?: ExpectationJson[];
 }
 
 export interface AnomalyJson {
@@ -88,12 +98,11 @@ export function fileReport(file: string, a: Analysis): FileReport {
   };
   const levels: Record<string, VerdictJson> = {};
   for (const v of a.levels) levels[v.level] = verdict(v);
-  if (a.sser) levels.SSER = verdict(a.sser);
   const anomalies = a.list?.anomalies.map((x): AnomalyJson => ({
     code: x.code, message: x.message, range: range(x.span), transactions: x.txns,
     cycle: x.cycle.map((e) => ({ from: e.from, to: e.to, kind: e.kind, key: e.key, because: e.because, range: range(e.span) })),
   }));
-  return {
+  const report: FileReport = {
     file,
     title: a.title,
     ...(a.partial ? { partial: true as const } : {}),
@@ -106,6 +115,10 @@ export function fileReport(file: string, a: Analysis): FileReport {
       return d;
     }),
   };
+  if (a.expectations.length > 0) {
+    report.expectations = a.expectations.map((e) => ({ level: e.level, expected: e.ok ? 'ok' : 'violated', consistent: e.consistent, range: range(e.span) }));
+  }
+  return report;
 }
 
 export function hasErrors(a: Analysis): boolean {

@@ -37,8 +37,13 @@ function classify(code: string, message: string): DbError {
   return new DbError(message, 'lost', code || 'sqlite');
 }
 
+/** better-sqlite3 is native, so it is not bundled: an optional dependency, looked up only when SQLite is used. */
 function moduleFile(): string {
-  return createRequire(__filename).resolve('better-sqlite3');
+  try {
+    return createRequire(__filename).resolve('better-sqlite3');
+  } catch {
+    throw new DbError('the embedded SQLite target needs the optional package better-sqlite3@12.11.1 (npm install better-sqlite3@12.11.1), or use --db postgres://… / mysql://…', 'lost', 'sqlite');
+  }
 }
 
 class SqliteSession implements Session {

@@ -1,9 +1,9 @@
-// Runs analyses in worker threads: queueing, cancellation (terminating big jobs), timeouts, crash recovery.
+// Runs analyses, graph JSON and witness exports in worker threads: queueing, cancellation, timeouts, crash recovery.
 
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { buildSnapshot, type SnapshotOptions } from './snapshot.ts';
-import type { FromWorker, RunResult, ToWorker } from './worker-protocol.ts';
+import { AnalysisCache, runTask } from './worker-tasks.ts';
+import type { FromWorker, RunResult, Task, ToWorker } from './worker-protocol.ts';
 
 export interface RunnerOptions {
   /** The bundled worker script; null or missing: analyse on the message loop (slower to cancel, still correct). */
@@ -17,8 +17,7 @@ export interface RunnerOptions {
 
 interface Job {
   id: number;
-  text: string;
-  options: SnapshotOptions;
+  task: Task;
   resolve: (r: RunResult) => void;
   cancelled: boolean;
   /** Shared with the worker: set to 1 to stop the job's long searches (cooperative cancellation). */
@@ -35,7 +34,8 @@ class Lane {
   private running: Job | null = null;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly name: string, private readonly o: RunnerOptions, private readonly terminateOnCancel: boolean) {}
+  /** cacheEntries: how many documents' latest analyses the lane's worker keeps (big ones cost memory). */
+  constructor(private readonly name: string, private readonly o: RunnerOptions, private readonly terminateOnCancel: boolean, private readonly cacheEntries: number) {}
 
   submit(job: Job): void {
     this.queue.push(job);
@@ -83,7 +83,7 @@ class Lane {
       this.o.log(`isocheck: analysis timed out after ${this.o.timeoutMs} ms (${this.name} lane); restarting the worker`);
       this.finish({ kind: 'failed', message: `the analysis took longer than ${this.o.timeoutMs} ms` }, true);
     }, this.o.timeoutMs);
-    const message: ToWorker = { kind: 'analyze', id: job.id, text: job.text, options: job.options, cancel: job.cancel.buffer as SharedArrayBuffer };
+    const message: ToWorker = { id: job.id, task: job.task, cancel: job.cancel.buffer as SharedArrayBuffer };
     worker.postMessage(message);
   }
 
@@ -122,14 +122,14 @@ class Lane {
     const script = this.o.workerScript;
     if (!script || !existsSync(script)) return null;
     // Own stdout/stderr: a stray print in the worker must never reach a stdio LSP stream.
-    const w = new Worker(script, { stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: 4096 } });
+    const w = new Worker(script, { stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: 4096 }, workerData: { cacheEntries: this.cacheEntries } });
     w.stdout.on('data', (d: Buffer) => this.o.log(`worker: ${d.toString()}`));
     w.stderr.on('data', (d: Buffer) => this.o.log(`worker: ${d.toString()}`));
     w.on('message', (m: FromWorker) => {
       if (!this.running || m.id !== this.running.id) return;
       switch (m.kind) {
         case 'done':
-          this.finish({ kind: 'done', snapshot: m.snapshot });
+          this.finish({ kind: 'done', value: m.value });
           break;
         case 'failed':
           this.finish({ kind: 'failed', message: m.message });
@@ -153,33 +153,42 @@ class Lane {
   }
 }
 
+/** Without a worker script: the same tasks on the message loop, with their own cache. */
+const inProcessCache = new AnalysisCache(8);
+
 function inProcess(job: Job): RunResult {
   try {
-    return { kind: 'done', snapshot: buildSnapshot(job.text, job.options, () => Atomics.load(job.cancel, 0) === 1).snapshot };
+    return { kind: 'done', value: runTask(job.task, () => Atomics.load(job.cancel, 0) === 1, inProcessCache).value };
   } catch (e) {
     return { kind: 'failed', message: e instanceof Error ? `${e.message}\n${e.stack ?? ''}` : String(e) };
   }
 }
 
-/** Small documents and big ones run in separate workers, so a big analysis never delays a small one. */
+/**
+ * Small documents and big ones are analysed in separate workers, so a big analysis never delays a
+ * small one; the graph's JSON runs in its document's lane (whose worker keeps the analysis); witness
+ * exports, which analyse again with their own budgets, run in a third worker.
+ */
 export class AnalysisRunner {
   private nextId = 1;
   private readonly small: Lane;
   private readonly big: Lane;
+  private readonly exports: Lane;
   private readonly laneOf = new Map<number, Lane>();
 
   constructor(private readonly o: RunnerOptions) {
-    this.small = new Lane('small', o, false);
-    this.big = new Lane('big', o, true);
+    this.small = new Lane('small', o, false, 8);
+    this.big = new Lane('big', o, true, 1);
+    this.exports = new Lane('export', o, true, 0);
   }
 
-  /** Starts an analysis; the id can cancel it. The promise never rejects. */
-  start(text: string, options: SnapshotOptions): { id: number; result: Promise<RunResult> } {
+  /** Starts a task; the id can cancel it. The promise never rejects. */
+  start(task: Task): { id: number; result: Promise<RunResult> } {
     const id = this.nextId++;
-    const lane = text.length >= this.o.bigText ? this.big : this.small;
+    const lane = task.kind === 'export' ? this.exports : task.text.length >= this.o.bigText ? this.big : this.small;
     this.laneOf.set(id, lane);
     const result = new Promise<RunResult>((resolve) => {
-      lane.submit({ id, text, options, cancelled: false, cancel: new Int32Array(new SharedArrayBuffer(4)), resolve: (r) => {
+      lane.submit({ id, task, cancelled: false, cancel: new Int32Array(new SharedArrayBuffer(4)), resolve: (r) => {
         this.laneOf.delete(id);
         resolve(r);
       } });
@@ -194,5 +203,6 @@ export class AnalysisRunner {
   dispose(): void {
     this.small.dispose();
     this.big.dispose();
+    this.exports.dispose();
   }
 }

@@ -9,7 +9,7 @@ import { LineIndex } from '../engine/syntax/line-index.ts';
 import { groupBy, opsBySourceOrder, opsInSourceOrder, txnsBySourceOrder, type Csr1 } from '../engine/queries.ts';
 import type { ReadsFrom } from '../engine/model/reads-from.ts';
 import { Explainer } from '../engine/witness/witness.ts';
-import type { AnalysisSnapshot, ForcedColumns } from './snapshot.ts';
+import type { AnalysisSnapshot, ForcedColumns, SnapshotOptions } from './snapshot.ts';
 
 export class DocModel {
   readonly history: History;
@@ -32,9 +32,9 @@ export class DocModel {
   /** version: the document version analysed; settingsKey: the settings it was analysed with. */
   private prefixFor = { version: -1, length: 0 };
 
-  /** partial: a first pass whose strong levels are still pending; text: what was analysed. */
+  /** partial: a first pass whose strong levels are still pending; text and options: what was analysed, and how. */
   constructor(readonly uri: string, readonly version: number, readonly settingsKey: string, readonly snapshot: AnalysisSnapshot,
-    readonly partial = false, private readonly text: string | null = null) {
+    readonly partial = false, readonly text: string | null = null, readonly options: SnapshotOptions | null = null) {
     const c = snapshot.history;
     const { txnNames, sessionNames, keyNames, valueTexts } = c;
     this.ranges = { txnStart: c.txnStart, txnEnd: c.txnEnd, opStart: c.opStart, opEnd: c.opEnd, sessionStart: c.sessionStart, sessionEnd: c.sessionEnd };
@@ -43,6 +43,9 @@ export class DocModel {
       txnSession: c.txnSession, txnIndexInSession: c.txnIndexInSession, txnAborted: c.txnAborted, txnLevel: c.txnLevel,
       txnOpStart: c.txnOpStart, sessionTxnStart: c.sessionTxnStart, sessionTxns: c.sessionTxns,
       opKind: c.opKind, opKey: c.opKey, opValue: c.opValue, opSource: c.opSource, opTxn: c.opTxn, initValues: c.initValues,
+      ...(c.opListStart && c.listElems ? { opListStart: c.opListStart, listElems: c.listElems } : {}),
+      ...(c.txnUnknown ? { txnUnknown: c.txnUnknown } : {}),
+      ...(c.txnTimeStart && c.txnTimeEnd ? { txnTimeStart: c.txnTimeStart, txnTimeEnd: c.txnTimeEnd } : {}),
       names: {
         txnName: (t) => txnNames[t] ?? `#${t}`,
         sessionName: (s) => sessionNames[s] ?? `#${s}`,
@@ -111,10 +114,29 @@ export class DocModel {
     return this.explainer;
   }
 
+  /** The analysed text (null when the model was built without it). */
+  sourceText(): string | null {
+    return this.text;
+  }
+
   /** A value derived from this version, computed once (e.g. the graph's analysis JSON). */
   cached<T>(key: string, make: () => T): T {
     if (!this.memo.has(key)) this.memo.set(key, make());
     return this.memo.get(key) as T;
+  }
+
+  /** A value stored with setCached (one computed elsewhere, e.g. in a worker), if any. */
+  peek<T>(key: string): T | undefined {
+    return this.memo.get(key) as T | undefined;
+  }
+
+  setCached(key: string, value: unknown): void {
+    this.memo.set(key, value);
+  }
+
+  /** Names this analysed version in the analysis workers' caches. */
+  get cacheKey(): string {
+    return cacheKeyOf(this.version, this.settingsKey, this.partial);
   }
 
   /** How many leading characters a newer version of the document shares with the analysed text (cached per version). */
@@ -129,4 +151,9 @@ export class DocModel {
     this.prefixFor = { version, length: i };
     return i;
   }
+}
+
+/** An analysed version's name in the workers' caches: version, settings, and which pass. */
+export function cacheKeyOf(version: number, settingsKey: string, partial: boolean): string {
+  return `${version}|${settingsKey}|${partial ? 'quick' : 'full'}`;
 }

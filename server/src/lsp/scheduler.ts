@@ -9,10 +9,11 @@ export class DebounceScheduler {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly lastEdit = new Map<string, number>();
 
-  constructor(private readonly debounceMs: number, private readonly run: (uri: string) => void) {}
+  /** now: the clock in milliseconds (tests pass a mocked one). */
+  constructor(private readonly debounceMs: number, private readonly run: (uri: string) => void, private readonly clock: () => number = () => performance.now()) {}
 
   edited(uri: string): void {
-    const now = performance.now();
+    const now = this.clock();
     const last = this.lastEdit.get(uri);
     this.lastEdit.set(uri, now);
     const quiet = last === undefined || now - last >= this.debounceMs;

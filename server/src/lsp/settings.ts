@@ -3,7 +3,7 @@
 import { LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
 import type { IsoCheckSettings } from '../protocol/shapes.ts';
 
-export const DEFAULT_SETTINGS: Readonly<IsoCheckSettings> = { levels: [], checkOn: 'change', maxWitnessesPerLevel: 1 };
+export const DEFAULT_SETTINGS: Readonly<IsoCheckSettings> = { levels: [], checkOn: 'change', maxWitnessesPerLevel: 1, plumeInit: 'zero' };
 
 /** Unknown or malformed values fall back to the defaults: a typo in settings.json must not stop checking. */
 export function parseSettings(raw: unknown): IsoCheckSettings {
@@ -17,10 +17,11 @@ export function parseSettings(raw: unknown): IsoCheckSettings {
   const checkOn = o.checkOn === 'save' ? 'save' : 'change';
   const n = Number(o.maxWitnessesPerLevel);
   const maxWitnessesPerLevel = Number.isInteger(n) && n >= 1 ? Math.min(n, 100) : DEFAULT_SETTINGS.maxWitnessesPerLevel;
-  return { levels: LEVELS.filter((l) => levels.includes(l)), checkOn, maxWitnessesPerLevel };
+  const plumeInit = o.plumeInit === 'none' ? 'none' : 'zero';
+  return { levels: LEVELS.filter((l) => levels.includes(l)), checkOn, maxWitnessesPerLevel, plumeInit };
 }
 
 /** What decides an analysis's result (checkOn does not): models are cached per version and this key. */
 export function analysisKey(s: IsoCheckSettings): string {
-  return `${s.levels.join(',')}|${s.maxWitnessesPerLevel}`;
+  return `${s.levels.join(',')}|${s.maxWitnessesPerLevel}|${s.plumeInit}`;
 }

@@ -1,6 +1,7 @@
 // Runs the engine on a document and packs what the editor features need into transferable columns.
 
-import { analyzeHistText, type Verdict } from '../engine/analyze.ts';
+import { analyzeSource, type Analysis, type Verdict } from '../engine/analyze.ts';
+import { readerNamed } from '../engine/readers/registry.ts';
 import type { Finding } from '../engine/model/diagnostics.ts';
 import type { Rule } from '../engine/weak/level-check.ts';
 import type { Level } from '../engine/levels/levels.ts';
@@ -17,6 +18,9 @@ export interface SnapshotOptions {
   maxDiagnostics: number;
   /** A quick first pass: strong levels left pending (see AnalyzeOptions.deferStrong). */
   deferStrong?: boolean;
+  /** The reader (engine/readers/registry.ts) that reads the document; hist when absent. */
+  format?: string;
+  plumeInit?: 'zero' | 'none';
 }
 
 /** The history model's columns and name tables (engine History without its functions). */
@@ -38,6 +42,12 @@ export interface HistoryColumns {
   opSource: Int32Array;
   opTxn: Int32Array;
   initValues: Map<number, number>;
+  /** List-append reads' elements, status `unknown`, real times: as in History, when the document has them. */
+  opListStart?: Int32Array;
+  listElems?: Int32Array;
+  txnUnknown?: Uint8Array;
+  txnTimeStart?: Float64Array;
+  txnTimeEnd?: Float64Array;
   txnStart: Int32Array;
   txnEnd: Int32Array;
   opStart: Int32Array;
@@ -85,19 +95,29 @@ export interface AnalysisSnapshot {
 const EDITOR_STRONG_MILLIS = 500;
 const EDITOR_WITNESS_MILLIS = 100;
 
+/** Analyses a document's text with its reader and the editor's budgets; stop: polled by the strong-level searches. */
+export function analyzeDocument(text: string, o: SnapshotOptions, stop?: () => boolean): Analysis {
+  const reader = readerNamed(o.format ?? 'hist') ?? readerNamed('hist')!;
+  // Strong levels get a short search budget in the editor: an undecided level beats a stalled squiggle.
+  return analyzeSource(reader.read({ text }, { plumeInit: o.plumeInit }), {
+    levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: EDITOR_STRONG_MILLIS, witnessMillis: EDITOR_WITNESS_MILLIS, deferStrong: o.deferStrong, stop,
+  });
+}
+
 /** stop: polled by the strong-level searches; true (a cancelled job) abandons them. */
 export function buildSnapshot(text: string, o: SnapshotOptions, stop?: () => boolean): { snapshot: AnalysisSnapshot; transfer: ArrayBuffer[] } {
   const started = performance.now();
-  // Strong levels get a short search budget in the editor: an undecided level beats a stalled squiggle.
-  const a = analyzeHistText(text, {
-    levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: EDITOR_STRONG_MILLIS, witnessMillis: EDITOR_WITNESS_MILLIS, deferStrong: o.deferStrong, stop,
-  });
+  return packSnapshot(analyzeDocument(text, o, stop), text, o, started);
+}
+
+/** An analysis as transferable columns for the message loop (millis: since `started`). */
+export function packSnapshot(a: Analysis, text: string, o: SnapshotOptions, started: number): { snapshot: AnalysisSnapshot; transfer: ArrayBuffer[] } {
   const h = a.history;
   const lineStarts = lineStartsOf(text);
   const lines = LineIndex.ofLineStarts(lineStarts);
   const transfer: ArrayBuffer[] = [];
   // Fresh copies: engine columns are views into larger growable buffers, and a buffer can be transferred once.
-  const own = <T extends Int32Array | Uint8Array | Int8Array>(x: T): T => {
+  const own = <T extends Int32Array | Uint8Array | Int8Array | Float64Array>(x: T): T => {
     const c = x.slice() as T;
     transfer.push(c.buffer as ArrayBuffer);
     return c;
@@ -120,6 +140,9 @@ export function buildSnapshot(text: string, o: SnapshotOptions, stop?: () => boo
     sessionNames: Array.from({ length: h.sessionCount }, (_, s) => h.names.sessionName(s)),
     keyNames: Array.from({ length: h.keyCount }, (_, k) => h.names.keyName(k)),
     valueTexts: Array.from({ length: maxValue + 1 }, (_, v) => h.names.valueText(v)),
+    ...(h.opListStart && h.listElems ? { opListStart: own(h.opListStart), listElems: own(h.listElems) } : {}),
+    ...(h.txnUnknown ? { txnUnknown: own(h.txnUnknown) } : {}),
+    ...(h.txnTimeStart && h.txnTimeEnd ? { txnTimeStart: own(h.txnTimeStart), txnTimeEnd: own(h.txnTimeEnd) } : {}),
   };
   const forced: ForcedColumns[] = [];
   for (const [rule, e] of a.forced) {

@@ -1,18 +1,33 @@
-// Messages between the server's message loop and its analysis worker thread.
+// Messages between the server's message loop and its analysis worker threads: tasks in, values out.
 
+import type { AnalysisResult, WitnessExportAnswer, WitnessExportParams } from '../protocol/shapes.ts';
 import type { AnalysisSnapshot, SnapshotOptions } from './snapshot.ts';
 
-/** main thread → worker. */
-/** cancel: an Int32Array(1) on shared memory; the runner sets it to 1 to stop the job's long searches. */
-export type ToWorker = { kind: 'analyze'; id: number; text: string; options: SnapshotOptions; cancel: SharedArrayBuffer };
+/**
+ * What a worker is asked to do. `cacheKey` names one analysed version of a document (version,
+ * settings, pass): the worker keeps its latest analyses, so the graph's JSON reuses them.
+ */
+export type Task =
+  | { kind: 'analyze'; text: string; options: SnapshotOptions; cacheKey: string }
+  | { kind: 'analysisJson'; text: string; options: SnapshotOptions; cacheKey: string; version: number; limit: number | undefined; maxTransactions: number }
+  | { kind: 'export'; text: string; options: SnapshotOptions; file: string; params: Omit<WitnessExportParams, 'uri'> };
+
+/** A task's answer, by kind. */
+export type TaskValue =
+  | { kind: 'analyze'; snapshot: AnalysisSnapshot }
+  | { kind: 'analysisJson'; result: AnalysisResult }
+  | { kind: 'export'; answer: WitnessExportAnswer };
+
+/** main thread → worker. cancel: an Int32Array(1) on shared memory; the runner sets it to 1 to stop the task's long searches. */
+export type ToWorker = { id: number; task: Task; cancel: SharedArrayBuffer };
 
 /** worker → main thread. */
 export type FromWorker =
-  | { kind: 'done'; id: number; snapshot: AnalysisSnapshot }
+  | { kind: 'done'; id: number; value: TaskValue }
   | { kind: 'failed'; id: number; message: string };
 
-/** What a requested analysis came to: errors as values, never a rejected promise. */
-export type RunResult =
-  | { kind: 'done'; snapshot: AnalysisSnapshot }
+/** What a task came to: errors as values, never a rejected promise. */
+export type RunResult<V = TaskValue> =
+  | { kind: 'done'; value: V }
   | { kind: 'cancelled' }
   | { kind: 'failed'; message: string };

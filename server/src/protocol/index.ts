@@ -4,3 +4,4 @@ export * from './shapes.ts';
 export * from './messages.ts';
 export * from './commands.ts';
 export * from './webview.ts';
+export * from './languages.ts';

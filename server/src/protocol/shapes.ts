@@ -27,6 +27,8 @@ export interface IsoCheckSettings {
   /** When to analyse: on every change (debounced) or only on open and save. */
   checkOn: 'change' | 'save';
   maxWitnessesPerLevel: number;
+  /** How plume files read the value 0: the initial value ('zero', the plume convention) or an ordinary one ('none'). */
+  plumeInit: 'zero' | 'none';
 }
 
 // ---- isocheck/status (server → client) -------------------------------------------------------
@@ -69,6 +71,16 @@ export interface AnalysisParams {
   uri: string;
   /** At most this many items per edge list (wr, each level's co); default 20,000. */
   limit?: number;
+}
+
+/** Set when a history has more transactions than the graph is sent in full. */
+export interface TruncatedJson {
+  /** Why, in a sentence a view can show ("too large: showing the witnesses' neighbourhood"). */
+  reason: string;
+  /** Transactions described in full (the others keep id, name, session and position only). */
+  shown: number;
+  /** Transactions in the history (without ⊥). */
+  total: number;
 }
 
 /** A transaction; id 0 is ⊥, the initial state (session -1). Ids index `transactions`. */
@@ -167,6 +179,8 @@ export interface AnalysisResult {
   wr: WrEdgeJson[];
   wrTotal: number;
   forced: ForcedJson[];
+  /** Present when the history was too large to send whole: only a neighbourhood is described in full. */
+  truncated?: TruncatedJson;
 }
 
 // ---- isocheck/exportWitness (client → server) ------------------------------------------------

@@ -42,6 +42,10 @@ export interface LevelRow<N extends string = LevelName> {
   anomaly: string | null;
   /** One line for people (hovers, completion). */
   description: string;
+  /** Real time: the commit order must extend rt into transactions at this level (T1 ended before T2 started). */
+  realTime: boolean;
+  /** Evaluated when nobody names the levels (the default set); others only when asked for or implied by the input. */
+  byDefault: boolean;
 }
 
 const V = (transitive: boolean, prefix: boolean, noConflict: boolean, total: boolean): Visibility => ({ transitive, prefix, noConflict, total });
@@ -51,13 +55,14 @@ const V = (transitive: boolean, prefix: boolean, noConflict: boolean, total: boo
  * (with a fresh id) plus its rule where `search` needs a new mode.
  */
 export const LEVEL_TABLE = {
-  RC: { id: 0, aliases: ['rc', 'read-committed'], strength: 'weak', rule: 'RC', search: 'saturation', visibility: V(false, false, false, false), below: [], decideFirst: [], useKnown: [], anomaly: 'non-monotonic read', description: 'Read Committed: a transaction reads only committed values, never older than what it read before' },
-  RA: { id: 1, aliases: ['ra', 'read-atomic'], strength: 'weak', rule: 'RA', search: 'saturation', visibility: V(false, false, false, false), below: ['RC'], decideFirst: [], useKnown: [], anomaly: 'fractured read', description: 'Read Atomic: a transaction sees all of another\'s writes or none' },
-  CC: { id: 2, aliases: ['cc', 'causal', 'tcc'], strength: 'weak', rule: 'CC', search: 'saturation', visibility: V(true, false, false, false), below: ['RA'], decideFirst: [], useKnown: [], anomaly: 'causality violation', description: 'Causal Consistency: a transaction sees everything that happened before what it sees' },
-  PC: { id: 3, aliases: ['pc', 'prefix'], strength: 'strong', rule: 'CC', search: 'pc', visibility: V(false, true, false, false), below: ['CC'], decideFirst: ['SER'], useKnown: ['SI'], anomaly: 'long fork', description: 'Prefix Consistency: a transaction sees a prefix of one commit order' },
-  PSI: { id: 4, aliases: ['psi', 'parallel-snapshot'], strength: 'strong', rule: 'CC', search: 'orientation', visibility: V(true, false, true, false), below: ['CC'], decideFirst: ['SER', 'SI'], useKnown: [], anomaly: 'lost update', description: 'Parallel Snapshot Isolation: causal snapshots, and no two concurrent writers of a key' },
-  SI: { id: 5, aliases: ['si', 'snapshot'], strength: 'strong', rule: 'CC', search: 'si', visibility: V(false, true, true, false), below: ['PC', 'PSI'], decideFirst: ['SER', 'PC'], useKnown: ['PSI'], anomaly: 'lost update', description: 'Snapshot Isolation: a prefix snapshot, and no two concurrent writers of a key' },
-  SER: { id: 6, aliases: ['ser', 'serializable'], strength: 'strong', rule: 'CC', search: 'ser', visibility: V(false, false, false, true), below: ['SI'], decideFirst: [], useKnown: [], anomaly: 'write skew', description: 'Serializability: the transactions ran one at a time, in some order' },
+  RC: { id: 0, aliases: ['rc', 'read-committed'], strength: 'weak', rule: 'RC', search: 'saturation', visibility: V(false, false, false, false), below: [], decideFirst: [], useKnown: [], anomaly: 'non-monotonic read', description: 'Read Committed: a transaction reads only committed values, never older than what it read before', realTime: false, byDefault: true },
+  RA: { id: 1, aliases: ['ra', 'read-atomic'], strength: 'weak', rule: 'RA', search: 'saturation', visibility: V(false, false, false, false), below: ['RC'], decideFirst: [], useKnown: [], anomaly: 'fractured read', description: 'Read Atomic: a transaction sees all of another\'s writes or none', realTime: false, byDefault: true },
+  CC: { id: 2, aliases: ['cc', 'causal', 'tcc'], strength: 'weak', rule: 'CC', search: 'saturation', visibility: V(true, false, false, false), below: ['RA'], decideFirst: [], useKnown: [], anomaly: 'causality violation', description: 'Causal Consistency: a transaction sees everything that happened before what it sees', realTime: false, byDefault: true },
+  PC: { id: 3, aliases: ['pc', 'prefix'], strength: 'strong', rule: 'CC', search: 'pc', visibility: V(false, true, false, false), below: ['CC'], decideFirst: ['SER'], useKnown: ['SI'], anomaly: 'long fork', description: 'Prefix Consistency: a transaction sees a prefix of one commit order', realTime: false, byDefault: true },
+  PSI: { id: 4, aliases: ['psi', 'parallel-snapshot'], strength: 'strong', rule: 'CC', search: 'orientation', visibility: V(true, false, true, false), below: ['CC'], decideFirst: ['SER', 'SI'], useKnown: [], anomaly: 'lost update', description: 'Parallel Snapshot Isolation: causal snapshots, and no two concurrent writers of a key', realTime: false, byDefault: true },
+  SI: { id: 5, aliases: ['si', 'snapshot'], strength: 'strong', rule: 'CC', search: 'si', visibility: V(false, true, true, false), below: ['PC', 'PSI'], decideFirst: ['SER', 'PC'], useKnown: ['PSI'], anomaly: 'lost update', description: 'Snapshot Isolation: a prefix snapshot, and no two concurrent writers of a key', realTime: false, byDefault: true },
+  SER: { id: 6, aliases: ['ser', 'serializable'], strength: 'strong', rule: 'CC', search: 'ser', visibility: V(false, false, false, true), below: ['SI'], decideFirst: [], useKnown: ['SSER'], anomaly: 'write skew', description: 'Serializability: the transactions ran one at a time, in some order', realTime: false, byDefault: true },
+  SSER: { id: 7, aliases: ['sser', 'strict-serializable', 'strict-serializability'], strength: 'strong', rule: 'CC', search: 'ser', visibility: V(false, false, false, true), below: ['SER'], decideFirst: ['SER'], useKnown: [], anomaly: 'stale read', description: 'Strict Serializability: serializable in an order that also respects real time (a transaction that ended before another started commits first)', realTime: true, byDefault: false },
 } as const satisfies Record<string, LevelRow<string>>;
 
 export type LevelName = keyof typeof LEVEL_TABLE;
@@ -69,6 +74,14 @@ const ROWS: Record<Level, LevelRow> = LEVEL_TABLE;
 
 /** Every level, weakest first (table order). */
 export const LEVELS: readonly Level[] = Object.keys(LEVEL_TABLE) as Level[];
+
+/** The levels evaluated when nobody names them (spec: "all seven levels are evaluated unless the user narrows them"). */
+export const DEFAULT_LEVELS: readonly Level[] = LEVELS.filter((l) => ROWS[l].byDefault);
+
+/** Whether `levels` is exactly the default set (a settings list left at its default narrows nothing). */
+export function isDefaultLevelSet(levels: readonly Level[]): boolean {
+  return levels.length === DEFAULT_LEVELS.length && DEFAULT_LEVELS.every((l) => levels.includes(l));
+}
 
 /** Levels decided exactly by saturation (polynomial). */
 export const WEAK_LEVELS: readonly Level[] = LEVELS.filter((l) => ROWS[l].strength === 'weak');
@@ -139,7 +152,7 @@ const WEAKER: Record<Level, ReadonlySet<Level>> = (() => {
   return out;
 })();
 
-/** a ⊑ b: every history that satisfies b satisfies a (RC ⊑ RA ⊑ CC ⊑ PC ⊑ SI ⊑ SER, CC ⊑ PSI ⊑ SI). */
+/** a ⊑ b: every history that satisfies b satisfies a (RC ⊑ RA ⊑ CC ⊑ PC ⊑ SI ⊑ SER ⊑ SSER, CC ⊑ PSI ⊑ SI). */
 export function weakerOrEqual(a: Level, b: Level): boolean {
   return a === b || WEAKER[b].has(a);
 }
@@ -160,5 +173,5 @@ export function levelList(conjunction = 'or'): string {
 
 /** A few aliases for messages ("causal, snapshot, serializable"). */
 export function someAliases(): string[] {
-  return LEVELS.map((l) => ROWS[l].aliases.find((a) => a.length > 3 && !a.includes('-'))).filter((a): a is string => a !== undefined);
+  return LEVELS.map((l) => ROWS[l].aliases.find((a) => a !== l.toLowerCase() && a.length > 3 && !a.includes('-'))).filter((a): a is string => a !== undefined);
 }

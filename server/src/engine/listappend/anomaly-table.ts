@@ -1,10 +1,10 @@
 // The list-append anomaly catalogue (after Adya and Elle) as one data table: codes, meanings, levels broken.
 
-import type { Level } from '../levels/levels.ts';
+import { LEVELS, type Level } from '../levels/levels.ts';
 
-/** The levels decided on list-append histories: the seven, and SSER (SER whose commit order extends rt). */
-export type ListLevel = Level | 'SSER';
-export const LIST_LEVELS: readonly ListLevel[] = ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER', 'SSER'];
+/** The levels decided on list-append histories: every level of the table (SSER included). */
+export type ListLevel = Level;
+export const LIST_LEVELS: readonly ListLevel[] = LEVELS;
 
 export type CycleClass = 'G0' | 'G1c' | 'G-single' | 'G-nonadjacent' | 'G2-item';
 

@@ -6,6 +6,7 @@ import { opSpan, txnSpan } from '../model/reads-from.ts';
 import { anomalyRow, CYCLE_CLASSES, LIST_LEVELS, type AnomalyCode, type ListLevel } from './anomaly-table.ts';
 import { findCycles, type CycleEdge } from './cycles.ts';
 import { inferListAppend, LIST_EDGE_NAMES, listOf, listText, LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
+import { levelRow } from '../levels/levels.ts';
 import { decideListLevel, ListLevelContext, listLevelId } from './list-levels.ts';
 
 /** One edge of an anomaly's cycle, as shown to people and in --json. */
@@ -40,9 +41,9 @@ export interface ListAnalysis {
   /** Non-cyclic findings at ops, and anomalies at transaction headers (errors; the caller softens them). */
   findings: Finding[];
   anomalies: ListAnomaly[];
-  /** Homogeneous verdicts, LIST_LEVELS order: true, false, or null (undecided). */
+  /** Homogeneous verdicts, table order: true, false, or null (undecided). */
   verdicts: Map<ListLevel, boolean | null>;
-  /** The verdict with each transaction at its own level (ids as LIST_LEVELS). */
+  /** The verdict with each transaction at its own level (level ids). */
   mixed(levels: Int8Array): boolean | null;
 }
 
@@ -53,7 +54,7 @@ export function analyzeListAppend(h: History, levels: readonly ListLevel[] = LIS
   // SER first: a serial order satisfies every weaker level too (each premise implies t2 co t3).
   const uniform = (l: ListLevel): boolean | null => decideListLevel(ctx, new Int8Array(h.txnCount).fill(listLevelId(l)));
   const ser = uniform('SER');
-  for (const l of levels) verdicts.set(l, ser === true && l !== 'SSER' ? true : l === 'SER' ? ser : uniform(l));
+  for (const l of levels) verdicts.set(l, ser === true && !levelRow(l).realTime ? true : l === 'SER' ? ser : uniform(l));
   const anomalies: ListAnomaly[] = [];
   const hasTimes = h.txnTimeStart !== undefined;
   for (const c of findCycles(inf, hasTimes, CYCLE_CLASSES)) {
@@ -92,7 +93,8 @@ export function reportedCodes(a: ListAnalysis): Set<AnomalyCode> {
   return out;
 }
 
-function explainEdge(inf: ListInference, c: CycleEdge): AnomalyEdge {
+/** One edge in words, with where it shows (also for editor hovers). */
+export function explainEdge(inf: ListInference, c: CycleEdge): AnomalyEdge {
   const h = inf.h;
   const e = inf.edges;
   const A = h.names.txnName(c.from);

@@ -9,17 +9,19 @@
 import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
 import { buildListCsr, topologicalOrder, type Csr } from '../util/graph.ts';
 import { Int32Vec } from '../util/int-vec.ts';
-import { LIST_LEVELS, type ListLevel } from './anomaly-table.ts';
+import { levelId } from '../levels/levels.ts';
+import type { ListLevel } from './anomaly-table.ts';
 import { LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
 
-export const L_RC = 0;
-export const L_RA = 1;
-export const L_CC = 2;
-export const L_PC = 3;
-export const L_PSI = 4;
-export const L_SI = 5;
-export const L_SER = 6;
-export const L_SSER = 7;
+/** Level ids as in History.txnLevel (the level table's stable ids). */
+export const L_RC = levelId('RC');
+export const L_RA = levelId('RA');
+export const L_CC = levelId('CC');
+export const L_PC = levelId('PC');
+export const L_PSI = levelId('PSI');
+export const L_SI = levelId('SI');
+export const L_SER = levelId('SER');
+export const L_SSER = levelId('SSER');
 
 /**
  * CC and PSI keep a vector clock per transaction (transactions × sessions entries, 256 MB here);
@@ -32,7 +34,7 @@ const UNOBSERVED = 0x7fffffff;
 const NONE = -1;
 
 export function listLevelId(l: ListLevel): number {
-  return LIST_LEVELS.indexOf(l);
+  return levelId(l);
 }
 
 /** Shared, lazily built structures for deciding several levels on one inference. */
@@ -202,7 +204,7 @@ export class ListLevelContext {
   }
 
   /**
-   * Whether the history holds with transaction t at level lvl[t] (ids as LIST_LEVELS; SSER's rt
+   * Whether the history holds with transaction t at level lvl[t] (level ids; SSER's rt
    * applies to transactions at SSER). The mixed verdict and each homogeneous one.
    */
   holds(lvl: Int8Array): boolean | null {

@@ -6,8 +6,8 @@ import type { AnomalyExpectation, Directives } from '../syntax/hist-parser.ts';
 import type { Witness } from '../witness/witness.ts';
 import { anomalyRow, type ListLevel } from './anomaly-table.ts';
 import { reportedCodes, type ListAnalysis } from './list-analysis.ts';
-import { L_SSER, listLevelId } from './list-levels.ts';
-import { LEVELS } from '../levels/levels.ts';
+import { listLevelId } from './list-levels.ts';
+import { levelById } from '../levels/levels.ts';
 
 /** Why a level fails on a list-append history: the first anomaly that breaks it, or the first consistency finding. */
 export function listWitness(list: ListAnalysis, level: ListLevel): Witness {
@@ -35,12 +35,12 @@ export function listWitness(list: ListAnalysis, level: ListLevel): Witness {
   };
 }
 
-/** Each transaction's level in the mixed verdict, as ids of LIST_LEVELS (SSER tags and `level SSER` included). */
+/** Each transaction's level in the mixed verdict, as level ids (untagged: the file's level, else SER). */
 export function mixedListLevels(h: History, d: Directives): Int8Array {
-  const fallback = d.level ? (d.level.strict ? L_SSER : listLevelId(d.level.level)) : listLevelId('SER');
+  const fallback = listLevelId(d.level ? d.level.level : 'SER');
   const out = new Int8Array(h.txnCount);
   for (let t = 1; t < h.txnCount; t++) {
-    out[t] = h.txnLevel[t] < 0 ? fallback : h.txnStrict?.[t] === 1 ? L_SSER : listLevelId(LEVELS[h.txnLevel[t]]);
+    out[t] = h.txnLevel[t] < 0 ? fallback : h.txnLevel[t];
   }
   return out;
 }
@@ -48,9 +48,9 @@ export function mixedListLevels(h: History, d: Directives): Int8Array {
 /** The levels a file claims (its `level` and its tags): anomalies that break one of them are errors. */
 export function claimedListLevels(h: History, d: Directives | null): ListLevel[] {
   const out = new Set<ListLevel>();
-  if (d?.level) out.add(d.level.strict ? 'SSER' : d.level.level);
+  if (d?.level) out.add(d.level.level);
   for (let t = 1; t < h.txnCount; t++) {
-    if (h.txnLevel[t] >= 0) out.add(h.txnStrict?.[t] === 1 ? 'SSER' : LEVELS[h.txnLevel[t]]);
+    if (h.txnLevel[t] >= 0) out.add(levelById(h.txnLevel[t]));
   }
   return [...out];
 }

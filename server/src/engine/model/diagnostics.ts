@@ -1,7 +1,7 @@
 // Findings as data: stable codes, severities and offset ranges; rendering to LSP shapes happens at the edges.
 
-import type { LevelName } from '../levels/levels.ts';
-import type { AnomalyCode } from '../listappend/anomaly-table.ts';
+import { LEVELS, type LevelName } from '../levels/levels.ts';
+import { ANOMALIES, type AnomalyCode } from '../listappend/anomaly-table.ts';
 
 export type Severity = 'error' | 'warning' | 'information';
 
@@ -12,6 +12,15 @@ export type DiagnosticCode =
   | LevelName | 'SSER' | 'mixed'
   | 'mixed-key' | AnomalyCode
   | 'not-checked' | 'expectation-failed';
+
+/** Every diagnostic code once (SARIF's rules): the input's, the levels (their table), the list-append anomalies (theirs), the checker's own. */
+export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [...new Set<DiagnosticCode>([
+  'syntax', 'duplicate-name', 'undefined-transaction', 'unknown-level',
+  'thin-air', 'aborted-read', 'intermediate-read', 'future-read', 'own-write',
+  'ambiguous-read', 'causality-cycle', 'duplicate-write',
+  ...LEVELS, 'SSER', 'mixed', 'mixed-key', ...ANOMALIES.map((a) => a.code),
+  'not-checked', 'expectation-failed',
+])];
 
 /** Half-open span of UTF-16 offsets into the source text. */
 export interface Span {

@@ -55,8 +55,6 @@ export interface History {
   opTxn: Int32Array;
   /** Initial values declared by `init k = v` (key id → value id). */
   initValues: Map<number, number>;
-  /** 1: tagged `[SSER]` (txnLevel then holds SER): its commit order must also extend rt. */
-  txnStrict?: Uint8Array;
   /** 1: status `unknown` (the client never learned the outcome); absent when no input said so. */
   txnUnknown?: Uint8Array;
   /** Real-time interval `@ START..END` per transaction; NaN when the transaction has no times. */
@@ -94,7 +92,6 @@ export class HistoryBuilder {
   private readonly txnUnknown: Uint8Vec;
   private readonly txnTimeStart: Float64Vec;
   private readonly txnTimeEnd: Float64Vec;
-  private strict: Uint8Vec | null = null;
   private hasUnknown = false;
   private hasTimes = false;
   /** Per op, where its list elements start in listElems (-1: not a list read); only once a list is seen. */
@@ -176,13 +173,6 @@ export class HistoryBuilder {
     this.txnTimeStart.push(NaN);
     this.txnTimeEnd.push(NaN);
     return this.txnSession.length - 1;
-  }
-
-  /** Marks t as tagged SSER (its txnLevel is SER). */
-  setTxnStrict(t: number): void {
-    this.strict ??= new Uint8Vec(64);
-    this.strict.reserve(t + 1);
-    this.strict.data[t] = 1;
   }
 
   /** Marks t as `unknown`: committed or not, the client never learned. */
@@ -279,10 +269,6 @@ export class HistoryBuilder {
       opKind: ops.opKind, opKey: ops.opKey, opValue: ops.opValue, opSource: ops.opSource, opTxn: ops.opTxn,
       initValues, names: this.makeNames(keyName, valueText), ranges,
     };
-    if (this.strict) {
-      this.strict.reserve(txnCount);
-      h.txnStrict = this.strict.data.slice(0, txnCount);
-    }
     if (this.hasUnknown) h.txnUnknown = this.txnUnknown.data.slice(0, txnCount);
     if (this.hasTimes) {
       h.txnTimeStart = this.txnTimeStart.data.slice(0, txnCount);
@@ -328,10 +314,6 @@ export class HistoryBuilder {
     if (!tOrder) return;
     for (const v of [this.txnSession, this.txnAborted, this.txnLevel, this.txnStart, this.txnEnd, this.txnUnknown, this.txnTimeStart, this.txnTimeEnd]) {
       permuteInPlace(v.data, tOrder);
-    }
-    if (this.strict) {
-      this.strict.reserve(txnCount);
-      permuteInPlace(this.strict.data, tOrder);
     }
     if (this.numericNames) permuteInPlace(this.txnNumbers.data, tOrder);
     else {

@@ -36,7 +36,6 @@ export function restrictWithOrigin(h: History, rf: ReadsFrom, keep: Uint8Array, 
       if (sessionOf[s] < 0) sessionOf[s] = b.addSession(h.names.sessionName(s), r?.sessionStart[s] ?? 0, r?.sessionEnd[s] ?? 0);
       newId[t] = b.addTxn(sessionOf[s], h.txnAborted[t] === 1, h.txnLevel[t], h.names.txnName(t), r?.txnStart[t] ?? 0, r?.txnEnd[t] ?? 0);
       if (h.txnUnknown?.[t] === 1) b.setTxnUnknown(newId[t]);
-      if (h.txnStrict?.[t] === 1) b.setTxnStrict(newId[t]);
       if (h.txnTimeStart && h.txnTimeEnd && !Number.isNaN(h.txnTimeStart[t])) b.setTxnTime(newId[t], h.txnTimeStart[t], h.txnTimeEnd[t]);
     }
   }

@@ -1,7 +1,8 @@
-// Decides PC, PSI, SI, SER and mixed levels: necessary conditions, a commit-order search, exact verification.
+// Decides PC, PSI, SI, SER, SSER and mixed levels: necessary conditions, a commit-order search, exact verification.
 
 import { searchCommitOrder, MODE_PC, MODE_SER, MODE_SI, MODE_STATIC } from './commit-search.ts';
-import { EdgeList } from '../model/edges.ts';
+import { EdgeList, EK_CO } from '../model/edges.ts';
+import { forEachRealTimeEdge } from './real-time.ts';
 import { BOTTOM } from '../model/history.ts';
 import { forcedEdges, type CheckContext } from '../weak/level-check.ts';
 import { isSnapshotLevel, levelRow, RULES, type Level, type SearchMode } from '../levels/levels.ts';
@@ -46,6 +47,8 @@ const EVENT_CLOCK_ENTRIES = 16_000_000;
 const FOUND_VERIFY_MAX_TXNS = 2000;
 /** A PSI propagation round (reachability over all transactions) counts as this many search states. */
 const PSI_STATES_PER_ROUND = 100;
+/** Real-time edges kept after reduction before SSER is undecided (each costs about 24 bytes here). */
+const MAX_RT_EDGES = 16_000_000;
 /** Memory for the commit-order search's memo of failed frontiers. */
 const MEMO_BYTES = 256 * 1024 * 1024;
 
@@ -102,6 +105,13 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
     if (!e) return { kind: 'unknown', reason: 'the history needs more vector-clock entries (transactions × sessions) than CC keeps' };
     for (let i = 0; i < e.length; i++) precedence.add(e.from.data[i], e.to.data[i], e.kind.data[i]);
   }
+  // SSER: the commit order extends rt into real-time transactions (a reduced set of edges).
+  const realTime = (t: number): boolean => levelRow(levelOf(t)).realTime;
+  let rtEdges = 0;
+  forEachRealTimeEdge(h, realTime, (t1, t2) => {
+    if (++rtEdges <= MAX_RT_EDGES) precedence.add(t1, t2, EK_CO);
+  });
+  if (rtEdges > MAX_RT_EDGES) return { kind: 'unknown', reason: `real time needs more than ${MAX_RT_EDGES} commit-order edges here (too many overlapping transactions)` };
   // Polynomial necessary conditions first: they decide many violations and guide the search.
   if (committed <= PROPAGATION_MAX_TXNS && hasSnapshotLevels(h.txnCount, levelOf, h.txnAborted)) {
     const more = propagateSnapshotOrder(h, rf, levelOf, precedence);

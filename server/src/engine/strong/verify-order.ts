@@ -9,10 +9,12 @@ import { writesKey, type ReadsFrom } from '../model/reads-from.ts';
  * Why an order fails. 'ext': the read's transaction sees `t2`, which writes the key read and commits
  * after the transaction read from. 'rc': an RC read follows an earlier read (premiseOp) from `t2`,
  * which writes the key and commits after the transaction read from. 'vis': the transaction must see
- * `t2` (its level's rules), but `t2` commits after it; readOp is then its first read.
+ * `t2` (its level's rules), but `t2` commits after it; readOp is then its first read. 'rt': the
+ * transaction runs at a real-time level (SSER) and `t2` ended before it started, yet commits after
+ * it; readOp is its first read, or -1 when it has no operations.
  */
 export interface OrderFailure {
-  kind: 'ext' | 'rc' | 'vis';
+  kind: 'ext' | 'rc' | 'vis' | 'rt';
   readOp: number;
   t2: number;
   /** 'rc': the earlier read of the same transaction that read from t2; else -1. */
@@ -50,10 +52,20 @@ function visibility(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, or
   const has = (row: number, p: number): boolean => (vis[row * words + (p >>> 5)] & (1 << (p & 31))) !== 0;
   const soPrev = sessionPredecessors(h);
   const queue = new Int32Array(n);
+  // Real time: the least end time from each position on (NaN: no times), to find a later transaction that ended earlier.
+  const te = h.txnTimeEnd;
+  const ts = h.txnTimeStart;
+  const minEndFrom = new Float64Array(n + 1).fill(Infinity);
+  if (te) for (let i = n - 1; i >= 0; i--) minEndFrom[i] = Number.isNaN(te[order[i]]) ? minEndFrom[i + 1] : Math.min(minEndFrom[i + 1], te[order[i]]);
   for (let i = 0; i < n; i++) {
     const t = order[i];
     const level = levelOf(t);
     const rules = levelRow(level);
+    if (rules.realTime && ts && te && minEndFrom[i + 1] < ts[t]) {
+      let p = i + 1;
+      while (!(te[order[p]] < ts[t])) p++;
+      return { kind: 'rt', readOp: h.txnOpStart[t] < h.txnOpStart[t + 1] ? firstRead(h, rf, t) : -1, t2: order[p], premiseOp: -1 };
+    }
     const row = i * words;
     let head = 0;
     let tail = 0;

@@ -9,9 +9,8 @@ import {
 } from './hist-lexer.ts';
 import { levelById, levelId, levelList, LEVELS, parseLevel, someAliases, type Level } from '../levels/levels.ts';
 
-/** strict: the directive named SSER (level holds SER then): SER whose commit order also extends rt. */
-export interface LevelDirective { level: Level; span: Span; strict?: boolean }
-export interface ExpectDirective { level: Level; ok: boolean; span: Span; strict?: boolean }
+export interface LevelDirective { level: Level; span: Span }
+export interface ExpectDirective { level: Level; ok: boolean; span: Span }
 /** `expect A found|absent`: an anomaly of the list-append table expected (not) to be reported. */
 export interface AnomalyExpectation { anomaly: AnomalyCode; found: boolean; span: Span }
 
@@ -35,8 +34,6 @@ export interface ParsedFile {
 
 const DIRECTIVES = new Set(['history', 'level', 'check', 'expect', 'init']);
 const STATUSES = new Set(['committed', 'aborted', 'unknown', 'info', 'indeterminate']);
-/** A level tag or directive naming SSER, kept as SER plus this flag. */
-const STRICT_NAMES = new Set(['sser', 'strict-serializable']);
 /** What a key holds, fixed by its first append/write or list/scalar read. */
 const KEY_FREE = 0;
 const KEY_REGISTER = 1;
@@ -79,8 +76,6 @@ class Parser {
   /** Per key: KEY_FREE, KEY_REGISTER or KEY_LIST, and the op that fixed it. */
   private readonly keyKind: number[] = [];
   private readonly keyKindSpan: Span[] = [];
-  /** Whether the last levelToken() named SSER. */
-  private lastStrict = false;
   private session = -1;
   private implicitSession = -1;
   private txn = -1;
@@ -250,7 +245,6 @@ class Parser {
       else problem ??= { message: `expected ']' after the level, found ${this.describe()}`, span: this.span() };
       this.hasTags = this.hasTags || level >= 0;
     }
-    const strict = level >= 0 && this.lastStrict;
     let aborted = false;
     let unknown = false;
     const status = this.lower();
@@ -280,7 +274,6 @@ class Parser {
     }
     this.txn = this.builder.addTxn(session, aborted, level, name, span.start, span.end);
     if (unknown) this.builder.setTxnUnknown(this.txn);
-    if (strict) this.builder.setTxnStrict(this.txn);
     if (time) this.builder.setTxnTime(this.txn, time[0], time[1]);
     if (!this.txnByName.has(name)) this.txnByName.set(name, this.txn);
   }
@@ -306,12 +299,10 @@ class Parser {
   private levelToken(): number {
     if (this.kind() !== TK_IDENT) return this.fail(`a level (${LEVELS.join(', ')})`);
     const at = this.pos++;
-    const strict = STRICT_NAMES.has(this.textOf(at).toLowerCase());
-    this.lastStrict = strict;
-    const level = strict ? 'SER' : parseLevel(this.textOf(at));
+    const level = parseLevel(this.textOf(at));
     if (!level) {
       this.add(finding('unknown-level', 'error',
-        `unknown level '${this.textOf(at)}': expected ${levelList()} or SSER (or an alias such as ${someAliases().join(', ')})`, this.span(at)));
+        `unknown level '${this.textOf(at)}': expected ${levelList()} (or an alias such as ${someAliases().join(', ')})`, this.span(at)));
       return -1;
     }
     return levelId(level);
@@ -485,7 +476,7 @@ class Parser {
         const span = { start: this.tk.start[kwAt], end: this.tk.end[at] };
         if (level < 0) return; // FAILED, or an unknown level already reported
         if (this.directives.level) this.add(finding('syntax', 'error', 'the level is already set by an earlier level directive', span));
-        else this.directives.level = { level: levelFromId(level), span, ...(this.lastStrict ? { strict: true } : {}) };
+        else this.directives.level = { level: levelFromId(level), span };
         return;
       }
       case 'check': {
@@ -496,7 +487,7 @@ class Parser {
         do {
           const at = this.pos;
           const level = this.levelToken();
-          if (level >= 0) this.directives.checks.push({ level: levelFromId(level), span: this.span(at), ...(this.lastStrict ? { strict: true } : {}) });
+          if (level >= 0) this.directives.checks.push({ level: levelFromId(level), span: this.span(at) });
           if (this.kind() === TK_COMMA) this.pos++;
         } while (this.kind() === TK_IDENT && !this.atItemStart());
         return;
@@ -517,7 +508,6 @@ class Parser {
         }
         const level = this.levelToken();
         if (level === FAILED) return;
-        const strict = this.lastStrict;
         const verdict = this.lower();
         if (verdict !== 'ok' && verdict !== 'violated') {
           this.fail("'ok' or 'violated'");
@@ -525,7 +515,7 @@ class Parser {
         }
         const span = { start: this.tk.start[kwAt], end: this.tk.end[this.pos] };
         this.pos++;
-        if (level >= 0) this.directives.expects.push({ level: levelFromId(level), ok: verdict === 'ok', span, ...(strict ? { strict: true } : {}) });
+        if (level >= 0) this.directives.expects.push({ level: levelFromId(level), ok: verdict === 'ok', span });
         return;
       }
       case 'init': {

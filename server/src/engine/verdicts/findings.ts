@@ -84,15 +84,26 @@ export function undecidedFindings(h: History, findings: Finding[], levels: reado
     `${names.join(', ')}: not decided within the search budget (${undecided.map((v) => v.note).join('; ')})`, firstMention(h, d, names) ?? ZERO));
 }
 
-/** Expectations decide files that have them: a failed one is an error at its `expect` line. */
-export function expectationFindings(verdicts: LevelVerdicts, d: Directives | null): void {
+/** An `expect L ok|violated` line and the verdict it was compared with (null: undecided). */
+export interface Expectation {
+  level: Level | 'SSER';
+  ok: boolean;
+  span: Span;
+  consistent: boolean | null;
+}
+
+/** Expectations decide files that have them: a failed one is an error at its `expect` line. Returns each with its verdict. */
+export function expectationFindings(verdicts: LevelVerdicts, d: Directives | null): Expectation[] {
+  const out: Expectation[] = [];
   for (const e of d?.expects ?? []) {
     const v = verdicts.verdictOf(e.level);
+    out.push({ level: e.level, ok: e.ok, span: e.span, consistent: v.consistent });
     if (v.consistent === null) continue; // covered by the not-checked note
     if (v.consistent === e.ok) continue;
     const why = v.consistent ? 'it holds' : `it is violated: ${clip(v.witness?.message ?? '')}`;
     verdicts.checks.findings.push(finding('expectation-failed', 'error', `expected ${e.level} ${e.ok ? 'ok' : 'violated'}, but ${why}`, e.span, v.witness ? relatedOf(v.witness) : []));
   }
+  return out;
 }
 
 /** The strong levels the mixed verdict involves. */

@@ -24,6 +24,8 @@ export function orderFailureText(h: History, rf: ReadsFrom, explain: Explainer, 
       return `${head} ${explain.readPhrase(f.readOp)}, but it sees ${t2} (${whySees(h, rf, level, order, f.t2, t3, explain)}), ${newer}`;
     case 'rc':
       return `${head} ${explain.readPhrase(f.readOp)} after it ${explain.readPhrase(f.premiseOp)}, ${newer}`;
+    case 'rt':
+      return `${head} commits before ${t2}, although ${t2} finished (at ${h.txnTimeEnd?.[f.t2]}) before ${explain.txn(t3)} started (at ${h.txnTimeStart?.[t3]})`;
     case 'vis':
       return `${head} must see ${t2} (${whySees(h, rf, level, order, f.t2, t3, explain)}), but ${t2} commits after ${explain.txn(t3)}`;
   }

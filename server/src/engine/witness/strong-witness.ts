@@ -1,6 +1,7 @@
 // Explains a strong-level violation on its minimal sub-history: a forced cycle, or per-order failures.
 
-import { opSpan, writesKey, type ReadsFrom } from '../model/reads-from.ts';
+import { opSpan, txnSpan, writesKey, type ReadsFrom } from '../model/reads-from.ts';
+import { forEachRealTimeEdge } from '../strong/real-time.ts';
 import { BOTTOM, type History } from '../model/history.ts';
 import { CheckContext } from '../weak/level-check.ts';
 import { levelRow, type Level } from '../levels/levels.ts';
@@ -29,7 +30,7 @@ export function explainStrong(anomaly: string, h: History, rf: ReadsFrom, levelO
     for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 0 && !levelRow(levelOf(t)).visibility.total) return false;
     return true;
   })();
-  const cycle = allSer ? serForcedCycle(h, rf, explain) : null;
+  const cycle = allSer ? serForcedCycle(h, rf, explain, levelOf) : null;
   const ctx = new CheckContext(h, rf);
   const failures: { text: string; readOp: number }[] = [];
   const seen = new Set<string>();
@@ -64,7 +65,7 @@ export function explainStrong(anomaly: string, h: History, rf: ReadsFrom, levelO
  * before t2. When one side is impossible (it would close a cycle) the other is forced; forced edges
  * are propagated until a cycle appears or nothing changes. Returns the cycle, or null.
  */
-function serForcedCycle(h: History, rf: ReadsFrom, explain: Explainer): WitnessEdge[] | null {
+function serForcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t: number) => Level): WitnessEdge[] | null {
   const n = h.txnCount;
   type E = { from: number; to: number; edge: WitnessEdge };
   const edges: E[] = [];
@@ -73,6 +74,8 @@ function serForcedCycle(h: History, rf: ReadsFrom, explain: Explainer): WitnessE
   };
   const soPrev = sessionPredecessors(h);
   for (let t = 1; t < n; t++) if (soPrev[t] >= 0) add(soPrev[t], t, explain.edge({ from: soPrev[t], to: t, kind: 0, a: -1, b: -1 }));
+  // SSER: real time orders the commit order into real-time transactions.
+  forEachRealTimeEdge(h, (t) => levelRow(levelOf(t)).realTime, (t1, t2) => add(t1, t2, realTimeEdge(h, explain, t1, t2)));
   const reads: { op: number; t3: number; t1: number; x: number }[] = [];
   for (let t = 1; t < n; t++) {
     if (h.txnAborted[t] === 1) continue;
@@ -106,6 +109,16 @@ function serForcedCycle(h: History, rf: ReadsFrom, explain: Explainer): WitnessE
     }
   }
   return null;
+}
+
+/** "T1 must commit before T2: T1 finished (at 130) before T2 started (at 140)". */
+export function realTimeEdge(h: History, explain: Explainer, t1: number, t2: number): WitnessEdge {
+  const a = explain.txn(t1);
+  const b = explain.txn(t2);
+  return {
+    from: t1, to: t2, kind: 'co', key: -1, readOp: -1, span: txnSpan(h, t2),
+    because: `${a} must commit before ${b}: ${a} finished (at ${h.txnTimeEnd?.[t1]}) before ${b} started (at ${h.txnTimeStart?.[t2]})`,
+  };
 }
 
 /** BFS path from a to b over the edge list (small graphs only), as edge indexes. */

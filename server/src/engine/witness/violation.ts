@@ -6,7 +6,7 @@ import { isWeakLevel, levelById, levelRow, type Level } from '../levels/levels.t
 import { firstViolation, type ReadsFrom } from '../model/reads-from.ts';
 import { shrinkHistory, type Shrunk } from './minimize.ts';
 import { hasListOps, inferListAppend } from '../listappend/infer.ts';
-import { decideListLevel, L_SSER, ListLevelContext, listLevelId } from '../listappend/list-levels.ts';
+import { decideListLevel, ListLevelContext, listLevelId } from '../listappend/list-levels.ts';
 import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongBudget } from '../strong/strong-check.ts';
 
 /** A homogeneous level, or 'mixed' (each transaction at its tag, untagged ones at `fallback`). */
@@ -48,7 +48,7 @@ export function violates(h: History, rf: ReadsFrom, target: Target, budget: Stro
     const lctx = new ListLevelContext(inferListAppend(h));
     const lvl = new Int8Array(h.txnCount);
     const levelOf = levelOfTarget(h, target);
-    for (let t = 1; t < h.txnCount; t++) lvl[t] = h.txnStrict?.[t] === 1 && target.level === 'mixed' ? L_SSER : listLevelId(levelOf(t));
+    for (let t = 1; t < h.txnCount; t++) lvl[t] = listLevelId(levelOf(t));
     if (decideListLevel(lctx, lvl) === false) return true;
   }
   const ctx = new CheckContext(h, rf);

@@ -1,12 +1,18 @@
-// Completion: keywords, levels, and the keys, transaction ids and sessions the file already has.
+// Completion: keywords, levels, anomaly names after `expect`, `@` intervals, and the keys, transaction ids and sessions the file already has.
 
-import { CompletionItemKind, type CompletionItem, type CompletionList } from 'vscode-languageserver-protocol';
-import { LEVELS } from '../../engine/levels/levels.ts';
+import { CompletionItemKind, InsertTextFormat, type CompletionItem, type CompletionList } from 'vscode-languageserver-protocol';
+import { LEVELS, levelRow } from '../../engine/levels/levels.ts';
+import { ANOMALIES } from '../../engine/listappend/anomaly-table.ts';
 import type { DocModel } from '../doc-model.ts';
 
 const DIRECTIVES = ['history', 'level', 'check', 'expect', 'init', 'session'];
-const WORDS = ['committed', 'aborted', 'ok', 'violated', 'init'];
-const LEVEL_ALIASES = ['read-committed', 'read-atomic', 'causal', 'TCC', 'prefix', 'parallel-snapshot', 'snapshot', 'serializable'];
+const WORDS = ['committed', 'aborted', 'unknown', 'ok', 'violated', 'found', 'absent', 'init'];
+/** The table's aliases that are not just the level's name in lower case. */
+const LEVEL_ALIASES = LEVELS.flatMap((l) => levelRow(l).aliases.filter((a) => a !== l.toLowerCase()));
+/** `@ START..END` after a transaction's status: its real-time interval (SSER). */
+const INTERVAL: CompletionItem = {
+  label: '@', kind: CompletionItemKind.Snippet, detail: 'real-time interval: @ START..END', insertText: '@ ${1:START}..${2:END}', insertTextFormat: InsertTextFormat.Snippet,
+};
 const OPERATIONS: CompletionItem[] = [
   { label: 'r', kind: CompletionItemKind.Function, detail: 'read: r(key, value)', insertText: 'r(' },
   { label: 'w', kind: CompletionItemKind.Function, detail: 'write: w(key, value)', insertText: 'w(' },
@@ -14,13 +20,14 @@ const OPERATIONS: CompletionItem[] = [
 ];
 
 /** What the text just before the cursor asks for. */
-export type CompletionContext = 'levels' | 'keys' | 'transactions' | 'any';
+export type CompletionContext = 'levels' | 'expect' | 'keys' | 'transactions' | 'any';
 
 export function contextOf(linePrefix: string): CompletionContext {
   const before = linePrefix.replace(/[A-Za-z0-9_.-]*$/, '');
   if (/<-\s*$/.test(before)) return 'transactions';
   if (/\b(?:[rwa]|read|write|append)\(\s*$/i.test(before)) return 'keys';
-  if (/\[\s*$/.test(before) || /^\s*(?:level|check|expect)\b[^#]*$/i.test(before)) return 'levels';
+  if (/^\s*expect\s+$/i.test(before)) return 'expect';
+  if (/\[\s*$/.test(before) || /^\s*(?:level|check)\b[^#]*$/i.test(before)) return 'levels';
   return 'any';
 }
 
@@ -48,6 +55,8 @@ function completionItems(m: DocModel | null, context: CompletionContext, capped:
   switch (context) {
     case 'levels':
       return levels();
+    case 'expect':
+      return [...levels(), ...ANOMALIES.map((a) => ({ label: a.code, kind: CompletionItemKind.EnumMember, detail: `anomaly: ${a.meaning}` }))];
     case 'keys':
       return keys();
     case 'transactions':
@@ -56,7 +65,7 @@ function completionItems(m: DocModel | null, context: CompletionContext, capped:
       return [
         ...DIRECTIVES.map((d) => ({ label: d, kind: CompletionItemKind.Keyword })),
         ...WORDS.map((d) => ({ label: d, kind: CompletionItemKind.Keyword })),
-        ...OPERATIONS, ...levels(), ...keys(), ...txns(),
+        ...OPERATIONS, INTERVAL, ...levels(), ...keys(), ...txns(),
       ];
   }
 }

@@ -2,7 +2,8 @@
 
 import type { Hover, Position } from 'vscode-languageserver-protocol';
 import { EK_CO } from '../../engine/model/edges.ts';
-import { BOTTOM, OP_LIST_READ, OP_READ, OP_WRITE } from '../../engine/model/history.ts';
+import { BOTTOM, OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE } from '../../engine/model/history.ts';
+import { appendHover, listReadHover } from './list-hover.ts';
 import { levelById, type Level } from '../../engine/levels/levels.ts';
 import { visibleSet } from '../../engine/strong/verify-order.ts';
 import { opAt, readsOfWrite, txnHeaderAt } from '../../engine/queries.ts';
@@ -21,7 +22,7 @@ export function hoverAt(m: DocModel, position: Position): Hover | null {
   const o = opAt(h, offset, m.opOrder);
   if (o < 0) return null;
   const kind = h.opKind[o];
-  const value = kind === OP_READ || kind === OP_LIST_READ ? readHover(m, o) : kind === OP_WRITE ? writeHover(m, o) : null;
+  const value = kind === OP_LIST_READ ? listReadHover(m, o) : kind === OP_APPEND ? appendHover(m, o) : kind === OP_READ ? readHover(m, o) : kind === OP_WRITE ? writeHover(m, o) : null;
   return value ? { contents: { kind: 'markdown', value }, range: m.lines.range(m.ranges.opStart[o], m.ranges.opEnd[o]) } : null;
 }
 

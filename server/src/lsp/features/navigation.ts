@@ -1,7 +1,8 @@
-// Go to definition (a read → the write it observed) and references (a write → every read of it).
+// Go to definition (a read → the write it observed; a list element → its append) and references (a write → every read of it).
 
 import type { Location, Position } from 'vscode-languageserver-protocol';
-import { OP_READ, OP_WRITE } from '../../engine/model/history.ts';
+import { OP_LIST_READ, OP_READ, OP_WRITE } from '../../engine/model/history.ts';
+import { listElementAppend } from './list-hover.ts';
 import { opAt, readsOfWrite, txnHeaderAt } from '../../engine/queries.ts';
 import type { DocModel } from '../doc-model.ts';
 
@@ -10,7 +11,12 @@ function opLocation(m: DocModel, o: number): Location {
 }
 
 export function definitionAt(m: DocModel, position: Position): Location | null {
-  const o = opAt(m.history, m.lines.offset(position), m.opOrder);
+  const offset = m.lines.offset(position);
+  const o = opAt(m.history, offset, m.opOrder);
+  if (o >= 0 && m.history.opKind[o] === OP_LIST_READ) {
+    const a = listElementAppend(m, o, offset);
+    return a >= 0 ? opLocation(m, a) : null;
+  }
   if (o < 0 || m.history.opKind[o] !== OP_READ) return null;
   const w = m.readsFrom.observedWrite[o];
   return w >= 0 ? opLocation(m, w) : null;

@@ -1,0 +1,114 @@
+// dbcop's JSON form: sessions of `{events, committed}` (or the older `{events, success}` with `{write, variable, value, success}` events).
+
+import { createScanner, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { MAX_VERSION_DIGITS, type DbcopDraft, type Problems } from './dbcop-draft.ts';
+
+/** dbcop's JSON nests 7 levels at most (wrapper, sessions, session, transaction, events, event, Write). */
+const MAX_DEPTH = 32;
+/** jsonc-parser's SyntaxKind values (a const enum, which isolated modules cannot import). */
+const OPEN_BRACE = 1;
+const CLOSE_BRACE = 2;
+const OPEN_BRACKET = 3;
+const CLOSE_BRACKET = 4;
+const EOF = 17;
+
+/**
+ * Where the nesting first exceeds MAX_DEPTH, or -1. Checked with the (iterative) scanner before
+ * parsing, because the parser recurses per level and 100k brackets would overflow the stack.
+ */
+function nestedTooDeep(text: string): number {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  for (let k: number = scanner.scan(); k !== EOF; k = scanner.scan()) {
+    if (k === OPEN_BRACE || k === OPEN_BRACKET) {
+      if (++depth > MAX_DEPTH) return scanner.getTokenOffset();
+    } else if (k === CLOSE_BRACE || k === CLOSE_BRACKET) {
+      depth--;
+    }
+  }
+  return -1;
+}
+
+/** A property's value node of an object node, if any. */
+function prop(node: Node, name: string): Node | undefined {
+  if (node.type !== 'object') return undefined;
+  for (const p of node.children ?? []) if (p.children?.[0]?.value === name) return p.children[1];
+  return undefined;
+}
+
+/**
+ * Accepts the file `dbcop generate` writes (`{"params": …, "data": [sessions]}`) and the bare
+ * sessions array; events `{"Write": {"variable": V, "version": N}}` and `{"Read": {"variable": V,
+ * "version": N | null}}`, or the older `{"write": bool, "variable": V, "value": N, "success": bool}`.
+ */
+export function scanDbcopJson(text: string, d: DbcopDraft, problems: Problems): void {
+  const tooDeep = nestedTooDeep(text);
+  if (tooDeep >= 0) {
+    problems.add(`JSON nested deeper than ${MAX_DEPTH} levels (dbcop histories nest 7 at most)`, tooDeep, tooDeep + 1);
+    return;
+  }
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
+  for (const e of errors) problems.add(`JSON: ${printParseErrorCode(e.error)}`, e.offset, e.offset + Math.max(1, e.length));
+  if (!root || errors.length > 0) return;
+  const data = root.type === 'object' ? prop(root, 'data') : root;
+  if (!data || data.type !== 'array') {
+    problems.add('expected an array of sessions, or an object whose `data` is one (as `dbcop generate` writes)', root.offset, root.offset + 1);
+    return;
+  }
+  for (const s of data.children ?? []) {
+    d.newSession();
+    if (s.type !== 'array') {
+      problems.add('expected a session: an array of transactions', s.offset, s.offset + s.length);
+      continue;
+    }
+    for (const t of s.children ?? []) transaction(text, t, d, problems);
+  }
+}
+
+function transaction(text: string, t: Node, d: DbcopDraft, problems: Problems): void {
+  const events = prop(t, 'events');
+  if (!events || events.type !== 'array') {
+    problems.add('expected a transaction: {"events": [...], "committed": true}', t.offset, t.offset + t.length);
+    return;
+  }
+  const flag = prop(t, 'committed') ?? prop(t, 'success');
+  const committed = flag?.type === 'boolean' ? flag.value === true : true;
+  const txn = d.addTxn(committed, t.offset);
+  d.endTxn(txn, t.offset + t.length, committed);
+  for (const e of events.children ?? []) event(text, e, txn, d, problems);
+}
+
+function event(text: string, e: Node, txn: number, d: DbcopDraft, problems: Problems): void {
+  const start = e.offset;
+  const end = e.offset + e.length;
+  const bad = (message: string): void => problems.add(message, start, end);
+  const tagged = prop(e, 'Write') ?? prop(e, 'Read');
+  let write: boolean;
+  let variable: Node | undefined;
+  let version: Node | undefined;
+  if (tagged) {
+    write = prop(e, 'Write') !== undefined;
+    variable = prop(tagged, 'variable');
+    version = prop(tagged, 'version');
+  } else {
+    const w = prop(e, 'write');
+    if (w?.type !== 'boolean') return bad('expected an event: {"Write": {"variable": …, "version": …}} or {"Read": {…}}');
+    // The older format records every planned event; one that did not run (success false) is left out.
+    if (prop(e, 'success')?.value === false) return;
+    write = w.value === true;
+    variable = prop(e, 'variable');
+    version = prop(e, 'value');
+  }
+  if (!variable || (variable.type !== 'number' && variable.type !== 'string')) return bad('expected the event\'s variable (a number or a string)');
+  const key = variable.type === 'string' ? String(variable.value) : text.slice(variable.offset, variable.offset + variable.length);
+  if (!version || version.type === 'null') {
+    if (write) return bad('a write needs a version');
+    d.addEvent(txn, write, key, null, start, end);
+    return;
+  }
+  const raw = text.slice(version.offset, version.offset + version.length);
+  if (version.type !== 'number' || !/^\d+$/.test(raw)) return bad('expected a version: a non-negative integer');
+  if (raw.length > MAX_VERSION_DIGITS) return bad(`a version longer than ${MAX_VERSION_DIGITS} digits`);
+  d.addEvent(txn, write, key, raw, start, end);
+}

@@ -1,0 +1,89 @@
+// dbcop's compact text form: `[x:=1 y==2] [z==?]!` transactions, one session's lines, `---` between sessions, `//` comments.
+
+import { MAX_VERSION_DIGITS, type DbcopDraft, type Problems } from './dbcop-draft.ts';
+
+const isWord = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isBlank = (c: number): boolean => c === 32 || c === 9;
+
+/** A line's problem: where it starts and what was expected; the line is then left out. */
+class LineError extends Error {
+  constructor(readonly at: number, message: string) {
+    super(message);
+  }
+}
+
+/** Reads the text form into the draft; a bad line is reported once and left out. */
+export function scanDbcopText(text: string, d: DbcopDraft, problems: Problems): void {
+  d.newSession();
+  let lineNumber = 0;
+  for (let start = 0; start <= text.length;) {
+    let end = start;
+    while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
+    const next = end < text.length && text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
+    lineNumber++;
+    let p = start;
+    while (p < end && isBlank(text.charCodeAt(p))) p++;
+    const c = text.charCodeAt(p);
+    if (p === end || (c === 47 && text.charCodeAt(p + 1) === 47)) {
+      // blank line or comment
+    } else if (c === 45 && /^-+[ \t]*$/.test(text.slice(p, end))) {
+      d.newSession();
+    } else {
+      const mark = d.mark();
+      try {
+        scanLine(text, p, end, d);
+      } catch (e) {
+        if (!(e instanceof LineError)) throw e;
+        d.rollback(mark);
+        problems.add(`line ${lineNumber}: ${e.message}`, e.at, Math.max(e.at + 1, end));
+      }
+    }
+    start = next;
+  }
+}
+
+/** One line of transactions into the draft; throws a LineError at the first problem. */
+function scanLine(text: string, from: number, end: number, d: DbcopDraft): void {
+  let p = from;
+  const at = (q: number): number => (q < end ? text.charCodeAt(q) : -1);
+  while (p < end) {
+    if (at(p) !== 91) throw new LineError(p, 'expected a transaction `[x:=1 y==2]` (or `---` between sessions, `//` for a comment)');
+    const txn = d.addTxn(true, p++);
+    let events = 0;
+    for (;;) {
+      while (isBlank(at(p))) p++;
+      if (at(p) === 93 && events > 0) break;
+      const eventStart = p;
+      while (isWord(at(p))) p++;
+      if (p === eventStart) throw new LineError(p, events === 0 ? 'expected an event such as `x:=1`, `x==1` or `x==?`' : 'expected an event or `]`');
+      const key = text.slice(eventStart, p);
+      let write: boolean;
+      if (at(p) === 58 && at(p + 1) === 61) write = true;
+      else if (at(p) === 61 && at(p + 1) === 61) write = false;
+      else throw new LineError(p, `expected \`:=\` (write) or \`==\` (read) after \`${key}\``);
+      p += 2;
+      let version: string | null = null;
+      if (!write && at(p) === 63) {
+        p++;
+      } else {
+        const digits = p;
+        while (isDigit(at(p))) p++;
+        if (p === digits) throw new LineError(p, write ? 'expected a version (a non-negative integer)' : 'expected a version (a non-negative integer) or `?`');
+        if (p - digits > MAX_VERSION_DIGITS) throw new LineError(digits, `a version longer than ${MAX_VERSION_DIGITS} digits`);
+        version = text.slice(digits, p);
+      }
+      d.addEvent(txn, write, key, version, eventStart, p);
+      events++;
+      if (!isBlank(at(p)) && at(p) !== 93) throw new LineError(p, 'expected a space between events or `]`');
+    }
+    p++; // ]
+    let committed = true;
+    if (at(p) === 33) {
+      committed = false;
+      p++;
+    }
+    d.endTxn(txn, p, committed);
+    while (isBlank(at(p))) p++;
+  }
+}

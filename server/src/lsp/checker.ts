@@ -1,0 +1,102 @@
+// The checking stage: analyse a document's current version in a worker (one or two passes) and publish the result.
+
+import { CodeLensRefreshRequest, DiagnosticSeverity } from 'vscode-languageserver/node';
+import { isDefaultLevelSet, isWeakLevel } from '../engine/levels/levels.ts';
+import { AnalysisChangedNotification, StatusNotification } from '../protocol/messages.ts';
+import type { StatusParams } from '../protocol/shapes.ts';
+import type { ServerContext } from './context.ts';
+import { DIAGNOSTIC_SOURCE } from './convert.ts';
+import { cacheKeyOf, DocModel } from './doc-model.ts';
+import { doneStatus } from './features/summary.ts';
+import { analysisKey } from './settings.ts';
+import type { SnapshotOptions } from './snapshot.ts';
+import type { RunResult } from './worker-protocol.ts';
+
+/** Documents from this size on get a quick RC/RA/CC pass before the strong-level searches. */
+const TWO_PASS_CHARS = 4096;
+
+function sendStatus(ctx: ServerContext, p: StatusParams): void {
+  void ctx.connection.sendNotification(StatusNotification.type, p);
+}
+
+/**
+ * Analyses the document's current version unless it already is (per version and settings).
+ * Large documents that ask for strong levels get two passes: RC, RA and CC (fast, exact) are
+ * published first, then the full analysis with the strong-level searches replaces them.
+ */
+export async function check(ctx: ServerContext, uri: string): Promise<void> {
+  try {
+    const settings = await ctx.settingsFor(uri);
+    const doc = ctx.documents.get(uri);
+    const st = ctx.docs.get(uri);
+    const runner = ctx.runner;
+    if (!doc || !st || !runner) return;
+    if (st.format === null) return; // not a history (a .txt of prose): left alone
+    const key = analysisKey(settings);
+    const version = doc.version;
+    const cached = st.model;
+    if (cached && !cached.partial && cached.version === version && cached.settingsKey === key) return;
+    if (st.running && st.running.version === version && st.running.key === key) return;
+    ctx.cancelRunning(uri);
+    const text = doc.getText();
+    // The setting at its default (the seven) is no narrowing: files with real times still get SSER.
+    const levels = settings.levels.length > 0 && !isDefaultLevelSet(settings.levels) ? settings.levels : undefined;
+    const strongAsked = levels === undefined || levels.some((l) => !isWeakLevel(l));
+    const passes = text.length >= TWO_PASS_CHARS && strongAsked ? [true, false] : [false];
+    sendStatus(ctx, { uri, version, state: 'checking', levels: [], mixed: null, strongest: null, text: 'checking…', errors: 0, warnings: 0, millis: 0 });
+    for (const deferStrong of passes) {
+      const options: SnapshotOptions = {
+        uri, levels, maxWitnesses: settings.maxWitnessesPerLevel, docsBase: ctx.docsBase, maxDiagnostics: ctx.options.maxDiagnostics, deferStrong,
+        format: st.format, plumeInit: settings.plumeInit,
+      };
+      const job = runner.start({ kind: 'analyze', text, options, cacheKey: cacheKeyOf(version, key, deferStrong) });
+      st.running = { id: job.id, version, key };
+      const result = await job.result;
+      if (st.running?.id !== job.id || ctx.docs.get(uri) !== st) return; // superseded by a newer edit or closed
+      st.running = null;
+      if (!(await publish(ctx, { uri, version, key, text, options }, result, deferStrong))) return;
+      // Between passes: a newer check, an edit or a close makes the next pass pointless.
+      if (st.running || ctx.documents.get(uri)?.version !== version) return;
+    }
+  } catch (e) {
+    ctx.logError(`checking ${uri}`, e);
+  }
+}
+
+interface Analysed {
+  uri: string;
+  version: number;
+  key: string;
+  text: string;
+  options: SnapshotOptions;
+}
+
+/** Publishes one pass's result; false when there is nothing more to do (cancelled or failed). */
+async function publish(ctx: ServerContext, w: Analysed, result: RunResult, partial: boolean): Promise<boolean> {
+  const { uri, version } = w;
+  switch (result.kind) {
+    case 'done': {
+      if (result.value.kind !== 'analyze') return false;
+      const m = new DocModel(uri, version, w.key, result.value.snapshot, partial, w.text, w.options);
+      const st = ctx.docs.get(uri);
+      if (st) st.model = m;
+      await ctx.connection.sendDiagnostics({ uri, version, diagnostics: result.value.snapshot.diagnostics });
+      if (!partial) sendStatus(ctx, doneStatus(m));
+      void ctx.connection.sendNotification(AnalysisChangedNotification.type, { uri, version });
+      if (ctx.lensRefresh) void ctx.connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+      return true;
+    }
+    case 'cancelled':
+      return false;
+    case 'failed': {
+      ctx.log(`isocheck: analysis of ${uri} (version ${version}) failed: ${result.message}`);
+      const message = result.message.split('\n')[0];
+      await ctx.connection.sendDiagnostics({ uri, version, diagnostics: [{
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
+        message: `IsoCheck could not analyse this document: ${message} (details in the IsoCheck output)`,
+      }] });
+      sendStatus(ctx, { uri, version, state: 'failed', levels: [], mixed: null, strongest: null, text: 'analysis failed', errors: 0, warnings: 0, millis: 0, message });
+      return false;
+    }
+  }
+}

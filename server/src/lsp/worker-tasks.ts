@@ -1,0 +1,60 @@
+// What an analysis worker does with a task (also run in-process when no worker script exists).
+
+import type { Analysis } from '../engine/analyze.ts';
+import { exportWitnessOfSource } from '../engine/export/witness-of-text.ts';
+import { readerNamed } from '../engine/readers/registry.ts';
+import { analysisJsonOfAnalysis } from './features/analysis-json.ts';
+import { analyzeDocument, packSnapshot } from './snapshot.ts';
+import type { Task, TaskValue } from './worker-protocol.ts';
+
+/** Budgets of a witness export: short, as the editor waits for it (the CLI's are longer). */
+const EXPORT_STRONG_MILLIS = 500;
+const EXPORT_MINIMIZE_MILLIS = 1000;
+
+/** The latest analyses of a few documents, by URI, so that the graph's JSON does not analyse again. */
+export class AnalysisCache {
+  private readonly entries = new Map<string, { key: string; analysis: Analysis }>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(uri: string, key: string): Analysis | null {
+    const e = this.entries.get(uri);
+    if (!e || e.key !== key) return null;
+    this.entries.delete(uri);
+    this.entries.set(uri, e); // most recently used last
+    return e.analysis;
+  }
+
+  set(uri: string, key: string, analysis: Analysis): void {
+    this.entries.delete(uri);
+    this.entries.set(uri, { key, analysis });
+    while (this.entries.size > Math.max(0, this.capacity)) this.entries.delete(this.entries.keys().next().value!);
+  }
+}
+
+export function runTask(task: Task, stop: () => boolean, cache: AnalysisCache): { value: TaskValue; transfer: ArrayBuffer[] } {
+  switch (task.kind) {
+    case 'analyze': {
+      const started = performance.now();
+      const a = analyzeDocument(task.text, task.options, stop);
+      if (!stop()) cache.set(task.options.uri, task.cacheKey, a);
+      const { snapshot, transfer } = packSnapshot(a, task.text, task.options, started);
+      return { value: { kind: 'analyze', snapshot }, transfer };
+    }
+    case 'analysisJson': {
+      let a = cache.get(task.options.uri, task.cacheKey);
+      if (!a) {
+        a = analyzeDocument(task.text, task.options, stop);
+        if (!stop()) cache.set(task.options.uri, task.cacheKey, a);
+      }
+      return { value: { kind: 'analysisJson', result: analysisJsonOfAnalysis(a, task.options.uri, task.version, task.limit, task.maxTransactions) }, transfer: [] };
+    }
+    case 'export': {
+      const reader = readerNamed(task.options.format ?? 'hist') ?? readerNamed('hist')!;
+      const src = reader.read({ text: task.text }, { plumeInit: task.options.plumeInit });
+      const r = exportWitnessOfSource(src, { file: task.file, level: task.params.level, format: task.params.format, minimizeMillis: EXPORT_MINIMIZE_MILLIS }, EXPORT_STRONG_MILLIS, stop);
+      const answer = r.ok ? { ok: true as const, text: r.text, extension: r.extension } : { ok: false as const, message: r.message };
+      return { value: { kind: 'export', answer }, transfer: [] };
+    }
+  }
+}
