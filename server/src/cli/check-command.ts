@@ -1,7 +1,7 @@
 // `isocheck check FILE… [--level L,L…] [--claim L] [--json | --output-format F] [--format hist|plume|edn|json|dbcop]`: verdicts, witnesses, exit status.
 
 import { analyzeSource } from '../engine/analyze.ts';
-import { LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
+import { DEFAULT_LEVELS, LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
 import { DEFAULT_STRONG_BUDGET } from '../engine/strong/strong-check.ts';
 import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
@@ -49,8 +49,10 @@ export function runCheck(argv: readonly string[], io: Io): number {
   }
   const claimText = lastValue(args, '--claim');
   const claim = claimText === undefined ? undefined : parseLevel(claimText);
-  if (claim === null) return usage(io, `unknown level '${claimText}' for --claim (RC, RA, CC, PC, PSI, SI, SER)`);
+  if (claim === null) return usage(io, `unknown level '${claimText}' for --claim (${LEVELS.join(', ')})`);
   if (claim && levels && !levels.includes(claim)) levels.push(claim);
+  // A claimed level outside the default set (SSER) is evaluated too, beside the default ones.
+  if (claim && !levels && !DEFAULT_LEVELS.includes(claim)) levels = [...DEFAULT_LEVELS, claim];
   const undecidedText = lastValue(args, '--undecided') ?? 'fail';
   if (undecidedText !== 'ok' && undecidedText !== 'fail') return usage(io, `--undecided takes ok or fail, not '${undecidedText}'`);
   if (args.values.has('--undecided') && !claim) return usage(io, '--undecided needs --claim');
