@@ -10,20 +10,15 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { AnalysisRequest } from '../server/src/protocol/messages.ts';
 import { ensureBuilt, fileUri, LspClient, ROOT } from './helpers/lsp-client.ts';
+import { Rng } from '../server/src/engine/gen/generate.ts';
 
 const MUTATIONS = Number(process.env.ISOCHECK_LSP_MUTATIONS ?? 3000);
 const SEED = Number(process.env.ISOCHECK_LSP_SEED ?? 20250601);
 
-/** mulberry32: small, seedable, good enough to pick mutations. */
+/** The engine's seeded generator (the same seed gives the same stream everywhere), as a function. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = new Rng(seed);
+  return () => r.float();
 }
 
 const examples = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.hist')).map((f) => readFileSync(join(ROOT, 'examples', f), 'utf8'));

@@ -2,6 +2,7 @@
 
 import { DbError, type Driver, type Session } from './driver.ts';
 import type { RecordedOp, RecordedTxn, TxnStatus } from './recorder.ts';
+import { Rng } from '../engine/gen/generate.ts';
 
 export type WorkloadKind = 'list-append' | 'rw-register';
 
@@ -30,16 +31,10 @@ export interface RunStats {
   fatal: string | null;
 }
 
-/** Small, seedable, fast: a mulberry32 generator per client (transaction contents are reproducible per seed). */
+/** The engine's seeded generator (the same seed gives the same stream everywhere), as a function. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = new Rng(seed);
+  return () => r.float();
 }
 
 /** Microseconds since the run began, on the process's monotonic clock (one clock for every client). */
