@@ -159,6 +159,24 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     await page.close();
   });
 
+  test('open a Jepsen EDN history: read by the same reader registry as the CLI, verdicts shown', async () => {
+    // A fractured read as Jepsen records it: T1 appends to x and y; T2 sees y = [] but x = [1].
+    const edn = [
+      '{:type :invoke, :f :txn, :value [[:append :x 1] [:append :y 1]], :process 0, :time 10, :index 0}',
+      '{:type :ok, :f :txn, :value [[:append :x 1] [:append :y 1]], :process 0, :time 20, :index 1}',
+      '{:type :invoke, :f :txn, :value [[:r :y nil] [:r :x nil]], :process 1, :time 30, :index 2}',
+      '{:type :ok, :f :txn, :value [[:r :y []] [:r :x [1]]], :process 1, :time 40, :index 3}',
+    ].join('\n');
+    const page = await open();
+    const before = await page.evaluate<number>('isocheckPlayground.text().length');
+    await page.locator('#open').setInputFiles({ name: 'fractured.edn', mimeType: 'application/edn', buffer: Buffer.from(edn) });
+    await page.locator('#file-summary li[data-level="RA"]').waitFor();
+    const states = await page.locator('#file-summary li').evaluateAll((es) => es.map((e) => `${e.getAttribute('data-level')}:${e.getAttribute('data-state')}`));
+    assert.ok(states.includes('RA:violated') && states.includes('RC:ok'), states.join(' '));
+    assert.equal(await page.evaluate<number>('isocheckPlayground.text().length'), before, 'the editor is untouched');
+    await page.close();
+  });
+
   test('open a 1,000,000-event plume file: checked in the worker, verdicts shown, not pasted into the editor', async (t) => {
     const file = join(WORK, 'tmp', 'million.plume');
     mkdirSync(join(WORK, 'tmp'), { recursive: true });
