@@ -161,15 +161,31 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
 
   test('open a Jepsen EDN history: read by the same reader registry as the CLI, verdicts shown', async () => {
     // A fractured read as Jepsen records it: T1 appends to x and y; T2 sees y = [] but x = [1].
-    const edn = [
+    const edn: string[] = [
       '{:type :invoke, :f :txn, :value [[:append :x 1] [:append :y 1]], :process 0, :time 10, :index 0}',
       '{:type :ok, :f :txn, :value [[:append :x 1] [:append :y 1]], :process 0, :time 20, :index 1}',
       '{:type :invoke, :f :txn, :value [[:r :y nil] [:r :x nil]], :process 1, :time 30, :index 2}',
       '{:type :ok, :f :txn, :value [[:r :y []] [:r :x [1]]], :process 1, :time 40, :index 3}',
-    ].join('\n');
+    ];
+    // Filler transactions on their own keys, so the check outlasts the editor's 150 ms debounce.
+    for (let i = 0; i < 20_000; i++) {
+      const v = `[[:append :k${i} 1] [:r :k${i} [1]]]`;
+      edn.push(`{:type :invoke, :f :txn, :value ${v}, :process ${2 + (i % 8)}, :time ${50 + 2 * i}, :index ${4 + 2 * i}}`, `{:type :ok, :f :txn, :value ${v}, :process ${2 + (i % 8)}, :time ${51 + 2 * i}, :index ${5 + 2 * i}}`);
+    }
     const page = await open();
-    const before = await page.evaluate<number>('isocheckPlayground.text().length');
-    await page.locator('#open').setInputFiles({ name: 'fractured.edn', mimeType: 'application/edn', buffer: Buffer.from(edn) });
+    // An edit and, at once, the file: the edit's debounced check must not terminate the worker reading the file (a race seen in CI).
+    await page.evaluate(`(() => {
+      const select = document.querySelector('#examples');
+      select.value = 'lost-update.hist';
+      select.dispatchEvent(new Event('change'));
+      const dt = new DataTransfer();
+      dt.items.add(new File([${JSON.stringify(edn.join('\n'))}], 'fractured.edn'));
+      const input = document.querySelector('#open');
+      input.files = dt.files;
+      input.dispatchEvent(new Event('change'));
+    })()`);
+    const before = (await page.evaluate<string>('isocheckPlayground.text()')).length;
+    assert.match(await page.evaluate<string>('isocheckPlayground.text()'), /lost update/i);
     await page.locator('#file-summary li[data-level="RA"]').waitFor();
     const states = await page.locator('#file-summary li').evaluateAll((es) => es.map((e) => `${e.getAttribute('data-level')}:${e.getAttribute('data-state')}`));
     assert.ok(states.includes('RA:violated') && states.includes('RC:ok'), states.join(' '));

@@ -68,12 +68,18 @@ function request(m: ToWorker, transfer: Transferable[] = []): Promise<FromWorker
   });
 }
 
+/** The answer a request gets when its worker is terminated for newer work (an edit, another file). */
+const CANCELLED = 'cancelled by newer work';
+
 function cancelBusy(): void {
   if (!worker || busy === 0) return;
   worker.terminate();
   worker = null;
   busy = 0;
+  // Every waiting request is settled, so no caller waits forever on a terminated worker.
+  const waiting = [...pending];
   pending.clear();
+  for (const [id, settle] of waiting) settle({ type: 'error', id, message: CANCELLED });
 }
 
 // ---- the editor ----
@@ -111,7 +117,7 @@ async function pass(text: string, quick: boolean): Promise<boolean> {
   const id = (textId = nextId++);
   const r = await request({ type: 'text', id, text, quick });
   if (id !== textId || r.type !== 'text') {
-    if (r.type === 'error') notice(r.message);
+    if (r.type === 'error' && r.message !== CANCELLED) notice(r.message);
     return false;
   }
   model = new DocModel('playground:/history.hist', id, '', r.snapshot);
@@ -282,6 +288,8 @@ async function openFile(f: File): Promise<void> {
     setText(await f.text());
     return;
   }
+  // A check of the editor's text still waiting for its debounce would terminate the file's worker: drop it.
+  clearTimeout(timer);
   cancelBusy();
   const id = (fileId = nextId++);
   showProgress(`Reading ${f.name}`, 0, 3);
@@ -289,7 +297,7 @@ async function openFile(f: File): Promise<void> {
   const r = await request({ type: 'file', id, name: f.name, bytes }, [bytes]);
   progressEl.hidden = true;
   if (id !== fileId) return;
-  if (r.type === 'error') { notice(`${f.name}: ${r.message}`); return; }
+  if (r.type === 'error') { notice(r.message === CANCELLED ? `${f.name}: not checked (the editor was edited meanwhile)` : `${f.name}: ${r.message}`); return; }
   if (r.type !== 'file') return;
   source = 'file';
   notice('');
