@@ -37,26 +37,32 @@ export function computeReadsFrom(h: History): ReadsFrom {
   const observedTxn = new Int32Array(opCount).fill(-1);
 
   // Final writes: the last write of each key in its transaction (reverse scan with per-key stamps).
-  // A transaction's final writes are also exactly one per key it writes: its write set.
+  // A transaction's final writes are also exactly one per key it writes: its write set, collected
+  // in the same pass (sorted per transaction below).
   const isFinal = new Uint8Array(opCount);
   const stamp = new Int32Array(keyCount).fill(-1);
   const writeKeyStart = new Int32Array(txnCount + 1);
+  const keysFound = new Int32Array(opCount);
+  let initWrites = false;
   for (let t = 1; t < txnCount; t++) {
-    let keys = 0;
+    let keys = writeKeyStart[t];
     for (let o = txnOpStart[t + 1] - 1; o >= txnOpStart[t]; o--) {
       if (opKind[o] !== OP_WRITE) continue;
-      if (stamp[opKey[o]] !== t) {
-        stamp[opKey[o]] = t;
+      const x = opKey[o];
+      if (opValue[o] === INIT_VALUE) initWrites = true;
+      if (stamp[x] !== t) {
+        stamp[x] = t;
         isFinal[o] = 1;
-        keys++;
+        keysFound[keys++] = x;
       }
     }
-    writeKeyStart[t + 1] = writeKeyStart[t] + keys;
+    writeKeyStart[t + 1] = keys;
+    sortSegment(keysFound, writeKeyStart[t], keys);
   }
-  const writeKeys = writeSets(h, isFinal, writeKeyStart);
+  const writeKeys = keysFound.slice(0, writeKeyStart[txnCount]);
 
   // Writer index: (key, value) → write op; duplicates make the pair ambiguous.
-  const writerOf = new WriterIndex(h);
+  const writerOf = new WriterIndex(h, isFinal);
   const warned = new Set<number>();
   for (const [first, o] of writerOf.duplicates) {
     if (!warned.has(first)) findings.push(duplicateWrite(h, first, o));
@@ -64,7 +70,7 @@ export function computeReadsFrom(h: History): ReadsFrom {
     findings.push(duplicateWrite(h, o, first));
   }
   // A write of the initial value itself (value 0 in plume files) cannot be told apart from ⊥.
-  for (let o = 0; o < opCount; o++) {
+  for (let o = 0; o < opCount && initWrites; o++) {
     if (opKind[o] !== OP_WRITE || opValue[o] !== INIT_VALUE) continue;
     findings.push(finding('duplicate-write', 'warning',
       `${names.txnName(h.opTxn[o])} writes ${names.keyName(opKey[o])} = ${names.valueText(INIT_VALUE)}, the initial value: reads of it cannot tell this write from the initial state`, opSpan(h, o)));
@@ -113,9 +119,15 @@ export function computeReadsFrom(h: History): ReadsFrom {
       }
       // External read: find the write it observed.
       let w = -1;
+      let t1 = -1;
+      let final = 0;
       let fromInit = false;
       if (src >= 0) {
         w = writeInTxn(h, src, x, v, isFinal);
+        if (w >= 0) {
+          t1 = src;
+          final = isFinal[w];
+        }
         if (w < 0) {
           fail('thin-air', o, v === NO_VALUE
             ? `${tn(t)} read ${key(x)} from ${names.txnName(src)}, which never writes ${key(x)}`
@@ -131,6 +143,8 @@ export function computeReadsFrom(h: History): ReadsFrom {
         fromInit = true;
       } else {
         w = writerOf.get(x, v);
+        t1 = writerOf.txn;
+        final = writerOf.final;
         const init = h.initValues.size > 0 ? h.initValues.get(x) : undefined;
         if (w < 0 && init === v) fromInit = true;
         else if (w < 0) {
@@ -146,7 +160,6 @@ export function computeReadsFrom(h: History): ReadsFrom {
         if (committed) wrSource[o] = BOTTOM;
         continue;
       }
-      const t1 = h.opTxn[w];
       observedWrite[o] = w;
       observedTxn[o] = t1;
       if (t1 === t) {
@@ -155,7 +168,7 @@ export function computeReadsFrom(h: History): ReadsFrom {
         // An aborted transaction's reads constrain nothing; they were still checked for thin air above.
       } else if (txnAborted[t1] === 1) {
         fail('aborted-read', o, `${tn(t)} read ${shown(w)} from ${names.txnName(t1)}, which aborted (G1a)`, w, `the aborted write`);
-      } else if (isFinal[w] === 0) {
+      } else if (final === 0) {
         fail('intermediate-read', o, `${tn(t)} read ${shown(w)}, an intermediate value: ${names.txnName(t1)} overwrote it later in the same transaction (G1b)`, w, 'the overwritten write');
       } else {
         wrSource[o] = t1;
@@ -179,18 +192,6 @@ function duplicateWrite(h: History, o: number, other: number): Finding {
   return finding('duplicate-write', 'warning',
     `${names.txnName(h.opTxn[o])} writes ${names.keyName(h.opKey[o])} = ${names.valueText(h.opValue[o])}, a value ${names.txnName(h.opTxn[other])} also writes: reads of it cannot tell the writers apart`,
     opSpan(h, o), [{ span: opSpan(h, other), message: 'the other write' }]);
-}
-
-/** Every transaction's written keys (those of its final writes), sorted, laid out by writeKeyStart. */
-function writeSets(h: History, isFinal: Uint8Array, writeKeyStart: Int32Array): Int32Array {
-  const { txnCount, txnOpStart, opKey } = h;
-  const writeKeys = new Int32Array(writeKeyStart[txnCount]);
-  for (let t = 1; t < txnCount; t++) {
-    let i = writeKeyStart[t];
-    for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) if (isFinal[o] === 1) writeKeys[i++] = opKey[o];
-    sortSegment(writeKeys, writeKeyStart[t], i);
-  }
-  return writeKeys;
 }
 
 /** Sorts a[lo..hi): insertion sort for the usual handful of keys, the built-in sort beyond. */
