@@ -19,7 +19,7 @@ export function vectorClocks(h: History, rf: ReadsFrom, order: Int32Array, soPre
   const seen = new Int32Array(h.txnCount).fill(-1);
   const join = (base: number, p: number): void => {
     const pb = p * k;
-    for (let i = 0; i < k; i++) if (clock[pb + i] > clock[base + i]) clock[base + i] = clock[pb + i];
+    for (let i = 0; i < k; i++) clock[base + i] = Math.max(clock[base + i], clock[pb + i]);
     const s = h.txnSession[p];
     if (h.txnIndexInSession[p] > clock[base + s]) clock[base + s] = h.txnIndexInSession[p];
   };

@@ -9,14 +9,25 @@ import { maxTxnSize, ReadBuffer, subject, type SaturationInput } from './saturat
 /**
  * Each session's committed writers of each key, in so order, stored by key: the lists of key x
  * are keyListStart[x] .. keyListStart[x+1), one per session that writes x, and all their entries
- * are contiguous too, so a read of x touches one compact region (the loop is memory-bound).
+ * are contiguous too. A list is one record of LIST_FIELDS int32 (session, entry range, the
+ * so-index of its first writer, the saturation's cursor and its stamp), so a read of x touches
+ * two compact regions, the records and the entries (the loop is memory-bound: measured, separate
+ * columns cost a third more).
  */
 interface WriterLists {
   keyListStart: Int32Array;
-  listSession: Int32Array;
-  listStart: Int32Array; // entries of list l: listStart[l] .. listStart[l+1)
-  entryIndex: Int32Array; // so-index of the writer; its txn is sessionTxns[sessionTxnStart[session] + index]
+  lists: Int32Array;
+  /** Per entry e: [2e] the writer's so-index, [2e+1] the writer (no lookup through the session's list). */
+  entries: Int32Array;
 }
+
+const LIST_FIELDS = 6;
+const L_SESSION = 0;
+const L_START = 1; // entries of the list: start .. end
+const L_END = 2;
+const L_FIRST = 3; // the so-index of the list's first writer
+const L_CURSOR = 4;
+const L_STAMP = 5; // the reader session the cursor belongs to, or -1
 
 function writerLists(h: History, rf: ReadsFrom): WriterLists {
   // A stable counting sort by key of (txn, key) write pairs enumerated session by session, in so
@@ -34,27 +45,43 @@ function writerLists(h: History, rf: ReadsFrom): WriterLists {
     if (h.txnAborted[t] === 1) continue;
     for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) entryTxn[fill[rf.writeKeys[j]]++] = t;
   }
+  const entries = new Int32Array(2 * entryTxn.length);
+  for (let e = 0; e < entryTxn.length; e++) {
+    entries[2 * e] = h.txnIndexInSession[entryTxn[e]];
+    entries[2 * e + 1] = entryTxn[e];
+  }
   // Split each key's run into per-session lists.
   const keyListStart = new Int32Array(h.keyCount + 1);
-  const listSession: number[] = [];
-  const listStart: number[] = [];
+  let count = 0;
   for (let x = 0; x < h.keyCount; x++) {
-    keyListStart[x] = listSession.length;
     let prev = -1;
     for (let e = keyStart[x]; e < keyStart[x + 1]; e++) {
       const s = h.txnSession[entryTxn[e]];
-      if (s !== prev) {
-        listSession.push(s);
-        listStart.push(e);
-        prev = s;
-      }
+      if (s !== prev) count++;
+      prev = s;
     }
   }
-  keyListStart[h.keyCount] = listSession.length;
-  listStart.push(entryTxn.length);
-  const entryIndex = new Int32Array(entryTxn.length);
-  for (let e = 0; e < entryTxn.length; e++) entryIndex[e] = h.txnIndexInSession[entryTxn[e]];
-  return { keyListStart, listSession: Int32Array.from(listSession), listStart: Int32Array.from(listStart), entryIndex };
+  const lists = new Int32Array(count * LIST_FIELDS);
+  let l = 0;
+  for (let x = 0; x < h.keyCount; x++) {
+    keyListStart[x] = l;
+    let prev = -1;
+    for (let e = keyStart[x]; e < keyStart[x + 1]; e++) {
+      const s = h.txnSession[entryTxn[e]];
+      if (s === prev) continue;
+      if (l > keyListStart[x]) lists[(l - 1) * LIST_FIELDS + L_END] = e;
+      const r = l * LIST_FIELDS;
+      lists[r + L_SESSION] = s;
+      lists[r + L_START] = e;
+      lists[r + L_FIRST] = entries[2 * e];
+      lists[r + L_STAMP] = -1;
+      prev = s;
+      l++;
+    }
+    if (l > keyListStart[x]) lists[(l - 1) * LIST_FIELDS + L_END] = keyStart[x + 1];
+  }
+  keyListStart[h.keyCount] = l;
+  return { keyListStart, lists, entries };
 }
 
 /**
@@ -65,12 +92,8 @@ function writerLists(h: History, rf: ReadsFrom): WriterLists {
 export function saturateCC(input: SaturationInput, vc: VectorClocks, out: EdgeList): void {
   const { h, rf } = input;
   const { k, clock } = vc;
-  const w = writerLists(h, rf);
-  const lists = w.listSession.length;
-  // cursor and its session stamp side by side: one cache line per list visit.
-  const cursor = new Int32Array(2 * lists).fill(-1);
+  const { keyListStart, lists, entries } = writerLists(h, rf);
   const reads = new ReadBuffer(maxTxnSize(h));
-  const { keyListStart, listSession, listStart, entryIndex } = w;
   const { sessionTxnStart, sessionTxns } = h;
   for (let s3 = 0; s3 < h.sessionCount; s3++) {
     for (let i = sessionTxnStart[s3]; i < sessionTxnStart[s3 + 1]; i++) {
@@ -81,20 +104,21 @@ export function saturateCC(input: SaturationInput, vc: VectorClocks, out: EdgeLi
       for (let p = 0; p < m; p++) {
         const x = reads.key[p];
         const t1 = reads.src[p];
-        for (let l = keyListStart[x]; l < keyListStart[x + 1]; l++) {
-          const s = listSession[l];
+        for (let r = keyListStart[x] * LIST_FIELDS; r < keyListStart[x + 1] * LIST_FIELDS; r += LIST_FIELDS) {
+          const s = lists[r + L_SESSION];
           const bound = clock[base + s];
-          if (bound < 0) continue;
-          const start = listStart[l];
-          const end = listStart[l + 1];
-          let e = cursor[2 * l + 1] === s3 ? cursor[2 * l] : start;
-          while (e < end && entryIndex[e] <= bound) e++;
-          cursor[2 * l] = e;
-          cursor[2 * l + 1] = s3;
-          if (e === start) continue;
-          const t2 = sessionTxns[sessionTxnStart[s] + entryIndex[e - 1]];
+          // No writer of s inside t3's past (the usual case): decided by the record alone.
+          if (bound < lists[r + L_FIRST]) continue;
+          const start = lists[r + L_START];
+          const end = lists[r + L_END];
+          let e = lists[r + L_STAMP] === s3 ? lists[r + L_CURSOR] : start;
+          while (e < end && entries[2 * e] <= bound) e++;
+          lists[r + L_CURSOR] = e;
+          lists[r + L_STAMP] = s3;
+          const last = entries[2 * e - 2];
+          const t2 = entries[2 * e - 1];
           // Already implied when t2 happens before t1: most edges of a causal history end here.
-          if (t2 === t1 || (t1 !== BOTTOM && clock[t1 * k + s] >= entryIndex[e - 1])) continue;
+          if (t2 === t1 || (t1 !== BOTTOM && clock[t1 * k + s] >= last)) continue;
           out.add(t2, t1, EK_CO, reads.op[p], PREMISE_HB);
         }
       }
