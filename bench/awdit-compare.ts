@@ -1,12 +1,16 @@
 // Benchmark: `isocheck check` end to end (parse included) against AWDIT on the same plume files, side by side.
 //
 // Usage: npm run bench:awdit [-- --sizes 1m,4m] [--stores causal,read-committed,permissive]
-//        [--levels RC,RA,CC] [--awdit PATH] [--runs N]
+//        [--levels RC,RA,CC] [--awdit PATH] [--awdit-stack MB] [--runs N] [--isocheck CLI.js]
 // Histories are generated into bench/data/ (64 sessions, ops/20 keys, mean transaction size 8, 60% reads).
 // AWDIT is taken from --awdit or $AWDIT_BIN (build it from its repository beside the project). The two
 // tools' runs alternate (ours, theirs, ours, …) so machine noise hits both alike; the table shows the
 // median and the minimum of each, and the ratio of the medians. When AWDIT is missing or crashes the
 // table says so and prints no ratio: figures measured on another machine are not a baseline.
+// AWDIT's cycle search recurses: on large violated histories its default 32 MiB stack overflows
+// (a crash, reported as such); --awdit-stack passes a larger one (its -s option).
+// Besides wall time, the CPU time (user + system, all threads) of each run is shown: on a shared
+// machine it is the steadier figure, and its ratio counts our GC and compiler threads against us.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -19,6 +23,8 @@ type Verdict = 'consistent' | 'violated' | 'undecided' | 'no report' | 'crashed'
 interface Run {
   seconds: number;
   rssMB: number | null;
+  /** User + system seconds of all the process's threads (GNU time), or null without it. */
+  cpu: number | null;
   verdict: Verdict;
 }
 
@@ -32,6 +38,9 @@ const runs = Math.max(1, Number(option('--runs') ?? '3'));
 const levels = (option('--levels') ?? 'RC,RA,CC').split(',') as LevelName[];
 const stores = (option('--stores') ?? 'causal,read-committed').split(',');
 const awdit = [option('--awdit'), process.env.AWDIT_BIN].find((p) => p && existsSync(p));
+const awditStack = option('--awdit-stack');
+/** Another build of our CLI (e.g. an older commit's out/cli.js) for before/after figures. */
+const cli = option('--isocheck') ?? 'out/cli.js';
 const hasTime = existsSync('/usr/bin/time');
 const dataDir = join(import.meta.dirname, 'data');
 mkdirSync(dataDir, { recursive: true });
@@ -53,21 +62,23 @@ function ensureHistory(store: string, size: string): string {
 
 /** Runs a command, timing it (and its peak RSS with GNU time when present). */
 function timed(cmd: string[], verdictOf: (stdout: string, status: number | null) => Verdict): Run {
-  const argv = hasTime ? ['/usr/bin/time', '-f', '@@%e %M', ...cmd] : cmd;
+  const argv = hasTime ? ['/usr/bin/time', '-f', '@@%e %M %U %S', ...cmd] : cmd;
   const start = process.hrtime.bigint();
   const r = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 1 << 30 });
   let seconds = Number(process.hrtime.bigint() - start) / 1e9;
   let rssMB: number | null = null;
-  const m = /@@([\d.]+) (\d+)/.exec(r.stderr ?? '');
+  let cpu: number | null = null;
+  const m = /@@([\d.]+) (\d+) ([\d.]+) ([\d.]+)/.exec(r.stderr ?? '');
   if (m) {
     seconds = Number(m[1]) || seconds;
     rssMB = Number(m[2]) / 1024;
+    cpu = Number(m[3]) + Number(m[4]);
   }
-  return { seconds, rssMB, verdict: verdictOf(r.stdout ?? '', r.status) };
+  return { seconds, rssMB, cpu, verdict: verdictOf(r.stdout ?? '', r.status) };
 }
 
 function ours(file: string, level: LevelName): Run {
-  return timed(['node', 'out/cli.js', 'check', file, '--level', level, '--json'], (out) => {
+  return timed(['node', cli, 'check', file, '--level', level, '--json'], (out) => {
     try {
       const report = JSON.parse(out) as { levels: Record<string, { consistent: boolean | null }> }[];
       const c = report[0].levels[level].consistent;
@@ -79,7 +90,7 @@ function ours(file: string, level: LevelName): Run {
 }
 
 function theirs(file: string, level: LevelName): Run {
-  return timed([awdit!, 'check', '-i', AWDIT_LEVEL[level], '-r', 'first', file],
+  return timed([awdit!, 'check', '-i', AWDIT_LEVEL[level], '-r', 'first', ...(awditStack ? ['-s', awditStack] : []), file],
     (out) => (out.includes('Inconsistent.') ? 'violated' : out.includes('Consistent.') ? 'consistent' : 'crashed'));
 }
 
@@ -87,17 +98,18 @@ const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-/** Median and minimum seconds, peak RSS, and the verdict when every run agreed. */
-function summary(rs: Run[]): { med: number; min: number; rss: number | null; verdict: string } {
+/** Median and minimum seconds, median CPU seconds, peak RSS, and the verdict when every run agreed. */
+function summary(rs: Run[]): { med: number; min: number; cpu: number | null; rss: number | null; verdict: string } {
   const verdicts = new Set(rs.map((r) => r.verdict));
   const rss = rs.some((r) => r.rssMB !== null) ? Math.max(...rs.map((r) => r.rssMB ?? 0)) : null;
-  return { med: median(rs.map((r) => r.seconds)), min: Math.min(...rs.map((r) => r.seconds)), rss, verdict: [...verdicts].join('/') };
+  const cpu = rs.every((r) => r.cpu !== null) ? median(rs.map((r) => r.cpu as number)) : null;
+  return { med: median(rs.map((r) => r.seconds)), min: Math.min(...rs.map((r) => r.seconds)), cpu, rss, verdict: [...verdicts].join('/') };
 }
 const fmt = (s: ReturnType<typeof summary>): string =>
-  `${s.med.toFixed(2)} s (min ${s.min.toFixed(2)})${s.rss !== null ? ` ${s.rss.toFixed(0)} MB` : ''} ${s.verdict}`;
+  `${s.med.toFixed(2)} s (min ${s.min.toFixed(2)}${s.cpu !== null ? `, cpu ${s.cpu.toFixed(2)}` : ''})${s.rss !== null ? ` ${s.rss.toFixed(0)} MB` : ''} ${s.verdict}`;
 
-console.log(awdit ? `isocheck vs AWDIT (${awdit}), alternating runs, ${runs} each` : 'AWDIT not found (--awdit PATH or $AWDIT_BIN): isocheck alone, no ratios');
-console.log(`${'history'.padEnd(24)}${'level'.padEnd(7)}${'isocheck'.padEnd(40)}${'AWDIT'.padEnd(40)}ratio of medians`);
+console.log(awdit ? `isocheck vs AWDIT (${awdit}${awditStack ? `, -s ${awditStack}` : ''}), alternating runs, ${runs} each` : 'AWDIT not found (--awdit PATH or $AWDIT_BIN): isocheck alone, no ratios');
+console.log(`${'history'.padEnd(24)}${'level'.padEnd(7)}${'isocheck'.padEnd(52)}${'AWDIT'.padEnd(52)}ratio of medians (wall, cpu)`);
 for (const size of sizes) {
   for (const store of stores) {
     const file = ensureHistory(store, size);
@@ -112,8 +124,9 @@ for (const size of sizes) {
       const sb = awdit ? summary(b) : null;
       const awditOk = sb !== null && !b.some((r) => r.verdict === 'crashed');
       const agree = sb === null || !awditOk || sa.verdict === sb.verdict ? '' : '  VERDICTS DIFFER';
-      const ratio = awditOk ? (sa.med / sb.med).toFixed(2) : sb ? 'n/a (AWDIT crashed)' : 'n/a';
-      console.log(`${`${store}-${size}`.padEnd(24)}${level.padEnd(7)}${fmt(sa).padEnd(40)}${(sb ? fmt(sb) : '—').padEnd(40)}${ratio}${agree}`);
+      const cpuRatio = awditOk && sa.cpu !== null && sb.cpu ? `, ${(sa.cpu / sb.cpu).toFixed(2)}` : '';
+      const ratio = awditOk ? `${(sa.med / sb.med).toFixed(2)}${cpuRatio}` : sb ? 'n/a (AWDIT crashed)' : 'n/a';
+      console.log(`${`${store}-${size}`.padEnd(24)}${level.padEnd(7)}${fmt(sa).padEnd(52)}${(sb ? fmt(sb) : '—').padEnd(52)}${ratio}${agree}`);
     }
   }
 }

@@ -9,13 +9,20 @@ import type { ReadsFrom } from './reads-from.ts';
  */
 export interface VectorClocks {
   k: number;
-  clock: Int32Array;
+  /**
+   * 16-bit entries when every session is shorter than 2^15 transactions (the usual case): half
+   * the memory, 64 MB instead of 128 MB for 500,000 transactions in 64 sessions.
+   */
+  clock: Int16Array | Int32Array;
 }
 
 /** `order` must be a topological order of so ∪ wr over all transactions. */
 export function vectorClocks(h: History, rf: ReadsFrom, order: Int32Array, soPrev: Int32Array): VectorClocks {
   const k = h.sessionCount;
-  const clock = new Int32Array(h.txnCount * k).fill(-1);
+  let longest = 0;
+  for (let i = 0; i < k; i++) longest = Math.max(longest, h.sessionTxnStart[i + 1] - h.sessionTxnStart[i]);
+  const size = h.txnCount * k;
+  const clock = (longest <= 0x7fff ? new Int16Array(size) : new Int32Array(size)).fill(-1);
   const seen = new Int32Array(h.txnCount).fill(-1);
   const join = (base: number, p: number): void => {
     const pb = p * k;

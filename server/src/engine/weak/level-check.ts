@@ -72,7 +72,7 @@ export interface CycleResult {
   view: EdgeView;
 }
 
-/** Vector clocks kept per transaction, at 4 bytes each: 512 MB at most. */
+/** Vector clock entries kept (transactions × sessions), at 2 or 4 bytes each: 512 MB at most. */
 export const MAX_CLOCK_ENTRIES = 128 * 1024 * 1024;
 
 /** The forced co edges of one rule, for the transactions selected by `applies` (null: all); null when CC's clocks would not fit. */
