@@ -36,6 +36,21 @@ export class EdgeList {
     this.a.push(a);
     this.b.push(b);
   }
+
+  /** A copy with room for `spare` more edges: one bulk copy per column (a CC list can hold a million edges). */
+  copy(spare = 0): EdgeList {
+    const c = new EdgeList();
+    const n = this.length;
+    for (const [to, from] of [[c.from, this.from], [c.to, this.to], [c.a, this.a], [c.b, this.b]] as const) {
+      to.reserve(n + spare);
+      to.data.set(from.data.subarray(0, n));
+      to.length = n;
+    }
+    c.kind.reserve(n + spare);
+    c.kind.data.set(this.kind.data.subarray(0, n));
+    c.kind.length = n;
+    return c;
+  }
 }
 
 /** One edge, materialised only for witnesses and explanations. */

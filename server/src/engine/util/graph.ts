@@ -87,9 +87,11 @@ export function inDegrees(g: Csr): Int32Array {
 
 /**
  * Whether the union of two graphs on the same nodes is acyclic (Kahn's algorithm over both
- * adjacencies, without merging them): the shared base graph is never copied per level.
+ * adjacencies, without merging them: the shared base graph is never copied per level): null when
+ * it is, else the nodes left over (on or after a cycle), the set topologicalOrder() marks on the
+ * merged graph.
  */
-export function unionIsAcyclic(a: Csr, aIndeg: Int32Array, b: Csr): boolean {
+export function unionLeftOver(a: Csr, aIndeg: Int32Array, b: Csr): Uint8Array | null {
   const n = a.nodeCount;
   const indeg = aIndeg.slice();
   for (let i = 0; i < b.target.length; i++) indeg[b.target[i]]++;
@@ -102,7 +104,10 @@ export function unionIsAcyclic(a: Csr, aIndeg: Int32Array, b: Csr): boolean {
     for (let p = a.start[v]; p < a.start[v + 1]; p++) if (--indeg[a.target[p]] === 0) queue[tail++] = a.target[p];
     for (let p = b.start[v]; p < b.start[v + 1]; p++) if (--indeg[b.target[p]] === 0) queue[tail++] = b.target[p];
   }
-  return tail === n;
+  if (tail === n) return null;
+  const leftOver = new Uint8Array(n);
+  for (let v = 0; v < n; v++) if (indeg[v] > 0) leftOver[v] = 1;
+  return leftOver;
 }
 
 /**

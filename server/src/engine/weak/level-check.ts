@@ -1,7 +1,7 @@
 // Decides RC, RA and CC (homogeneous or by per-transaction rule) and extracts a witness cycle.
 
 import { EdgeList, EdgeView, EK_CO, EK_INIT, EK_WR } from '../model/edges.ts';
-import { baseCsr, buildListCsr, inDegrees, mergeCsr, stronglyConnected, topologicalOrder, unionIsAcyclic, type Csr } from '../util/graph.ts';
+import { baseCsr, buildListCsr, inDegrees, mergeCsr, stronglyConnected, topologicalOrder, unionLeftOver, type Csr } from '../util/graph.ts';
 import { findCycle, DEFAULT_SEARCH } from './cycle-search.ts';
 import { sessionPredecessors, vectorClocks, type VectorClocks } from '../model/happens-before.ts';
 import { BOTTOM, type History } from '../model/history.ts';
@@ -106,14 +106,14 @@ export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: n
   const extra = withInitEdges(ctx, forced);
   const view = ctx.base.withExtra(extra);
   const n = ctx.h.txnCount;
-  if (unionIsAcyclic(ctx.baseCsr, ctx.baseIndegree, buildListCsr(n, extra.from.data, extra.to.data, extra.length, view.extraBase))) {
+  const leftOver = unionLeftOver(ctx.baseCsr, ctx.baseIndegree, buildListCsr(n, extra.from.data, extra.to.data, extra.length, view.extraBase));
+  if (!leftOver) {
     ctx.markCausal(); // so ∪ wr is part of the union
     return { acyclic: true, cycles: [], view };
   }
+  // The union's left-over nodes are those of the merged graph: no second topological pass.
   const g = mergeCsr(ctx.baseCsr, extra.from.data, extra.to.data, extra.length, view.extraBase);
-  const topo = topologicalOrder(g);
-  if (topo.count === ctx.h.txnCount) return { acyclic: true, cycles: [], view };
-  return { acyclic: false, cycles: witnessCycles(g, view, topo.leftOver, maxWitnesses, EK_CO, true), view };
+  return { acyclic: false, cycles: witnessCycles(g, view, leftOver, maxWitnesses, EK_CO, true), view };
 }
 
 /**
@@ -125,8 +125,7 @@ function withInitEdges(ctx: CheckContext, forced: EdgeList): EdgeList {
   let intoBottom = false;
   for (let i = 0; i < forced.length && !intoBottom; i++) intoBottom = to[i] === BOTTOM;
   if (!intoBottom) return forced;
-  const out = new EdgeList();
-  for (let i = 0; i < forced.length; i++) out.add(forced.from.data[i], to[i], forced.kind.data[i], forced.a.data[i], forced.b.data[i]);
+  const out = forced.copy(ctx.h.txnCount);
   for (let t = 1; t < ctx.h.txnCount; t++) if (ctx.h.txnAborted[t] === 0) out.add(BOTTOM, t, EK_INIT);
   return out;
 }
