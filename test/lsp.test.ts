@@ -190,14 +190,19 @@ describe('language server over stdio', () => {
     assert.deepEqual(folds?.map((f) => [f.startLine, f.endLine]), [[1, 2], [3, 4]]);
   });
 
-  test('code lens: one per verdict, and Show graph', async () => {
+  test('code lens: Show graph first, then one per verdict, each opening the graph at its level', async () => {
     const lenses = await c.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
     assert.ok(lenses);
-    assert.deepEqual(lenses.map((l) => l.command?.title), ['RC ✓', 'RA ✗', 'CC ✗', 'PC ✗', 'PSI ✗', 'SI ✗', 'SER ✗', 'mixed ✗', 'Show graph']);
+    assert.deepEqual(lenses.map((l) => l.command?.title), ['Show graph', 'RC ✓', 'RA ✗', 'CC ✗', 'PC ✗', 'PSI ✗', 'SI ✗', 'SER ✗', 'mixed ✗']);
     for (const l of lenses) assert.deepEqual(l.range, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
-    const graph = lenses.at(-1)?.command;
+    const graph = lenses[0].command;
     assert.equal(graph?.command, 'isocheck.showGraph');
     assert.deepEqual(graph?.arguments, [uri]);
+    for (const l of lenses.slice(1)) {
+      const level = l.command?.title.split(' ')[0];
+      assert.equal(l.command?.command, 'isocheck.showGraph');
+      assert.deepEqual(l.command?.arguments, [uri, level]);
+    }
   });
 
   test('completion: transactions after <-, keys in an operation, levels after level', async () => {
@@ -281,7 +286,7 @@ describe('settings', () => {
       await c.open(uri, FRACTURED);
       assert.deepEqual((await c.diagnosticsOfVersion(uri, 1)).map((d) => String(d.code)), ['RA']);
       const lenses = await c.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
-      assert.deepEqual(lenses?.map((l) => l.command?.title), ['RC ✓', 'RA ✗', 'mixed ✗', 'Show graph']);
+      assert.deepEqual(lenses?.map((l) => l.command?.title), ['Show graph', 'RC ✓', 'RA ✗', 'mixed ✗']);
 
       const v = await c.change(uri, FRACTURED.replace('r(y, init)', 'r(y, 1)'));
       // Absence of a check in another process: no event to wait for, so a pause (mock timers cannot reach the server).
@@ -310,7 +315,7 @@ describe('settings', () => {
       await c.open(uri, FRACTURED);
       await c.diagnosticsOfVersion(uri, 1);
       const lenses = await c.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
-      assert.deepEqual(lenses?.map((l) => l.command?.title), ['CC ✗', 'mixed ✗', 'Show graph']);
+      assert.deepEqual(lenses?.map((l) => l.command?.title), ['Show graph', 'CC ✗', 'mixed ✗']);
       assert.equal(c.configurationRequests, 0);
     } finally {
       await c.stop();

@@ -13,8 +13,11 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'dot', 'svg', 'h
 
 /** extension host → webview. */
 export type HostToViewMessage =
-  /** A (new) analysis of the panel's document: redraw, keeping zoom and selection. */
-  | { type: 'analysis'; analysis: AnalysisResult }
+  /**
+   * A (new) analysis of the panel's document: redraw, keeping zoom and selection. `level`, sent once after a
+   * level's code lens was clicked, asks the view to show that level (its witness); absent, the view keeps its choice.
+   */
+  | { type: 'analysis'; analysis: AnalysisResult; level?: GraphLevel }
   /** No analysis to show (closed document, server restarting, syntax only): say why. */
   | { type: 'cleared'; uri: string; reason: string }
   /** The editor's cursor moved in the panel's document: highlight the transaction there. */
@@ -97,7 +100,7 @@ export function isAnalysisResult(x: unknown): x is AnalysisResult {
 export function isHostToViewMessage(x: unknown): x is HostToViewMessage {
   if (!isObj(x)) return false;
   switch (x.type) {
-    case 'analysis': return isAnalysisResult(x.analysis);
+    case 'analysis': return isAnalysisResult(x.analysis) && (x.level === undefined || isLevel(x.level));
     case 'cleared': return isStr(x.uri) && isStr(x.reason);
     case 'cursor': return isStr(x.uri) && isPosition(x.position);
     default: return false;
