@@ -66,7 +66,7 @@ describe('VS Code extension (code-server 4.100.3 + Chromium)', { skip, timeout: 
       const what = `${s.id} (${s.theme})`;
       assert.ok(existsSync(s.path), s.path);
       assert.match(s.problem, SHOTS.find((x) => x.id === s.id)!.anomaly, `${what}: the editor's problem in the shot names the anomaly`);
-      assert.ok(s.witness.length >= 2, `${what}: a witness is drawn`);
+      assert.ok(s.witness.length >= 2 || s.boxes >= 2, `${what}: a witness is drawn (its cycle, or the transactions a strong level's explanation names)`);
       // Readable: the witness boxes' text is at least 11 px on screen (its line box a little more).
       assert.ok(s.texts > 0 && s.textPx >= 11, `${what}: ${s.texts} witness texts in view, smallest ${s.textPx.toFixed(1)} px`);
       assert.ok(Math.abs(s.graphShare - 0.5) < 0.05, `${what}: the graph has ${(s.graphShare * 100).toFixed(0)} % of the editor area`);

@@ -56,7 +56,7 @@ function profileArgs(p: Profile): { args: string[]; env: NodeJS.ProcessEnv } {
   };
 }
 
-/** Writes the profile's user settings; a running code-server applies them live (it watches the file). */
+/** Writes the profile's user settings (code-server reads them when it starts). */
 export function writeUserSettings(p: Profile, settings: Record<string, unknown> = {}): void {
   p.settings = settings;
   mkdirSync(join(p.dir, 'user-data/User'), { recursive: true });

@@ -47,6 +47,7 @@ export interface ShotResult {
   /** The graph panel's witness line. */
   message: string;
   witness: string[];
+  boxes: number;
   /** Smallest on-screen height of the witness boxes' text, px, and how many texts were measured. */
   textPx: number;
   texts: number;
@@ -67,35 +68,35 @@ export async function takeDocShots(): Promise<ShotResult[]> {
   const out = join(RESULTS, 'readme');
   mkdirSync(out, { recursive: true });
   const update = process.env.ISOCHECK_UPDATE_DOC_IMAGES === '1';
-  writeUserSettings(profile, { ...SHOT_SETTINGS, 'workbench.colorTheme': THEMES.light.name });
-  const server = await startCodeServer(profile);
-  const browser = await launchChromium();
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   const results: ShotResult[] = [];
-  try {
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}`);
-    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
-    // More room for the editor and the graph: no explorer, no panel.
-    await page.locator('.monaco-workbench').click({ position: { x: 600, y: 300 } });
-    await runCommand(page, 'View: Close Primary Side Bar');
-    for (const theme of Object.keys(THEMES) as ThemeId[]) {
-      writeUserSettings(profile, { ...SHOT_SETTINGS, 'workbench.colorTheme': THEMES[theme].name });
+  // One code-server per theme, set in the settings it starts with (the theme picker's keyboard flow is not dependable headless).
+  for (const theme of Object.keys(THEMES) as ThemeId[]) {
+    writeUserSettings(profile, { ...SHOT_SETTINGS, 'workbench.colorTheme': THEMES[theme].name });
+    const server = await startCodeServer(profile);
+    const browser = await launchChromium();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    try {
+      await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}`);
+      await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
       await page.locator(`.monaco-workbench.${THEMES[theme].body}`).waitFor({ timeout: 30_000 });
+      // More room for the editor and the graph: no explorer.
+      await page.locator('.monaco-workbench').click({ position: { x: 600, y: 300 } });
+      await runCommand(page, 'View: Close Primary Side Bar');
       for (const shot of SHOTS) {
         const path = join(out, `vscode-${shot.id}-${theme}.png`);
         results.push({ ...(await takeShot(page, shot, theme, path)), path });
         if (update) copyFileSync(path, join(DOC_IMAGES, `vscode-${shot.id}-${theme}.png`));
       }
+    } catch (e) {
+      await page.screenshot({ path: join(out, `failure-${theme}.png`) }).catch(() => undefined);
+      throw e;
+    } finally {
+      await browser.close();
+      await server.stop();
     }
-    writeFileSync(join(out, 'shots.json'), JSON.stringify(results, null, 2));
-    return results;
-  } catch (e) {
-    await page.screenshot({ path: join(out, 'failure.png') }).catch(() => undefined);
-    throw e;
-  } finally {
-    await browser.close();
-    await server.stop();
   }
+  writeFileSync(join(out, 'shots.json'), JSON.stringify(results, null, 2));
+  return results;
 }
 
 /** One file at the default split: the editor on its first violation, the graph opened from the "Show graph" lens. */
@@ -107,7 +108,9 @@ async function takeShot(page: Page, shot: Shot, theme: ThemeId, path: string): P
   await clickLens(page, 'Show graph');
   const view = await waitForGraph(page, () => true, 90_000);
   // The editor's problem that names the anomaly, opened inline (F8 steps through the file's problems).
-  await page.locator('.monaco-editor .view-lines').first().click({ position: { x: 5, y: 5 } });
+  // Keyboard only: a click could land on a lens, and Playwright scrolls the editor to click.
+  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+Home');
   const problem = await stepToProblem(page, shot.anomaly);
   await page.mouse.move(1, 1);
   await page.waitForTimeout(800);
@@ -119,7 +122,7 @@ async function takeShot(page: Page, shot: Shot, theme: ThemeId, path: string): P
     return groups.length === 2 && total > 0 ? groups[1] / total : 0;
   });
   await page.screenshot({ path });
-  return { id: shot.id, theme, level: view.level, problem, message: settled.message, witness: settled.witness, textPx: text.px, texts: text.texts, graphShare: share };
+  return { id: shot.id, theme, level: view.level, problem, message: settled.message, witness: settled.witness, boxes: settled.boxes, textPx: text.px, texts: text.texts, graphShare: share };
 }
 
 /** Presses F8 until the inline problem widget shows a message matching `anomaly`; returns that message. */

@@ -32,16 +32,18 @@ export async function clickLens(page: Page, title: string): Promise<void> {
   await lens.click();
 }
 
-/** What the graph webview shows: its witness edges (`kind:from->to`, sorted), its level and its message. */
+/** What the graph webview shows: its witness edges (`kind:from->to`, sorted), witness boxes, its level and its message. */
 export interface GraphView {
   frame: Frame;
   witness: string[];
+  /** Highlighted boxes: a cycle's transactions, or those a strong level's explanation names when there is no cycle. */
+  boxes: number;
   level: string;
   message: string;
 }
 
 /**
- * Waits until the graph webview (two iframes deep) draws a witness and `accept` likes what it shows;
+ * Waits until the graph webview (two iframes deep) draws a witness (edges, or boxes for a violation without a cycle) and `accept` likes what it shows;
  * frames come and go while VS Code sets the webview up, so every frame is asked again on each poll.
  */
 export async function waitForGraph(page: Page, accept: (v: GraphView) => boolean = () => true, timeoutMs = 60_000): Promise<GraphView> {
@@ -55,11 +57,11 @@ export async function waitForGraph(page: Page, accept: (v: GraphView) => boolean
           if (!svg) return null;
           const witness = Array.from(svg.querySelectorAll('g.edge.witness')).map((e) => `${e.getAttribute('data-kind')}:${e.getAttribute('data-from')}->${e.getAttribute('data-to')}`).sort();
           const select = document.querySelector<HTMLSelectElement>('select.level-select');
-          return { witness, level: select?.value ?? '', message: document.querySelector('.message')?.textContent ?? '' };
+          return { witness, boxes: svg.querySelectorAll('g.box.witness').length, level: select?.value ?? '', message: document.querySelector('.message')?.textContent ?? '' };
         });
         if (v) {
           last = { frame, ...v };
-          if (v.witness.length > 0 && accept(last)) return last;
+          if ((v.witness.length > 0 || v.boxes > 0) && accept(last)) return last;
         }
       } catch {
         // a frame that went away while we looked

@@ -196,7 +196,7 @@ test('code lenses: Show graph first; a level’s lens opens the graph on that le
   await eventually(() => (api.graphs.active()?.info().uri === uri().toString() ? true : undefined), 'the panel on fractured-read.hist');
   const ser = lenses.find((l) => l.command?.title === 'SER ✗')?.command;
   assert.ok(ser);
-  const opened = await vscode.commands.executeCommand<GraphPanelInfo | undefined>(ser.command, ...(ser.arguments ?? []));
+  const opened = await vscode.commands.executeCommand<GraphPanelInfo | undefined>(ser.command, ...(ser.arguments ?? []) as unknown[]);
   assert.equal(opened?.uri, skew.toString());
   const panel = api.graphs.get(skew);
   assert.ok(panel, 'the panel shows write-skew.hist');
@@ -206,7 +206,7 @@ test('code lenses: Show graph first; a level’s lens opens the graph on that le
   // Another level's lens on the same file: the panel stays and is asked for that level.
   const rc = lenses.find((l) => l.command?.title === 'RC ✓')?.command;
   assert.ok(rc);
-  await vscode.commands.executeCommand(rc.command, ...(rc.arguments ?? []));
+  await vscode.commands.executeCommand(rc.command, ...(rc.arguments ?? []) as unknown[]);
   assert.equal(api.graphs.get(skew), panel, 'the same panel');
   await eventually(() => (panel.info().level === 'RC' ? true : undefined), 'RC asked of the view');
   await vscode.window.showTextDocument(uri(), { viewColumn: vscode.ViewColumn.One });
