@@ -209,6 +209,8 @@ test('code lenses: Show graph first; a level’s lens opens the graph on that le
   await vscode.commands.executeCommand(rc.command, ...(rc.arguments ?? []) as unknown[]);
   assert.equal(api.graphs.get(skew), panel, 'the same panel');
   await eventually(() => (panel.info().level === 'RC' ? true : undefined), 'RC asked of the view');
+  // fractured-read.hist is still the active editor: switch away and back so the panel follows it again.
+  await vscode.window.showTextDocument(skew, { viewColumn: vscode.ViewColumn.One });
   await vscode.window.showTextDocument(uri(), { viewColumn: vscode.ViewColumn.One });
   await eventually(() => (panel.info().uri === uri().toString() && panel.info().witnesses.RA ? true : undefined), 'the panel back on fractured-read.hist', 30_000);
 }, 90_000);
