@@ -12,9 +12,11 @@ import type { LineIndex } from '../syntax/line-index.ts';
 import { txnExtent } from '../queries.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
 import { Explainer, type Witness } from '../witness/witness.ts';
+import type { ListInference } from '../listappend/infer.ts';
+import { listEdgesJson, realTimeEdges } from './order-edges.ts';
 import {
   OPS_SHOWN, type AnalysisResult, type ForcedJson, type JsonRange, type LevelName, type SessionJson, type TransactionJson,
-  type VerdictJson, type VerdictState, type WitnessJson, type WrEdgeJson,
+  type OrderEdgeJson, type VerdictJson, type VerdictState, type WitnessJson, type WrEdgeJson,
 } from '../../protocol/shapes.ts';
 
 export const DEFAULT_LIMIT = 20_000;
@@ -48,6 +50,8 @@ export interface AnalysisSource {
   rules: readonly Rule[];
   forced(rule: Rule): ForcedColumnsLike | undefined;
   explain: Explainer;
+  /** The list-append inference when the history has list operations (its ww / rw / wr edges are drawn). */
+  list?: ListInference | null;
 }
 
 /** An Analysis (analyze.ts) as an AnalysisSource. */
@@ -56,7 +60,7 @@ export function sourceOfAnalysis(a: Analysis, uri: string, version = 0): Analysi
   let explainer: Explainer | null = null;
   const rules = RULES.filter((r) => a.forced.has(r));
   return {
-    uri, version, title: a.title, history: h, lines: a.lines, readsFrom: a.readsFrom, levels: a.levels, mixed: a.mixed, rules,
+    uri, version, title: a.title, history: h, lines: a.lines, readsFrom: a.readsFrom, levels: a.levels, mixed: a.mixed, rules, list: a.list?.inference ?? null,
     forced: (rule) => {
       const e = a.forced.get(rule);
       return e ? { from: e.from.data, to: e.to.data, a: e.a.data, b: e.b.data, length: e.length } : undefined;
@@ -132,6 +136,22 @@ export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT): Analysis
     wr.push({ from: observedTxn[o], to: h.opTxn[o], key: h.names.keyName(h.opKey[o]), read: opRange(o), write: w >= 0 ? opRange(w) : null });
   }
 
+  // List-append keys: wr from the list reads, ww / rw from the observed version orders; rt from `@` intervals.
+  const order: OrderEdgeJson[] = [];
+  let orderTotal = 0;
+  if (m.list) {
+    const le = listEdgesJson(m.list, range, max);
+    for (const e of le.wr) if (wr.length < max) wr.push(e);
+    wrTotal += le.wrTotal;
+    order.push(...le.order);
+    orderTotal += le.total;
+  }
+  if (h.txnTimeStart) {
+    const rt = realTimeEdges(h, m.list?.included ?? null, range, Math.max(0, max - order.length));
+    order.push(...rt.edges);
+    orderTotal += rt.total;
+  }
+
   const forced: ForcedJson[] = [];
   const explained = Math.min(EXPLAINED, Math.floor(EXPLAIN_WORK / Math.max(1, h.txnCount)));
   for (const rule of m.rules) {
@@ -163,5 +183,6 @@ export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT): Analysis
     uri: m.uri, version: m.version, title: m.title,
     levels: m.levels.map(verdict), mixed: m.mixed ? verdict(m.mixed) : null, strongest,
     sessions, transactions, wr, wrTotal, forced,
+    ...(orderTotal > 0 ? { order, orderTotal } : {}),
   };
 }

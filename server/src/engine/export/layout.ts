@@ -12,20 +12,27 @@
 // columns. This router is linear-ish (sorting plus first-fit colouring) and lays out 2,000
 // transactions in well under a second.
 
-import { levelRow, type Rule } from '../levels/levels.ts';
+import { LEVELS, levelRow, type Rule } from '../levels/levels.ts';
+import { ANOMALIES } from '../listappend/anomaly-table.ts';
 import type {
-  AnalysisResult, EdgeKindJson, JsonRange, LevelName, TransactionJson, VerdictJson, WitnessJson,
+  AnalysisResult, EdgeKindJson, JsonRange, LevelName, OrderKindJson, TransactionJson, VerdictJson, WitnessEdgeJson, WitnessJson,
 } from '../../protocol/shapes.ts';
 
 export type ViewLevel = LevelName | 'mixed';
 export type WeakRule = Rule;
 
-/** Which edges are drawn. */
+/** Which edges are drawn (ww / rw / rt: drawn unless false, at the levels that use them). */
 export interface EdgeToggles {
   so: boolean;
   wr: boolean;
   co: boolean;
+  ww?: boolean;
+  rw?: boolean;
+  rt?: boolean;
 }
+
+/** What an edge in the drawing is: a witness edge kind, or rt (real time). */
+export type DrawnKind = EdgeKindJson | 'rt';
 
 export interface LayoutOptions {
   level: ViewLevel;
@@ -56,7 +63,7 @@ export interface NodeBox {
 export interface LaidEdge {
   /** Stable across updates while the edge exists (kind, ends, key, nth parallel). */
   id: string;
-  kind: EdgeKindJson;
+  kind: DrawnKind;
   from: number;
   to: number;
   key: string | null;
@@ -71,7 +78,7 @@ export interface LaidEdge {
   labelY: number;
   labelW: number;
   labelH: number;
-  /** The drawn label: the key, prefixed by the step number on the witness ("2 · x"). */
+  /** The drawn label: the key (ww / rw / rt: the kind too), prefixed by the step number on the witness ("2 · rw x"). */
   label: string;
   /** The source range to reveal: the read (wr, co) or the later transaction's header (so). */
   range: JsonRange | null;
@@ -179,6 +186,27 @@ export function coEdgesFor(a: AnalysisResult, level: ViewLevel): { edge: Analysi
 }
 
 /**
+ * The order edge kinds a level's axioms use, from the anomaly table: a kind is drawn at a level when
+ * a cycle class that breaks the level may use it (ww from RC up, rw from PSI up, rt at SSER only).
+ * The mixed view: the kinds of every level, rt only when a transaction is tagged with a real-time level.
+ */
+export function orderKindsFor(a: AnalysisResult, level: ViewLevel): Set<OrderKindJson> {
+  const levels = level !== 'mixed' ? [level]
+    : LEVELS.filter((l) => !levelRow(l).realTime || a.transactions.some((t) => t.level === l));
+  const out = new Set<OrderKindJson>();
+  for (const row of ANOMALIES) {
+    if (!row.edges || !row.violates.some((l) => levels.includes(l))) continue;
+    for (const k of row.edges) if (k === 'ww' || k === 'rw' || k === 'rt') out.add(k);
+  }
+  return out;
+}
+
+/** Real-time witness edges: the witness contract writes rt as a co edge without a key (a co edge a read forced always has one). */
+export function isRealTimeEdge(c: Pick<WitnessEdgeJson, 'kind' | 'key'>): boolean {
+  return c.kind === 'co' && c.key === null;
+}
+
+/**
  * The transactions drawn when the history is too large: the witness cycle's transactions and their
  * neighbours up to `depth` steps away (so, wr and the level's co edges); the first MAX_INTERACTIVE
  * transactions when there is no witness. null: everything fits.
@@ -203,6 +231,8 @@ export function visibleSet(a: AnalysisResult, level: ViewLevel, depth: number, m
   for (const s of a.sessions) for (let i = 1; i < s.transactions.length; i++) { link(s.transactions[i - 1], s.transactions[i]); link(s.transactions[i], s.transactions[i - 1]); }
   for (const e of a.wr) if (e.from !== 0) { link(e.from, e.to); link(e.to, e.from); }
   for (const { edge } of coEdgesFor(a, level)) if (edge.from !== 0 && edge.to !== 0) { link(edge.from, edge.to); link(edge.to, edge.from); }
+  const kinds = orderKindsFor(a, level);
+  for (const e of a.order ?? []) if (kinds.has(e.kind)) { link(e.from, e.to); link(e.to, e.from); }
   const seen = new Set<number>([0, ...seeds]);
   let frontier = [...seeds];
   for (let d = 0; d < depth && frontier.length > 0; d++) {
@@ -275,7 +305,7 @@ const r1 = (v: number): number => Math.round(v * 10) / 10;
 /** An edge before geometry. */
 interface Draft {
   id: string;
-  kind: EdgeKindJson;
+  kind: DrawnKind;
   from: number;
   to: number;
   key: string | null;
@@ -375,7 +405,7 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
   // ---- the edges to draw ----
   const drafts: Draft[] = [];
   const ids = new Set<string>();
-  const push = (kind: EdgeKindJson, from: number, to: number, key: string | null, rule: WeakRule | null, range: JsonRange | null, because: string): Draft | null => {
+  const push = (kind: DrawnKind, from: number, to: number, key: string | null, rule: WeakRule | null, range: JsonRange | null, because: string): Draft | null => {
     if (!index.has(from) || !index.has(to)) return null;
     let id = `${kind}:${from}:${to}:${key ?? ''}`;
     for (let i = 2; ids.has(id); i++) id = `${kind}:${from}:${to}:${key ?? ''}#${i}`;
@@ -396,22 +426,28 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
   }
   if (o.kinds.wr) for (const e of a.wr) push('wr', e.from, e.to, e.key, null, e.read, `${name(e.to)} read ${e.key} from ${name(e.from)}`);
   if (o.kinds.co) for (const { edge, rule } of coEdgesFor(a, o.level)) push('co', edge.from, edge.to, edge.key, rule, edge.read, edge.because);
+  // ww / rw / rt: at the levels whose axioms use them, each kind unless toggled off.
+  const orderKinds = orderKindsFor(a, o.level);
+  for (const e of a.order ?? []) if (orderKinds.has(e.kind) && o.kinds[e.kind] !== false) push(e.kind, e.from, e.to, e.key, null, e.range, e.because);
   // The witness cycle: mark the drawn edge it runs along, or draw it (⊥ edges, rw / ww, hidden kinds).
   (witness?.cycle ?? []).forEach((c, i) => {
-    const found = drafts.find((e) => e.witness < 0 && e.kind === c.kind && e.from === c.from && e.to === c.to && (c.kind === 'so' || e.key === c.key));
+    const kind: DrawnKind = isRealTimeEdge(c) ? 'rt' : c.kind;
+    const found = drafts.find((e) => e.witness < 0 && e.kind === kind && e.from === c.from && e.to === c.to && (kind === 'so' || kind === 'rt' || e.key === c.key));
     if (found) {
       found.witness = i;
       found.because = c.because;
       found.range = c.range;
       return;
     }
-    const rule: WeakRule | null = c.kind === 'co' ? (o.level === 'mixed' ? ruleOf(a.transactions[c.to]?.level ?? null) : ruleOf(o.level)) : null;
-    const d = push(c.kind, c.from, c.to, c.key, rule, c.range, c.because);
+    const rule: WeakRule | null = kind === 'co' ? (o.level === 'mixed' ? ruleOf(a.transactions[c.to]?.level ?? null) : ruleOf(o.level)) : null;
+    const d = push(kind, c.from, c.to, c.key, rule, c.range, c.because);
     if (d) d.witness = i;
   });
   const labels = drafts.map((d) => {
     const key = d.key === null ? '' : clipCells(d.key, LABEL_CHARS);
-    return d.witness >= 0 ? (key ? `${d.witness + 1} · ${key}` : String(d.witness + 1)) : key;
+    // Order edges name their kind (their colours are close to the co rules'); rt has no key.
+    const text = d.kind === 'ww' || d.kind === 'rw' || d.kind === 'rt' ? (key ? `${d.kind} ${key}` : d.kind) : key;
+    return d.witness >= 0 ? (text ? `${d.witness + 1} · ${text}` : String(d.witness + 1)) : text;
   });
   const labelW = labels.map((s) => (s ? textCells(s) * CHAR_W + 2 * LABEL_PAD : 0));
 
@@ -607,5 +643,5 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
 /** One sentence per witness edge, as the panel lists them (numbered like the drawing's labels): "T1 → T2 [co] …". */
 export function witnessSentences(a: AnalysisResult, w: WitnessJson): string[] {
   const name = (t: number): string => (t === 0 ? 'init' : a.transactions[t]?.name ?? `#${t}`);
-  return w.cycle.map((e) => `${name(e.from)} → ${name(e.to)} [${e.kind}${e.key !== null ? ` ${e.key}` : ''}] ${e.because}`);
+  return w.cycle.map((e) => `${name(e.from)} → ${name(e.to)} [${isRealTimeEdge(e) ? 'rt' : e.kind}${e.key !== null ? ` ${e.key}` : ''}] ${e.because}`);
 }

@@ -4,6 +4,7 @@ import type { Analysis } from '../../engine/analyze.ts';
 import { analysisData, DEFAULT_LIMIT, sourceOfAnalysis } from '../../engine/export/analysis-data.ts';
 import type { AnalysisResult, TransactionJson } from '../../protocol/shapes.ts';
 import type { DocModel } from '../doc-model.ts';
+import { listInference } from './list-hover.ts';
 
 export { DEFAULT_LIMIT };
 
@@ -25,6 +26,7 @@ export function analysisJson(m: DocModel, limit = DEFAULT_LIMIT): AnalysisResult
       return f ? { from: f.from, to: f.to, a: f.a, b: f.b, length: f.a.length } : undefined;
     },
     get explain() { return m.explain; },
+    list: listInference(m),
   }, limit);
 }
 
@@ -67,6 +69,7 @@ export function capToNeighbourhood(r: AnalysisResult, max: number): AnalysisResu
     transactions: r.transactions.map((t) => (keep[t.id] ? t : stub(t))),
     wr: r.wr.filter(both),
     forced: r.forced.map((f) => ({ ...f, edges: f.edges.filter(both) })),
+    ...(r.order ? { order: r.order.filter(both) } : {}),
     truncated: { reason: `too large to draw whole (${total} transactions): showing the witnesses' neighbourhood`, shown, total },
   };
 }
