@@ -12,7 +12,7 @@ import type { LineIndex } from '../syntax/line-index.ts';
 import { txnExtent } from '../queries.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
 import { Explainer, type Witness } from '../witness/witness.ts';
-import type { ListInference } from '../listappend/infer.ts';
+import { listOf, listText, type ListInference } from '../listappend/infer.ts';
 import { listEdgesJson, realTimeEdges } from './order-edges.ts';
 import {
   OPS_SHOWN, type AnalysisResult, type ForcedJson, type JsonRange, type LevelName, type SessionJson, type TransactionJson,
@@ -94,7 +94,8 @@ export function shortOp(h: History, o: number): string {
   switch (h.opKind[o]) {
     case OP_READ: return `r(${key}${value ? `, ${value}` : ''})${src}`;
     case OP_APPEND: return `a(${key}, ${value})`;
-    case OP_LIST_READ: return `r(${key}, [..])`;
+    // The list itself (the box clips it): what the version order and the ww / rw edges come from.
+    case OP_LIST_READ: return h.opListStart ? `r(${key}, ${listText(h, listOf(h, o))})` : `r(${key}, [..])`;
     default: return `w(${key}, ${value})`;
   }
 }
