@@ -124,7 +124,7 @@ describe('graph webview in Chromium', { skip, timeout: 120_000 }, () => {
     // A click on a ww edge reveals the read that shows the version order.
     await page.locator('svg.graph g.edge.ww').dispatchEvent('click');
     const reveal = (await g.posted()).filter((m) => m.type === 'reveal').pop();
-    assert.deepEqual(reveal, { type: 'reveal', uri: a.uri, range: a.order!.find((e) => e.kind === 'ww')!.range });
+    assert.deepEqual(reveal, { type: 'reveal', uri: a.uri, range: a.order.find((e) => e.kind === 'ww')!.range });
     await page.screenshot({ path: join(SHOTS, 'la-lost-update.png') });
     await page.close();
   });

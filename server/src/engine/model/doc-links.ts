@@ -17,13 +17,13 @@ const LIST_APPEND: ReadonlyMap<string, string> = new Map<string, string>([
 ]);
 
 /** The page and anchor (GitHub's slug of the `##` heading) that explain a code. */
-export function docSection(code: DiagnosticCode | string): { page: DocPage; anchor: string } {
+export function docSection(code: DiagnosticCode): { page: DocPage; anchor: string } {
   const list = LIST_APPEND.get(code);
   return list !== undefined ? { page: 'list-append.md', anchor: list } : { page: 'anomalies.md', anchor: code.toLowerCase() };
 }
 
 /** A code's link, given the address of docs/anomalies.md (list-append.md lies beside it). */
-export function docLink(anomaliesUri: string, code: DiagnosticCode | string): string {
+export function docLink(anomaliesUri: string, code: DiagnosticCode): string {
   const { page, anchor } = docSection(code);
   if (page === 'anomalies.md' || !anomaliesUri.endsWith('anomalies.md')) return `${anomaliesUri}#${page === 'anomalies.md' ? anchor : code.toLowerCase()}`;
   return `${anomaliesUri.slice(0, -'anomalies.md'.length)}list-append.md#${anchor}`;
