@@ -100,8 +100,14 @@ export function shortOp(h: History, o: number): string {
   }
 }
 
-export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT): AnalysisResult {
+/**
+ * keep: when set, only transactions t with keep[t] = 1 are described in full (the others keep id,
+ * name, session and position), and only edges between two of them are listed and explained: a large
+ * history's graph is its witnesses' neighbourhood, and explaining edges outside it was most of the cost.
+ */
+export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT, keep: Uint8Array | null = null): AnalysisResult {
   const h = m.history;
+  const kept = (t: number): boolean => keep === null || keep[t] === 1;
   const r = h.ranges;
   const range = (s: Span): JsonRange => m.lines.range(s.start, s.end);
   const max = Math.max(0, Math.floor(limit));
@@ -109,6 +115,14 @@ export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT): Analysis
   const transactions: TransactionJson[] = [];
   for (let t = 0; t < h.txnCount; t++) {
     const bottom = t === BOTTOM;
+    if (!kept(t)) {
+      transactions.push({
+        id: t, name: h.names.txnName(t), session: h.txnSession[t], position: h.txnIndexInSession[t],
+        level: h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : null, aborted: h.txnAborted[t] === 1, range: null, extent: null,
+        operations: h.txnOpStart[t + 1] - h.txnOpStart[t], ops: [],
+      });
+      continue;
+    }
     transactions.push({
       id: t, name: bottom ? '⊥' : h.names.txnName(t), session: h.txnSession[t], position: h.txnIndexInSession[t],
       level: h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : null, aborted: h.txnAborted[t] === 1,
@@ -132,6 +146,7 @@ export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT): Analysis
   for (let o = 0; o < h.opCount; o++) {
     if (h.opKind[o] !== OP_READ || observedTxn[o] < 0 || observedTxn[o] === h.opTxn[o]) continue;
     wrTotal++;
+    if (!kept(observedTxn[o]) || !kept(h.opTxn[o])) continue;
     if (wr.length >= max) continue;
     const w = observedWrite[o];
     wr.push({ from: observedTxn[o], to: h.opTxn[o], key: h.names.keyName(h.opKey[o]), read: opRange(o), write: w >= 0 ? opRange(w) : null });
@@ -141,14 +156,14 @@ export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT): Analysis
   const order: OrderEdgeJson[] = [];
   let orderTotal = 0;
   if (m.list) {
-    const le = listEdgesJson(m.list, range, max);
+    const le = listEdgesJson(m.list, range, max, keep);
     for (const e of le.wr) if (wr.length < max) wr.push(e);
     wrTotal += le.wrTotal;
     order.push(...le.order);
     orderTotal += le.total;
   }
   if (h.txnTimeStart) {
-    const rt = realTimeEdges(h, m.list?.included ?? null, range, Math.max(0, max - order.length));
+    const rt = realTimeEdges(h, m.list?.included ?? null, range, Math.max(0, max - order.length), keep);
     order.push(...rt.edges);
     orderTotal += rt.total;
   }
@@ -158,11 +173,13 @@ export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT): Analysis
   for (const rule of m.rules) {
     const f = m.forced(rule);
     if (!f) continue;
-    const n = Math.min(f.length, max);
-    const edges = Array.from({ length: n }, (_, i) => {
+    // The first `max` edges between kept transactions.
+    const picked: number[] = [];
+    for (let i = 0; i < f.length && picked.length < max; i++) if (kept(f.from[i]) && kept(f.to[i])) picked.push(i);
+    const edges = picked.map((i, rank) => {
       const reader = h.opTxn[f.a[i]];
       const key = h.names.keyName(h.opKey[f.a[i]]);
-      if (i >= explained) {
+      if (rank >= explained) {
         // Past the budget: no happens-before path search (one per edge made 1,000,000-event inputs take minutes).
         const name = (t: number): string => (t === BOTTOM ? 'the initial state' : h.names.txnName(t));
         return { from: f.from[i], to: f.to[i], key, read: opRange(f.a[i]), reader, because: `${name(f.from[i])} must commit before ${name(f.to[i])}: forced by ${rule} at ${name(reader)}'s read of ${key} (its hover explains why)` };

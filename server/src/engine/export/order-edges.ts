@@ -18,7 +18,7 @@ export interface ListEdgesJson {
 }
 
 /** The wr, ww and rw edges of a list-append inference, at most `max` of each list. */
-export function listEdgesJson(inf: ListInference, range: (s: Span) => JsonRange, max: number): ListEdgesJson {
+export function listEdgesJson(inf: ListInference, range: (s: Span) => JsonRange, max: number, keep: Uint8Array | null = null): ListEdgesJson {
   const h = inf.h;
   const e = inf.edges;
   const out: ListEdgesJson = { wr: [], wrTotal: 0, order: [], total: 0 };
@@ -31,15 +31,17 @@ export function listEdgesJson(inf: ListInference, range: (s: Span) => JsonRange,
     const k = e.key.data[i];
     const op = e.op.data[i];
     const key = k >= 0 ? h.names.keyName(k) : null;
+    const both = keep === null || (keep[from] === 1 && keep[to] === 1);
     if (kind === LK_WR) {
       out.wrTotal++;
+      if (!both) continue;
       if (out.wr.length >= max || op < 0 || key === null) continue;
       const w = inf.appenderOf(k, e.a.data[i]);
       out.wr.push({ from, to, key, read: range(opSpan(h, op)), write: w >= 0 ? range(opSpan(h, w)) : null });
       continue;
     }
     out.total++;
-    if (out.order.length >= max) continue;
+    if (out.order.length >= max || !both) continue;
     const name = kind === LK_WW ? 'ww' : 'rw';
     if (explained < EXPLAINED) {
       explained++;
@@ -59,9 +61,10 @@ export function listEdgesJson(inf: ListInference, range: (s: Span) => JsonRange,
  * rt edges as the transitive reduction of real time: A → B when A ended before B started and no C
  * started after A ended and ended before B started. Sources are transactions with a known end
  * (not unknown), targets any with an interval; `included` (list-append) or not aborted. Pairs in
- * one session are left out: session order already draws them. At most `max` edges; `total` counts all.
+ * one session are left out: session order already draws them. At most `max` edges (between kept
+ * transactions, when `keep` is set); `total` counts all.
  */
-export function realTimeEdges(h: History, included: Uint8Array | null, range: (s: Span) => JsonRange, max: number): { edges: OrderEdgeJson[]; total: number } {
+export function realTimeEdges(h: History, included: Uint8Array | null, range: (s: Span) => JsonRange, max: number, keep: Uint8Array | null = null): { edges: OrderEdgeJson[]; total: number } {
   const ts = h.txnTimeStart;
   const te = h.txnTimeEnd;
   const edges: OrderEdgeJson[] = [];
@@ -93,7 +96,7 @@ export function realTimeEdges(h: History, included: Uint8Array | null, range: (s
       const a = enders[i];
       if (a === b || h.txnSession[a] === h.txnSession[b]) continue;
       total++;
-      if (edges.length >= max) continue;
+      if (edges.length >= max || (keep !== null && (keep[a] !== 1 || keep[b] !== 1))) continue;
       const A = h.names.txnName(a);
       const B = h.names.txnName(b);
       edges.push({ from: a, to: b, kind: 'rt', key: null, because: `${A} ended (at ${te[a]}) before ${B} started (at ${ts[b]})`, range: range(txnSpan(h, b)) });
