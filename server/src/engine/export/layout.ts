@@ -206,6 +206,24 @@ export function isRealTimeEdge(c: Pick<WitnessEdgeJson, 'kind' | 'key'>): boolea
   return c.kind === 'co' && c.key === null;
 }
 
+const before = (p: JsonRange['start'], q: JsonRange['start']): boolean => p.line < q.line || (p.line === q.line && p.character <= q.character);
+
+/**
+ * The transactions a witness without a cycle is about: those its message names (as whole words) and,
+ * with `at`, the one whose text holds the witness's range (a finding at a read names no transaction).
+ */
+export function storyOfMessage(a: AnalysisResult, w: WitnessJson, at = true): number[] {
+  const words = new Set(w.message.split(/[^\w]+/));
+  const out: number[] = [];
+  for (const t of a.transactions) {
+    if (t.id === 0) continue;
+    const named = /^\w+$/.test(t.name) ? words.has(t.name) : new RegExp(`(^|[^\\w])${t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w])`).test(w.message);
+    const inside = at && t.extent !== null && before(t.extent.start, w.range.start) && before(w.range.end, t.extent.end);
+    if (named || inside) out.push(t.id);
+  }
+  return out;
+}
+
 /**
  * The transactions drawn when the history is too large: the witness cycle's transactions and their
  * neighbours up to `depth` steps away (so, wr and the level's co edges); the first MAX_INTERACTIVE
@@ -214,9 +232,12 @@ export function isRealTimeEdge(c: Pick<WitnessEdgeJson, 'kind' | 'key'>): boolea
 export function visibleSet(a: AnalysisResult, level: ViewLevel, depth: number, max = MAX_INTERACTIVE): Set<number> | null {
   const total = a.transactions.length - 1;
   if (total <= max) return null;
-  const cycle = verdictOf(a, level)?.witness?.cycle ?? [];
+  const witness = verdictOf(a, level)?.witness ?? null;
   const seeds = new Set<number>();
-  for (const e of cycle) { seeds.add(e.from); seeds.add(e.to); }
+  for (const e of witness?.cycle ?? []) { seeds.add(e.from); seeds.add(e.to); }
+  // A witness without a cycle (a finding such as an incompatible order, a long fork): the transaction
+  // it is reported in and the ones its message names.
+  if (witness && seeds.size === 0) for (const t of storyOfMessage(a, witness)) seeds.add(t);
   if (seeds.size === 0) {
     const first = new Set<number>();
     for (let t = 0; t <= Math.min(total, max * (depth + 1)); t++) first.add(t);
@@ -231,8 +252,8 @@ export function visibleSet(a: AnalysisResult, level: ViewLevel, depth: number, m
   for (const s of a.sessions) for (let i = 1; i < s.transactions.length; i++) { link(s.transactions[i - 1], s.transactions[i]); link(s.transactions[i], s.transactions[i - 1]); }
   for (const e of a.wr) if (e.from !== 0) { link(e.from, e.to); link(e.to, e.from); }
   for (const { edge } of coEdgesFor(a, level)) if (edge.from !== 0 && edge.to !== 0) { link(edge.from, edge.to); link(edge.to, edge.from); }
-  const kinds = orderKindsFor(a, level);
-  for (const e of a.order ?? []) if (kinds.has(e.kind)) { link(e.from, e.to); link(e.to, e.from); }
+  // Not through ww / rw / rt: an append nobody read is ordered after every version, and rt links every
+  // transaction to its successors in time, so one step would reach most of a list-append history.
   const seen = new Set<number>([0, ...seeds]);
   let frontier = [...seeds];
   for (let d = 0; d < depth && frontier.length > 0; d++) {
@@ -385,7 +406,7 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
   for (const e of witness?.cycle ?? []) { onStory.add(e.from); onStory.add(e.to); }
   if (witness && witness.cycle.length === 0) {
     // No forced cycle: the transactions the explanation names.
-    for (const t of txns) if (t.id !== 0 && new RegExp(`(^|[^\\w])${t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w])`).test(witness.message)) onStory.add(t.id);
+    for (const t of storyOfMessage(a, witness, false)) if (shown(t)) onStory.add(t);
   }
 
   const nodes: NodeBox[] = [];
