@@ -54,18 +54,30 @@ interface Latency {
   worker: number[];
 }
 
+/** The graph panel's side of the bench: whether it is open, and a wait for its pending requests. */
+interface GraphSide {
+  open: boolean;
+  settle(): Promise<void>;
+}
+
 /**
  * didChange → publishDiagnostics, each edit after a pause longer than the debounce. With `graph`,
- * edits alternate between the graph closed (even) and open (odd), so warm-up and the machine's load
- * fall on both alike.
+ * the edits come in four blocks, graph closed, open, closed, open (so warm-up and the machine's load
+ * fall on both alike); a block starts once the previous block's graph requests are answered (the
+ * graph fetched after an edit's analysis overlaps the next edit: that is what "open" measures).
  */
-async function changeLatency(c: LspClient, uri: string, text: string, trials: number, graph: { open: boolean } | null = null): Promise<{ closed: Latency; open: Latency }> {
+async function changeLatency(c: LspClient, uri: string, text: string, trials: number, graph: GraphSide | null = null): Promise<{ closed: Latency; open: Latency }> {
   const closed: Latency = { edits: [], worker: [] };
   const open: Latency = { edits: [], worker: [] };
   const versionsOf = new Map<number, Latency>();
+  const block = Math.max(1, Math.ceil(trials / 4));
   for (let k = 0; k < trials; k++) {
-    const into = graph && k % 2 === 1 ? open : closed;
-    if (graph) graph.open = into === open;
+    const into = graph && Math.floor(k / block) % 2 === 1 ? open : closed;
+    if (graph && k % block === 0) {
+      graph.open = false;
+      await graph.settle();
+      graph.open = into === open;
+    }
     await sleep(250);
     const edited = `${text}# edit ${k}\n`;
     const t0 = performance.now();
@@ -97,7 +109,7 @@ async function main(): Promise<void> {
     console.log(`first open of the big document (worker start included): ${(performance.now() - t0).toFixed(0)} ms`);
 
     // The graph open: every new analysis is fetched as the panel fetches it (not awaited: the next edit may overlap it).
-    const graph = { open: false };
+    const graph: GraphSide = { open: false, settle: async () => { await Promise.all([...pending]); } };
     const graphTimes = new Map<string, number[]>();
     const pending = new Set<Promise<unknown>>();
     c.connection.onNotification(AnalysisChangedNotification.type, (p) => {
