@@ -47,6 +47,20 @@ const MEASURE = `(() => {
   return { problems, labels: labels.length };
 })()`;
 
+/** MEASURE for the live webview, whose boxes are translated groups: screen rectangles of labels and boxes. */
+const LIVE_MEASURE = `(() => {
+  const r = (e) => { const b = e.getBoundingClientRect(); return { x: b.left, y: b.top, w: b.width, h: b.height, t: e.textContent || '' }; };
+  const labels = [...document.querySelectorAll('svg.graph text.label')].filter((e) => e.textContent).map(r);
+  const boxes = [...document.querySelectorAll('svg.graph g.box rect')].map(r);
+  const hit = (p, q) => p.x < q.x + q.w && q.x < p.x + p.w && p.y < q.y + q.h && q.y < p.y + p.h;
+  const problems = [];
+  labels.forEach((p, i) => {
+    labels.slice(i + 1).forEach((q) => { if (hit(p, q)) problems.push('labels "' + p.t + '" and "' + q.t + '" overlap'); });
+    for (const b of boxes) if (hit(p, b)) problems.push('label "' + p.t + '" overlaps a box');
+  });
+  return { problems, labels: labels.length };
+})()`;
+
 /** The smallest drawn box text (px on screen), whether the witness's boxes are in view, the other boxes' opacity. */
 const FIT_FACTS = `(() => {
   const view = document.querySelector('svg.graph').getBoundingClientRect();
@@ -125,6 +139,10 @@ describe('graph webview in Chromium', { skip, timeout: 120_000 }, () => {
     await page.locator('svg.graph g.edge.ww').dispatchEvent('click');
     const reveal = (await g.posted()).filter((m) => m.type === 'reveal').pop();
     assert.deepEqual(reveal, { type: 'reveal', uri: a.uri, range: a.order.find((e) => e.kind === 'ww')!.range });
+    // The live drawing (not only the SVG export): no label overlaps another label or a box.
+    await page.locator('select.level-select').selectOption('SER');
+    const live = await page.evaluate<{ problems: string[]; labels: number }>(LIVE_MEASURE);
+    assert.deepEqual(live, { problems: [], labels: 3 });
     await page.screenshot({ path: join(SHOTS, 'la-lost-update.png') });
     await page.close();
   });
@@ -144,6 +162,9 @@ describe('graph webview in Chromium', { skip, timeout: 120_000 }, () => {
     // SER does not use real time: no rt edges there.
     await page.locator('select.level-select').selectOption('SER');
     assert.equal(await count(g, 'g.edge.rt'), 0);
+    await page.locator('select.level-select').selectOption('SSER');
+    await page.locator('.toggle-rt input').check();
+    assert.deepEqual((await page.evaluate<{ problems: string[]; labels: number }>(LIVE_MEASURE)).problems, []);
     await page.screenshot({ path: join(SHOTS, 'la-stale-read-realtime.png') });
     await page.close();
   });
@@ -322,6 +343,7 @@ session s2
       assert.ok(m.min >= 11 - 1e-6, `${f}: box text at ${m.min} px`);
       assert.ok(m.witness > 0 && m.inView, `${f}: the witness is in view`);
       assert.ok(m.faded.every((o) => Number(o) < 0.5), `${f}: the others are faded`);
+      assert.deepEqual((await g.page.evaluate<{ problems: string[] }>(LIVE_MEASURE)).problems, [], `${f}: labels in the live drawing`);
       await g.page.screenshot({ path: join(SHOTS, `fit-${f.replace('.hist', '')}.png`) });
       await g.page.close();
     }

@@ -348,7 +348,8 @@ function drawEdges(l: Layout): void {
       const g = enter.append('g');
       g.append('path').attr('class', 'line');
       g.append('path').attr('class', 'hit');
-      g.append('text').attr('text-anchor', 'middle');
+      // Anchored at its start, as the layout places it (labelX + LABEL_PAD) and the SVG export draws it.
+      g.append('text').attr('text-anchor', 'start');
       g.append('title');
       return g;
     });

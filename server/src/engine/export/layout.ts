@@ -544,6 +544,8 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
   // Channels (between lanes): one vertical track per run, wide enough for the run's label beside it.
   const channelRuns: Run[][] = Array.from({ length: columns + 1 }, () => []);
   const labelRun = new Int32Array(m).fill(-1);
+  /** The label's top when it sits above a level run (NaN: beside the run's middle). */
+  const labelAbove = new Float64Array(m).fill(NaN);
   const runOf: Run[] = [];
   for (let i = 0; i < m; i++) {
     if (straight[i]) continue;
@@ -553,7 +555,13 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
       let lo = Math.min(ya, yb);
       let hi = Math.max(ya, yb);
       const w = labelled ? labelW[i] : 0;
-      if (w > 0) {
+      if (w > 0 && hi - lo < LABEL_H + 4) {
+        // A (nearly) level run, e.g. between two boxes of one row: beside its middle the label would sit
+        // on the horizontal lines, so it goes just above them (and the run reserves that room).
+        labelAbove[i] = lo - LABEL_H - 2;
+        lo = labelAbove[i] - 1;
+        labelRun[i] = runOf.length;
+      } else if (w > 0) {
         const mid = (lo + hi) / 2;
         lo = Math.min(lo, mid - LABEL_H / 2 - 1);
         hi = Math.max(hi, mid + LABEL_H / 2 + 1);
@@ -627,13 +635,13 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
       if (corridor[i] < 0) {
         pts = [sx, y0, xa, y0, xa, y1, tx, y1];
         lx = xa + 2;
-        ly = (y0 + y1) / 2 - LABEL_H / 2;
+        ly = Number.isNaN(labelAbove[i]) ? (y0 + y1) / 2 - LABEL_H / 2 : labelAbove[i];
       } else {
         const xb = runX(rb, chanB[i]);
         const yc = corridorY[i];
         pts = [sx, y0, xa, y0, xa, yc, xb, yc, xb, y1, tx, y1];
         lx = xb + 2;
-        ly = (yc + y1) / 2 - LABEL_H / 2;
+        ly = Number.isNaN(labelAbove[i]) ? (yc + y1) / 2 - LABEL_H / 2 : labelAbove[i];
       }
     }
     const w = labelW[i];
