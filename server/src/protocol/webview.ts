@@ -38,7 +38,8 @@ export type ViewToHostMessage =
 export interface GraphViewState {
   uri: string;
   level: GraphLevel | null;
-  kinds: { so: boolean; wr: boolean; co: boolean };
+  /** Which edge kinds are drawn (ww / rw / rt: list-append version orders and real time). */
+  kinds: { so: boolean; wr: boolean; co: boolean; ww: boolean; rw: boolean; rt: boolean };
   transform: { x: number; y: number; k: number } | null;
   /** A transaction name or an edge id. */
   selected: { kind: 'txn'; name: string } | { kind: 'edge'; id: string } | null;
@@ -94,7 +95,9 @@ export function isAnalysisResult(x: unknown): x is AnalysisResult {
   const okWr = x.wr.every((e) => isObj(e) && txn(e.from) && txn(e.to) && isStr(e.key) && isRange(e.read) && (e.write === null || isRange(e.write)));
   const okForced = x.forced.every((f) => isObj(f) && (RULES as readonly string[]).includes(f.level as string) && isNum(f.total) && Array.isArray(f.edges)
     && f.edges.every((e) => isObj(e) && txn(e.from) && txn(e.to) && txn(e.reader) && isStr(e.key) && isStr(e.because) && isRange(e.read)));
-  return okTxns && okSessions && okWr && okForced;
+  const okOrder = x.order === undefined || (Array.isArray(x.order) && x.order.every((e) => isObj(e) && txn(e.from) && txn(e.to)
+    && ['ww', 'rw', 'rt'].includes(e.kind as string) && (e.key === null || isStr(e.key)) && isStr(e.because) && isRange(e.range)));
+  return okTxns && okSessions && okWr && okForced && okOrder;
 }
 
 export function isHostToViewMessage(x: unknown): x is HostToViewMessage {
@@ -128,7 +131,7 @@ export function asGraphViewState(x: unknown): GraphViewState | null {
   return {
     uri: x.uri,
     level: isLevel(x.level) ? x.level : null,
-    kinds: { so: kinds.so !== false, wr: kinds.wr !== false, co: kinds.co !== false },
+    kinds: { so: kinds.so !== false, wr: kinds.wr !== false, co: kinds.co !== false, ww: kinds.ww !== false, rw: kinds.rw !== false, rt: kinds.rt !== false },
     transform: isObj(t) && isNum(t.x) && isNum(t.y) && isNum(t.k) && t.k > 0 ? { x: t.x, y: t.y, k: t.k } : null,
     selected: isObj(sel) && sel.kind === 'txn' && isStr(sel.name) ? { kind: 'txn', name: sel.name }
       : isObj(sel) && sel.kind === 'edge' && isStr(sel.id) ? { kind: 'edge', id: sel.id } : null,
