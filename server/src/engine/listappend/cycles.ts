@@ -4,6 +4,7 @@ import { buildListCsr, stronglyConnected, type Csr } from '../util/graph.ts';
 import { Int32Vec } from '../util/int-vec.ts';
 import type { CycleClass } from './anomaly-table.ts';
 import { LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
+import { allEdgesCsr, unionAcyclic, withExtraEdges } from './list-graph.ts';
 
 /** One edge of a cycle: an index into the inference's edges, or an rt edge (index -1). */
 export interface CycleEdge {
@@ -19,6 +20,9 @@ export interface FoundCycle {
   realtime: boolean;
   edges: CycleEdge[];
 }
+
+/** Component ids when every node is its own component: only compared for equality, never read for acyclic graphs. */
+const IDENTITY = new Int32Array(0);
 
 /** Work steps (edge relaxations) per class before the smallest-so-far cycle is taken as the answer. */
 const STEPS_PER_CLASS = 2_000_000;
@@ -96,14 +100,18 @@ class CycleGraph {
   private readonly startOf: Float64Array | null;
   private readonly endOf: Float64Array | null;
   readonly hasRt: boolean;
+  /** Whether the graph without rt, and with rt, has no cycle at all. */
+  private readonly acyclic: boolean;
+  private acyclicRt = false;
 
   constructor(private readonly inf: ListInference, withRealtime: boolean) {
     const h = inf.h;
-    const e = inf.edges;
     this.n = h.txnCount;
-    this.out = buildListCsr(this.n, e.from.data, e.to.data, e.length, 0);
-    const mask = new Uint8Array(this.n).fill(1);
-    this.comp = stronglyConnected(this.out, mask).comp;
+    this.out = allEdgesCsr(inf);
+    // An acyclic graph (a consistent history) has only single-node components: Kahn's test is
+    // cheaper than Tarjan's, and then no class has a cycle to look for.
+    this.acyclic = unionAcyclic(this.out, () => true, this.n, null);
+    this.comp = this.acyclic ? IDENTITY : stronglyConnected(this.out, new Uint8Array(this.n).fill(1)).comp;
     const timed: number[] = [];
     if (withRealtime && h.txnTimeStart && h.txnTimeEnd) {
       for (let t = 1; t < this.n; t++) if (inf.included[t] === 1 && !Number.isNaN(h.txnTimeStart[t])) timed.push(t);
@@ -120,14 +128,9 @@ class CycleGraph {
   /** SCCs of the graph with rt, rt expressed by a chain of virtual nodes (one per timed transaction, by start). */
   private rtComponents(timed: number[]): Int32Array {
     const h = this.inf.h;
-    const e = this.inf.edges;
     const m = timed.length;
-    const from = new Int32Vec(e.length + 3 * m);
-    const to = new Int32Vec(e.length + 3 * m);
-    for (let i = 0; i < e.length; i++) {
-      from.push(e.from.data[i]);
-      to.push(e.to.data[i]);
-    }
+    const from = new Int32Vec(3 * m);
+    const to = new Int32Vec(3 * m);
     // Virtual node n + j stands for "start of byStart[j] or later": it reaches byStart[j..].
     const ts = h.txnTimeStart as Float64Array;
     const te = h.txnTimeEnd as Float64Array;
@@ -147,13 +150,19 @@ class CycleGraph {
         to.push(this.n + j);
       }
     }
-    const g = buildListCsr(this.n + m, from.data, to.data, from.length, 0);
+    // The chain alone is acyclic, so the graph with rt is acyclic when Kahn's test says so.
+    const chain = buildListCsr(this.n + m, from.data, to.data, from.length, 0);
+    this.acyclicRt = unionAcyclic(this.out, () => true, this.n + m, chain);
+    if (this.acyclicRt) return IDENTITY;
+    const g = withExtraEdges(this.out, this.n + m, from.data, to.data, from.length);
     return stronglyConnected(g, new Uint8Array(this.n + m).fill(1)).comp;
   }
 
   /** The smallest cycle of a class (fewest edges, then the first found), or null. */
   smallest(rule: ClassRule, realtime: boolean): CycleEdge[] | null {
     const e = this.inf.edges;
+    // No cycle at all: nothing of any class (the search below would reject every start edge).
+    if (realtime ? this.acyclicRt : this.acyclic) return null;
     const comp = realtime ? (this.compRt as Int32Array) : this.comp;
     let best: CycleEdge[] | null = null;
     let steps = 0;

@@ -12,6 +12,7 @@ import { Int32Vec } from '../util/int-vec.ts';
 import { levelId } from '../levels/levels.ts';
 import type { ListLevel } from './anomaly-table.ts';
 import { LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
+import { allEdgesCsr, edgeCsr, maskedTopologicalOrder, unionAcyclic } from './list-graph.ts';
 
 /** Level ids as in History.txnLevel (the level table's stable ids). */
 export const L_RC = levelId('RC');
@@ -28,6 +29,8 @@ export const L_SSER = levelId('SSER');
  * beyond it they are undecided. Sessions multiply when crashed (unknown) processes go on as new ones.
  */
 export const MAX_CLOCK_ENTRIES = 64 * 1024 * 1024;
+
+const BASE_KINDS = (1 << LK_SO) | (1 << LK_WR) | (1 << LK_WW);
 
 /** An unobserved append follows every observed version. */
 const UNOBSERVED = 0x7fffffff;
@@ -64,19 +67,7 @@ export class ListLevelContext {
     const cache = inward ? this.inByKind : this.outByKind;
     let g = cache.get(kind);
     if (g) return g;
-    const e = this.inf.edges;
-    const from = new Int32Vec(64);
-    const to = new Int32Vec(64);
-    const ids: number[] = [];
-    for (let i = 0; i < e.length; i++) {
-      if (e.kind.data[i] !== kind) continue;
-      from.push(inward ? e.to.data[i] : e.from.data[i]);
-      to.push(inward ? e.from.data[i] : e.to.data[i]);
-      ids.push(i);
-    }
-    g = buildListCsr(this.h.txnCount, from.data, to.data, from.length, 0);
-    // edgeId holds the index into `ids`: map it back to the edge index.
-    for (let p = 0; p < g.edgeId.length; p++) g.edgeId[p] = ids[g.edgeId[p]];
+    g = edgeCsr(this.h.txnCount, this.inf.edges, kind, inward);
     cache.set(kind, g);
     return g;
   }
@@ -140,8 +131,13 @@ export class ListLevelContext {
   }
 
   baseAcyclic(): boolean {
-    if (this.baseTopo === null) this.baseTopo = topologicalOrder(this.baseGraph()).count === this.h.txnCount;
+    if (this.baseTopo === null) this.baseTopo = this.baseOrder().count === this.h.txnCount;
     return this.baseTopo;
+  }
+
+  /** topologicalOrder(baseGraph()), read off the shared all-edges CSR without building baseGraph. */
+  private baseOrder(): { order: Int32Array; count: number } {
+    return maskedTopologicalOrder(allEdgesCsr(this.inf), this.inf.edges, BASE_KINDS);
   }
 
   /** Largest version position of t's appends to k: UNOBSERVED when one was never read, NONE without appends. */
@@ -165,8 +161,7 @@ export class ListLevelContext {
     if (cached) return cached;
     const h = this.h;
     const S = h.sessionCount;
-    const g = this.baseGraph();
-    const order = topologicalOrder(g).order;
+    const order = this.baseOrder().order;
     const c = new Int32Array(h.txnCount * S).fill(-1);
     const e = this.inf.edges;
     const inWr = this.byKind(LK_WR, true);
@@ -373,23 +368,22 @@ export class ListLevelContext {
     const { h, inf } = this;
     const n = h.txnCount;
     const e = inf.edges;
-    const from = new Int32Vec(e.length * 2 + 16);
-    const to = new Int32Vec(e.length * 2 + 16);
+    // so ∪ wr ∪ ww and the SER/SSER readers' rw edges are read off the all-edges CSR (useRw);
+    // the other precedence edges (through virtual nodes) go to a small extra graph.
+    const from = new Int32Vec(1024);
+    const to = new Int32Vec(1024);
     const add = (a: number, b: number): void => {
       from.push(a);
       to.push(b);
     };
+    const useRw = new Uint8Array(n);
     let extra = false;
-    for (let i = 0; i < e.length; i++) {
-      const k = e.kind.data[i];
-      if (k === LK_SO || k === LK_WR || k === LK_WW) add(e.from.data[i], e.to.data[i]);
-    }
     let nodes = n;
     for (let t = 1; t < n; t++) {
       if (inf.included[t] === 0 || rwOut.start[t] === rwOut.start[t + 1]) continue;
       const l = lvl[t];
       if (l === L_SER || l === L_SSER) {
-        for (let p = rwOut.start[t]; p < rwOut.start[t + 1]; p++) add(t, e.to.data[rwOut.edgeId[p]]);
+        useRw[t] = 1;
         extra = true;
       } else if (l === L_PC || l === L_SI) {
         const v = nodes++;
@@ -406,8 +400,9 @@ export class ListLevelContext {
       nodes = added;
     }
     if (!extra) return true;
-    const g = buildListCsr(nodes, from.data, to.data, from.length, 0);
-    return topologicalOrder(g).count === nodes;
+    const kinds = e.kind.data;
+    const keep = (edge: number, source: number): boolean => kinds[edge] !== LK_RW || useRw[source] === 1;
+    return unionAcyclic(allEdgesCsr(inf), keep, nodes, buildListCsr(nodes, from.data, to.data, from.length, 0));
   }
 }
 

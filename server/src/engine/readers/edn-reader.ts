@@ -49,7 +49,8 @@ function isDelimiter(c: number): boolean {
 export function readJepsenEdn(bytes: Uint8Array): JepsenFile {
   const lineStarts = new Int32Vec(1024);
   lineStarts.push(0);
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) lineStarts.push(i + 1);
+  // indexOf finds newlines natively: a JS loop over every byte took 0.6 s on the bench's 511 MB.
+  for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, nl + 1)) lineStarts.push(nl + 1);
   const lines = LineIndex.ofLineStarts(lineStarts.toArray());
   const asm = new JepsenAssembler((bytes.length / 30) | 0, looksListAppend(bytes));
   const p = new EdnParser(bytes, asm, lineStarts);
@@ -194,7 +195,23 @@ class EdnParser {
 
   /** A scalar (number, string, keyword, symbol) as an id of `ids`; nil yields -1. */
   private scalar(ids: JepsenAssembler['keys']): number {
-    const c = this.b[this.i];
+    const b = this.b;
+    const c = b[this.i];
+    // Fast path (most keys and list elements): a plain non-negative integer, digits up to a delimiter.
+    if (c >= 48 && c <= 57) {
+      let j = this.i;
+      let v = 0;
+      let d = c;
+      while (d >= 48 && d <= 57) {
+        v = v * 10 + (d - 48);
+        d = ++j < this.n ? b[j] : 32;
+      }
+      if (DELIMITER[d] === 1) {
+        this.ts = this.i;
+        this.i = j;
+        return ids.num(v);
+      }
+    }
     if (c === C_QUOTE) return ids.text(this.string());
     if (c === C_COLON) {
       const e = this.keyword();

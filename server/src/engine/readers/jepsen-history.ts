@@ -2,7 +2,7 @@
 
 import { finding, type Finding } from '../model/diagnostics.ts';
 import { HistoryBuilder, INIT_VALUE, OP_APPEND, OP_READ, OP_WRITE, type History } from '../model/history.ts';
-import { Float64Vec, Int32Vec, Uint8Vec } from '../util/int-vec.ts';
+import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
 
 export const EV_INVOKE = 0;
 export const EV_OK = 1;
@@ -90,7 +90,6 @@ export class JepsenAssembler {
   // The pending invokes' micro-ops (for invokes that never complete).
   private readonly pool = { kind: new Uint8Vec(64), key: new Int32Vec(64), value: new Int32Vec(64), start: new Int32Vec(64), end: new Int32Vec(64) };
   private readonly listWorkload: boolean;
-  private readonly times = new Float64Vec(16);
   private reported = 0;
 
   constructor(expectedOps: number, listWorkload: boolean) {
@@ -150,7 +149,6 @@ export class JepsenAssembler {
     const t = this.builder.addTxn(s, aborted, -1, `T${index}`, start, end);
     if (unknown) this.builder.setTxnUnknown(t);
     this.builder.setTxnTime(t, t0, unknown ? Math.max(t0, t1) : t1);
-    this.times.push(t0);
     return t;
   }
 

@@ -1,0 +1,122 @@
+// The list-append graph's shared CSRs (all edges, edges of one kind) and Kahn's test over a filtered union: built once, read by levels and cycles.
+
+import type { Csr } from '../util/graph.ts';
+import type { ListEdges, ListInference } from './infer.ts';
+
+/** Per inference object: its all-edges CSR (the levels and the cycle search read the same one). */
+const allCache = new WeakMap<ListInference, Csr>();
+
+/** Every edge by source, in edge order within a source (as buildListCsr lays them out). */
+export function allEdgesCsr(inf: ListInference): Csr {
+  let g = allCache.get(inf);
+  if (!g) {
+    g = edgeCsr(inf.h.txnCount, inf.edges, -1, false);
+    allCache.set(inf, g);
+  }
+  return g;
+}
+
+/**
+ * The edges of one kind (kind < 0: all), grouped by source, or by target when `inward` (then
+ * `target` holds the source); edgeId is the index into `edges`. Two counting passes, no lists.
+ */
+export function edgeCsr(nodeCount: number, edges: ListEdges, kind: number, inward: boolean): Csr {
+  const m = edges.length;
+  const kinds = edges.kind.data;
+  const by = inward ? edges.to.data : edges.from.data;
+  const other = inward ? edges.from.data : edges.to.data;
+  const start = new Int32Array(nodeCount + 1);
+  let count = 0;
+  for (let i = 0; i < m; i++) {
+    if (kind >= 0 && kinds[i] !== kind) continue;
+    start[by[i] + 1]++;
+    count++;
+  }
+  for (let v = 0; v < nodeCount; v++) start[v + 1] += start[v];
+  const fill = start.slice(0, nodeCount);
+  const target = new Int32Array(count);
+  const edgeId = new Int32Array(count);
+  for (let i = 0; i < m; i++) {
+    if (kind >= 0 && kinds[i] !== kind) continue;
+    const p = fill[by[i]]++;
+    target[p] = other[i];
+    edgeId[p] = i;
+  }
+  return { nodeCount, start, target, edgeId };
+}
+
+/**
+ * Kahn's algorithm over g's edges that `keep` accepts (edge id, source) together with the extra
+ * edges (over nodeCount ≥ g.nodeCount nodes): whether their union is acyclic. Nothing is copied.
+ */
+export function unionAcyclic(g: Csr, keep: (edge: number, from: number) => boolean, nodeCount: number, extra: Csr | null): boolean {
+  const n = g.nodeCount;
+  const indeg = new Int32Array(nodeCount);
+  for (let v = 0; v < n; v++) for (let p = g.start[v]; p < g.start[v + 1]; p++) if (keep(g.edgeId[p], v)) indeg[g.target[p]]++;
+  if (extra) for (let p = 0; p < extra.target.length; p++) indeg[extra.target[p]]++;
+  const queue = new Int32Array(nodeCount);
+  let head = 0;
+  let tail = 0;
+  for (let v = 0; v < nodeCount; v++) if (indeg[v] === 0) queue[tail++] = v;
+  while (head < tail) {
+    const v = queue[head++];
+    if (v < n) {
+      for (let p = g.start[v]; p < g.start[v + 1]; p++) {
+        if (keep(g.edgeId[p], v) && --indeg[g.target[p]] === 0) queue[tail++] = g.target[p];
+      }
+    }
+    if (extra && v < extra.nodeCount) for (let p = extra.start[v]; p < extra.start[v + 1]; p++) if (--indeg[extra.target[p]] === 0) queue[tail++] = extra.target[p];
+  }
+  return tail === nodeCount;
+}
+
+/**
+ * Kahn's order over g's edges whose kind is in `kinds` (a bit mask): the same order as
+ * topologicalOrder() on a CSR built from just those edges (edges keep their order per source).
+ */
+export function maskedTopologicalOrder(g: Csr, edges: ListEdges, kinds: number): { order: Int32Array; count: number } {
+  const n = g.nodeCount;
+  const kind = edges.kind.data;
+  const indeg = new Int32Array(n);
+  for (let p = 0; p < g.target.length; p++) if (((kinds >> kind[g.edgeId[p]]) & 1) !== 0) indeg[g.target[p]]++;
+  const order = new Int32Array(n);
+  let head = 0;
+  let tail = 0;
+  for (let v = 0; v < n; v++) if (indeg[v] === 0) order[tail++] = v;
+  while (head < tail) {
+    const v = order[head++];
+    for (let p = g.start[v]; p < g.start[v + 1]; p++) {
+      if (((kinds >> kind[g.edgeId[p]]) & 1) === 0) continue;
+      const w = g.target[p];
+      if (--indeg[w] === 0) order[tail++] = w;
+    }
+  }
+  return { order, count: tail };
+}
+
+/** g plus extra edges (from → to, over nodeCount ≥ g.nodeCount nodes), the extra ones after g's per source: one CSR. */
+export function withExtraEdges(g: Csr, nodeCount: number, from: Int32Array, to: Int32Array, length: number): Csr {
+  const start = new Int32Array(nodeCount + 1);
+  for (let v = 0; v < g.nodeCount; v++) start[v + 1] = g.start[v + 1] - g.start[v];
+  for (let i = 0; i < length; i++) start[from[i] + 1]++;
+  for (let v = 0; v < nodeCount; v++) start[v + 1] += start[v];
+  const total = start[nodeCount];
+  const target = new Int32Array(total);
+  const edgeId = new Int32Array(total);
+  const fill = start.slice(0, nodeCount);
+  for (let v = 0; v < g.nodeCount; v++) {
+    let q = fill[v];
+    for (let p = g.start[v]; p < g.start[v + 1]; p++, q++) {
+      target[q] = g.target[p];
+      edgeId[q] = g.edgeId[p];
+    }
+    fill[v] = q;
+  }
+  const m = g.target.length;
+  for (let i = 0; i < length; i++) {
+    const p = fill[from[i]]++;
+    target[p] = to[i];
+    edgeId[p] = m + i;
+  }
+  return { nodeCount, start, target, edgeId };
+}
