@@ -55,7 +55,7 @@ try {
     sample();
     const now = performance.now();
     const cpu = process.cpuUsage();
-    console.log(`  ${what.padEnd(44)} ${((now - t) / 1000).toFixed(2)} s  (cpu ${((cpu.user + cpu.system - c.user - c.system) / 1e6).toFixed(2)} s)`);
+    console.log(`  ${what.padEnd(44)} ${((now - t) / 1000).toFixed(2)} s  (cpu ${((cpu.user + cpu.system - c.user - c.system) / 1e6).toFixed(2)} s, peak RSS so far ${(peak / 1e9).toFixed(2)} GB)`);
     t = now;
     c = cpu;
   };

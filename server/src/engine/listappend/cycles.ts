@@ -1,10 +1,10 @@
 // Cycle anomalies of the list-append graph: SCCs, then the smallest cycle of each class in Elle's order (breadth-first, no recursion).
 
-import { buildListCsr, stronglyConnected, type Csr } from '../util/graph.ts';
+import { buildListCsr, stronglyConnected } from '../util/graph.ts';
 import { Int32Vec } from '../util/int-vec.ts';
 import type { CycleClass } from './anomaly-table.ts';
 import { LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
-import { allEdgesCsr, unionAcyclic, withExtraEdges } from './list-graph.ts';
+import { allEdgesCsr, unionAcyclic, withExtraEdges, type KindCsr } from './list-graph.ts';
 
 /** One edge of a cycle: an index into the inference's edges, or an rt edge (index -1). */
 export interface CycleEdge {
@@ -91,7 +91,7 @@ export function findCycles(inf: ListInference, withRealtime: boolean, classes: r
 
 class CycleGraph {
   readonly n: number;
-  readonly out: Csr;
+  readonly out: KindCsr;
   /** SCC ids without rt and with rt (through the virtual chain). */
   private readonly comp: Int32Array;
   private readonly compRt: Int32Array | null;
@@ -110,7 +110,7 @@ class CycleGraph {
     this.out = allEdgesCsr(inf);
     // An acyclic graph (a consistent history) has only single-node components: Kahn's test is
     // cheaper than Tarjan's, and then no class has a cycle to look for.
-    this.acyclic = unionAcyclic(this.out, () => true, this.n, null);
+    this.acyclic = unionAcyclic(this.out, -1, null, this.n, null);
     this.comp = this.acyclic ? IDENTITY : stronglyConnected(this.out, new Uint8Array(this.n).fill(1)).comp;
     const timed: number[] = [];
     if (withRealtime && h.txnTimeStart && h.txnTimeEnd) {
@@ -152,7 +152,7 @@ class CycleGraph {
     }
     // The chain alone is acyclic, so the graph with rt is acyclic when Kahn's test says so.
     const chain = buildListCsr(this.n + m, from.data, to.data, from.length, 0);
-    this.acyclicRt = unionAcyclic(this.out, () => true, this.n + m, chain);
+    this.acyclicRt = unionAcyclic(this.out, -1, null, this.n + m, chain);
     if (this.acyclicRt) return IDENTITY;
     const g = withExtraEdges(this.out, this.n + m, from.data, to.data, from.length);
     return stronglyConnected(g, new Uint8Array(this.n + m).fill(1)).comp;

@@ -148,7 +148,7 @@ export function inferListAppend(h: History): ListInference {
   }
   // Only an element appended by a transaction outside the graph (and not aborted) can include one:
   // mark those values, so the scan below is one byte lookup per element (most histories mark none).
-  const ls = (h.opListStart ?? new Int32Array(opCount + 1)) as Int32Array;
+  const ls = h.opListStart ?? new Int32Array(opCount + 1);
   const maybe = new Uint8Array(valueCount);
   let anyMaybe = false;
   for (let o = 0; o < opCount; o++) {
@@ -364,7 +364,7 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
   appendPos: Int32Array, external: Uint8Array, prefixRead: Uint8Array, appenderOf: (k: number, v: number) => number): { edges: ListEdges; unStart: Int32Array; unTxns: Int32Array } {
   const { opCount, opKind, opKey, opValue, opTxn, txnCount, txnOpStart } = h;
   const e = new ListEdges();
-  const ls = (h.opListStart ?? new Int32Array(opCount + 1)) as Int32Array;
+  const ls = h.opListStart ?? new Int32Array(opCount + 1);
   const elems = h.listElems ?? new Int32Array(0);
   // so ≤ one per transaction, wr and rw about one per read, ww about one per version: one allocation.
   let reads = 0;

@@ -3,14 +3,23 @@
 import type { Csr } from '../util/graph.ts';
 import type { ListEdges, ListInference } from './infer.ts';
 
+/** A CSR of list edges with each slot's edge kind beside it (read in slot order, not by edge id). */
+export interface KindCsr extends Csr {
+  kind: Uint8Array;
+}
+
 /** Per inference object: its all-edges CSR (the levels and the cycle search read the same one). */
-const allCache = new WeakMap<ListInference, Csr>();
+const allCache = new WeakMap<ListInference, KindCsr>();
 
 /** Every edge by source, in edge order within a source (as buildListCsr lays them out). */
-export function allEdgesCsr(inf: ListInference): Csr {
+export function allEdgesCsr(inf: ListInference): KindCsr {
   let g = allCache.get(inf);
   if (!g) {
-    g = edgeCsr(inf.h.txnCount, inf.edges, -1, false);
+    const c = edgeCsr(inf.h.txnCount, inf.edges, -1, false);
+    const kinds = inf.edges.kind.data;
+    const kind = new Uint8Array(c.edgeId.length);
+    for (let p = 0; p < kind.length; p++) kind[p] = kinds[c.edgeId[p]];
+    g = { ...c, kind };
     allCache.set(inf, g);
   }
   return g;
@@ -46,13 +55,18 @@ export function edgeCsr(nodeCount: number, edges: ListEdges, kind: number, inwar
 }
 
 /**
- * Kahn's algorithm over g's edges that `keep` accepts (edge id, source) together with the extra
- * edges (over nodeCount ≥ g.nodeCount nodes): whether their union is acyclic. Nothing is copied.
+ * Kahn's algorithm over g's edges (skipping the `skipKind` edges of sources v with keepSkipped[v]
+ * = 0; skipKind < 0 keeps all) together with the extra edges (over nodeCount ≥ g.nodeCount
+ * nodes): whether their union is acyclic. Nothing is copied.
  */
-export function unionAcyclic(g: Csr, keep: (edge: number, from: number) => boolean, nodeCount: number, extra: Csr | null): boolean {
+export function unionAcyclic(g: KindCsr, skipKind: number, keepSkipped: Uint8Array | null, nodeCount: number, extra: Csr | null): boolean {
   const n = g.nodeCount;
+  const kind = g.kind;
   const indeg = new Int32Array(nodeCount);
-  for (let v = 0; v < n; v++) for (let p = g.start[v]; p < g.start[v + 1]; p++) if (keep(g.edgeId[p], v)) indeg[g.target[p]]++;
+  for (let v = 0; v < n; v++) {
+    const all = skipKind < 0 || (keepSkipped !== null && keepSkipped[v] === 1);
+    for (let p = g.start[v]; p < g.start[v + 1]; p++) if (all || kind[p] !== skipKind) indeg[g.target[p]]++;
+  }
   if (extra) for (let p = 0; p < extra.target.length; p++) indeg[extra.target[p]]++;
   const queue = new Int32Array(nodeCount);
   let head = 0;
@@ -61,8 +75,9 @@ export function unionAcyclic(g: Csr, keep: (edge: number, from: number) => boole
   while (head < tail) {
     const v = queue[head++];
     if (v < n) {
+      const all = skipKind < 0 || (keepSkipped !== null && keepSkipped[v] === 1);
       for (let p = g.start[v]; p < g.start[v + 1]; p++) {
-        if (keep(g.edgeId[p], v) && --indeg[g.target[p]] === 0) queue[tail++] = g.target[p];
+        if ((all || kind[p] !== skipKind) && --indeg[g.target[p]] === 0) queue[tail++] = g.target[p];
       }
     }
     if (extra && v < extra.nodeCount) for (let p = extra.start[v]; p < extra.start[v + 1]; p++) if (--indeg[extra.target[p]] === 0) queue[tail++] = extra.target[p];
@@ -74,11 +89,11 @@ export function unionAcyclic(g: Csr, keep: (edge: number, from: number) => boole
  * Kahn's order over g's edges whose kind is in `kinds` (a bit mask): the same order as
  * topologicalOrder() on a CSR built from just those edges (edges keep their order per source).
  */
-export function maskedTopologicalOrder(g: Csr, edges: ListEdges, kinds: number): { order: Int32Array; count: number } {
+export function maskedTopologicalOrder(g: KindCsr, kinds: number): { order: Int32Array; count: number } {
   const n = g.nodeCount;
-  const kind = edges.kind.data;
+  const kind = g.kind;
   const indeg = new Int32Array(n);
-  for (let p = 0; p < g.target.length; p++) if (((kinds >> kind[g.edgeId[p]]) & 1) !== 0) indeg[g.target[p]]++;
+  for (let p = 0; p < g.target.length; p++) if (((kinds >> kind[p]) & 1) !== 0) indeg[g.target[p]]++;
   const order = new Int32Array(n);
   let head = 0;
   let tail = 0;
@@ -86,7 +101,7 @@ export function maskedTopologicalOrder(g: Csr, edges: ListEdges, kinds: number):
   while (head < tail) {
     const v = order[head++];
     for (let p = g.start[v]; p < g.start[v + 1]; p++) {
-      if (((kinds >> kind[g.edgeId[p]]) & 1) === 0) continue;
+      if (((kinds >> kind[p]) & 1) === 0) continue;
       const w = g.target[p];
       if (--indeg[w] === 0) order[tail++] = w;
     }

@@ -137,7 +137,7 @@ export class ListLevelContext {
 
   /** topologicalOrder(baseGraph()), read off the shared all-edges CSR without building baseGraph. */
   private baseOrder(): { order: Int32Array; count: number } {
-    return maskedTopologicalOrder(allEdgesCsr(this.inf), this.inf.edges, BASE_KINDS);
+    return maskedTopologicalOrder(allEdgesCsr(this.inf), BASE_KINDS);
   }
 
   /** Largest version position of t's appends to k: UNOBSERVED when one was never read, NONE without appends. */
@@ -207,8 +207,6 @@ export class ListLevelContext {
     if (inf.inconsistent) return false;
     if (!this.baseAcyclic()) return false;
     const rwOut = this.byKind(LK_RW, false);
-    const wrIn = this.byKind(LK_WR, true);
-    const wwIn = this.byKind(LK_WW, true);
     let needSoWrClocks = false;
     let needBaseClocks = false;
     for (let t = 1; t < h.txnCount; t++) {
@@ -258,7 +256,7 @@ export class ListLevelContext {
     }
     // CC (over so ∪ wr) and PSI (over so ∪ wr ∪ ww, cf being ww here): an overwriter in the reader's past.
     // PC, SI, SER, SSER: precedence edges, then one acyclicity test.
-    if (!this.precedenceAcyclic(lvl, rwOut, wrIn, wwIn)) return false;
+    if (!this.precedenceAcyclic(lvl, rwOut)) return false;
     if ((needSoWrClocks || needBaseClocks) && h.txnCount * h.sessionCount > MAX_CLOCK_ENTRIES) return null;
     if (needSoWrClocks && !this.pastCheck(lvl, L_CC, this.clocks(false))) return false;
     if (needBaseClocks && !this.pastCheck(lvl, L_PSI, this.clocks(true))) return false;
@@ -364,7 +362,7 @@ export class ListLevelContext {
    * overwriters; SI: so/wr/ww predecessors → overwriters (through one virtual node per reader);
    * SSER readers: rt into them (through a chain of virtual nodes sorted by end time).
    */
-  private precedenceAcyclic(lvl: Int8Array, rwOut: Csr, wrIn: Csr, wwIn: Csr): boolean {
+  private precedenceAcyclic(lvl: Int8Array, rwOut: Csr): boolean {
     const { h, inf } = this;
     const n = h.txnCount;
     const e = inf.edges;
@@ -388,6 +386,9 @@ export class ListLevelContext {
       } else if (l === L_PC || l === L_SI) {
         const v = nodes++;
         if (this.soPrev[t] >= 0) add(this.soPrev[t], v);
+        // Built on first use: only PC and SI readers need their wr and ww predecessors.
+        const wrIn = this.byKind(LK_WR, true);
+        const wwIn = this.byKind(LK_WW, true);
         for (let p = wrIn.start[t]; p < wrIn.start[t + 1]; p++) add(e.from.data[wrIn.edgeId[p]], v);
         if (l === L_SI) for (let p = wwIn.start[t]; p < wwIn.start[t + 1]; p++) add(e.from.data[wwIn.edgeId[p]], v);
         for (let p = rwOut.start[t]; p < rwOut.start[t + 1]; p++) add(v, e.to.data[rwOut.edgeId[p]]);
@@ -400,9 +401,7 @@ export class ListLevelContext {
       nodes = added;
     }
     if (!extra) return true;
-    const kinds = e.kind.data;
-    const keep = (edge: number, source: number): boolean => kinds[edge] !== LK_RW || useRw[source] === 1;
-    return unionAcyclic(allEdgesCsr(inf), keep, nodes, buildListCsr(nodes, from.data, to.data, from.length, 0));
+    return unionAcyclic(allEdgesCsr(inf), LK_RW, useRw, nodes, buildListCsr(nodes, from.data, to.data, from.length, 0));
   }
 }
 
