@@ -1,10 +1,10 @@
 // Cycle anomalies of the list-append graph: SCCs, then the smallest cycle of each class in Elle's order (breadth-first, no recursion).
 
-import { buildListCsr, stronglyConnected } from '../util/graph.ts';
+import { buildListCsr } from '../util/graph.ts';
 import { Int32Vec } from '../util/int-vec.ts';
 import type { CycleClass } from './anomaly-table.ts';
 import { LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
-import { allEdgesCsr, unionAcyclic, withExtraEdges, type KindCsr } from './list-graph.ts';
+import { allEdgesCsr, componentIdsOfKinds, unionAcyclic, withExtraEdges, type KindCsr } from './list-graph.ts';
 
 /** One edge of a cycle: an index into the inference's edges, or an rt edge (index -1). */
 export interface CycleEdge {
@@ -23,6 +23,7 @@ export interface FoundCycle {
 
 /** Component ids when every node is its own component: only compared for equality, never read for acyclic graphs. */
 const IDENTITY = new Int32Array(0);
+const ALL_KINDS = (1 << (LK_RT + 1)) - 1;
 
 /** Work steps (edge relaxations) per class before the smallest-so-far cycle is taken as the answer. */
 const STEPS_PER_CLASS = 2_000_000;
@@ -103,6 +104,9 @@ class CycleGraph {
   /** Whether the graph without rt, and with rt, has no cycle at all. */
   private readonly acyclic: boolean;
   private acyclicRt = false;
+  /** The graph with rt's virtual chain (when it has a cycle), and component ids per kind mask. */
+  private rtGraph: KindCsr | null = null;
+  private readonly idsCache = new Map<number, Int32Array>();
 
   constructor(private readonly inf: ListInference, withRealtime: boolean) {
     const h = inf.h;
@@ -111,7 +115,7 @@ class CycleGraph {
     // An acyclic graph (a consistent history) has only single-node components: Kahn's test is
     // cheaper than Tarjan's, and then no class has a cycle to look for.
     this.acyclic = unionAcyclic(this.out, -1, null, this.n, null);
-    this.comp = this.acyclic ? IDENTITY : stronglyConnected(this.out, new Uint8Array(this.n).fill(1)).comp;
+    this.comp = this.acyclic ? IDENTITY : componentIdsOfKinds(this.out, ALL_KINDS);
     const timed: number[] = [];
     if (withRealtime && h.txnTimeStart && h.txnTimeEnd) {
       for (let t = 1; t < this.n; t++) if (inf.included[t] === 1 && !Number.isNaN(h.txnTimeStart[t])) timed.push(t);
@@ -154,8 +158,25 @@ class CycleGraph {
     const chain = buildListCsr(this.n + m, from.data, to.data, from.length, 0);
     this.acyclicRt = unionAcyclic(this.out, -1, null, this.n + m, chain);
     if (this.acyclicRt) return IDENTITY;
-    const g = withExtraEdges(this.out, this.n + m, from.data, to.data, from.length);
-    return stronglyConnected(g, new Uint8Array(this.n + m).fill(1)).comp;
+    this.rtGraph = withExtraEdges(this.out, this.n + m, from.data, to.data, from.length, LK_RT);
+    return componentIdsOfKinds(this.rtGraph, ALL_KINDS);
+  }
+
+  /**
+   * Component ids of the graph restricted to the kinds a class may use (rt too in the realtime
+   * pass): a node whose id is below a's cannot reach a by such edges (componentIdsOfKinds).
+   */
+  private reachIds(allowed: number, realtime: boolean): Int32Array {
+    const kinds = realtime ? allowed | bit(LK_RT) : allowed & ~bit(LK_RT);
+    const full = realtime ? ALL_KINDS : ALL_KINDS & ~bit(LK_RT);
+    if (kinds === full) return realtime ? (this.compRt as Int32Array) : this.comp;
+    const key = kinds * 2 + (realtime ? 1 : 0);
+    let ids = this.idsCache.get(key);
+    if (!ids) {
+      ids = componentIdsOfKinds(realtime ? (this.rtGraph as KindCsr) : this.out, kinds);
+      this.idsCache.set(key, ids);
+    }
+    return ids;
   }
 
   /** The smallest cycle of a class (fewest edges, then the first found), or null. */
@@ -164,6 +185,9 @@ class CycleGraph {
     // No cycle at all: nothing of any class (the search below would reject every start edge).
     if (realtime ? this.acyclicRt : this.acyclic) return null;
     const comp = realtime ? (this.compRt as Int32Array) : this.comp;
+    // Pruning that keeps the result: start edges whose end cannot get back to their start, and
+    // nodes that cannot reach the start, by the class's edges (only the steps counted change).
+    const reach = this.reachIds(rule.allowed, realtime);
     let best: CycleEdge[] | null = null;
     let steps = 0;
     const P = rule.phases;
@@ -177,7 +201,7 @@ class CycleGraph {
       if (e.kind.data[s] !== rule.start) continue;
       const a = e.from.data[s];
       const b = e.to.data[s];
-      if (a === b || comp[a] !== comp[b]) continue;
+      if (a === b || comp[a] !== comp[b] || reach[b] < reach[a]) continue;
       // Breadth-first from b (after the start edge) back to a, within a's component.
       for (let i = 0; i < touched.length; i++) dist[touched.data[i]] = -1;
       touched.length = 0;
@@ -192,6 +216,7 @@ class CycleGraph {
       queue[tail++] = s0;
       let found = -1;
       const compA = comp[a];
+      const reachA = reach[a];
       const allowed = rule.allowed;
       const kinds = e.kind.data;
       while (head < tail && found < 0) {
@@ -224,7 +249,7 @@ class CycleGraph {
             edge = -1;
           } else break;
           steps++;
-          if (comp[w] !== compA) continue;
+          if (comp[w] !== compA || reach[w] < reachA) continue;
           const np = rule.step(ph, kind);
           if (np < 0) continue;
           const ns = w * P + np;

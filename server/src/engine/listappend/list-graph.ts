@@ -109,8 +109,72 @@ export function maskedTopologicalOrder(g: KindCsr, kinds: number): { order: Int3
   return { order, count: tail };
 }
 
-/** g plus extra edges (from → to, over nodeCount ≥ g.nodeCount nodes), the extra ones after g's per source: one CSR. */
-export function withExtraEdges(g: Csr, nodeCount: number, from: Int32Array, to: Int32Array, length: number): Csr {
+/**
+ * Tarjan's component ids over the edges whose kind is in `kinds` (a bit mask), iteratively. Ids
+ * are given as components complete, so u reaches v only if id[u] ≥ id[v]: a node whose id is
+ * below a's cannot reach a, which prunes a search for a path to a without changing its result.
+ */
+export function componentIdsOfKinds(g: KindCsr, kinds: number): Int32Array {
+  const n = g.nodeCount;
+  const index = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const comp = new Int32Array(n).fill(-1);
+  const onStack = new Uint8Array(n);
+  const stack = new Int32Array(n);
+  const callNode = new Int32Array(n);
+  const callEdge = new Int32Array(n);
+  const kind = g.kind;
+  let sp = 0;
+  let next = 0;
+  let count = 0;
+  for (let root = 0; root < n; root++) {
+    if (index[root] >= 0) continue;
+    let depth = 0;
+    callNode[0] = root;
+    callEdge[0] = g.start[root];
+    index[root] = low[root] = next++;
+    stack[sp++] = root;
+    onStack[root] = 1;
+    while (depth >= 0) {
+      const v = callNode[depth];
+      const p = callEdge[depth];
+      if (p < g.start[v + 1]) {
+        callEdge[depth] = p + 1;
+        if (((kinds >> kind[p]) & 1) === 0) continue;
+        const w = g.target[p];
+        if (index[w] < 0) {
+          index[w] = low[w] = next++;
+          stack[sp++] = w;
+          onStack[w] = 1;
+          depth++;
+          callNode[depth] = w;
+          callEdge[depth] = g.start[w];
+        } else if (onStack[w] === 1 && index[w] < low[v]) {
+          low[v] = index[w];
+        }
+        continue;
+      }
+      if (low[v] === index[v]) {
+        let w: number;
+        do {
+          w = stack[--sp];
+          onStack[w] = 0;
+          comp[w] = count;
+        } while (w !== v);
+        count++;
+      }
+      depth--;
+      if (depth >= 0) {
+        const u = callNode[depth];
+        if (low[v] < low[u]) low[u] = low[v];
+      }
+    }
+  }
+  return comp;
+}
+
+/** g plus extra edges of kind extraKind (from → to, over nodeCount ≥ g.nodeCount nodes), the extra ones after g's per source: one CSR. */
+export function withExtraEdges(g: KindCsr, nodeCount: number, from: Int32Array, to: Int32Array, length: number, extraKind: number): KindCsr {
   const start = new Int32Array(nodeCount + 1);
   for (let v = 0; v < g.nodeCount; v++) start[v + 1] = g.start[v + 1] - g.start[v];
   for (let i = 0; i < length; i++) start[from[i] + 1]++;
@@ -119,11 +183,13 @@ export function withExtraEdges(g: Csr, nodeCount: number, from: Int32Array, to: 
   const target = new Int32Array(total);
   const edgeId = new Int32Array(total);
   const fill = start.slice(0, nodeCount);
+  const kind = new Uint8Array(total);
   for (let v = 0; v < g.nodeCount; v++) {
     let q = fill[v];
     for (let p = g.start[v]; p < g.start[v + 1]; p++, q++) {
       target[q] = g.target[p];
       edgeId[q] = g.edgeId[p];
+      kind[q] = g.kind[p];
     }
     fill[v] = q;
   }
@@ -132,6 +198,7 @@ export function withExtraEdges(g: Csr, nodeCount: number, from: Int32Array, to: 
     const p = fill[from[i]]++;
     target[p] = to[i];
     edgeId[p] = m + i;
+    kind[p] = extraKind;
   }
-  return { nodeCount, start, target, edgeId };
+  return { nodeCount, start, target, edgeId, kind };
 }
