@@ -4,7 +4,7 @@ import { buildListCsr } from '../util/graph.ts';
 import { Int32Vec } from '../util/int-vec.ts';
 import type { CycleClass } from './anomaly-table.ts';
 import { LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
-import { allEdgesCsr, componentIdsOfKinds, unionAcyclic, withExtraEdges, type KindCsr } from './list-graph.ts';
+import { allEdgesAcyclic, allEdgesCsr, componentIdsOfKinds, unionAcyclic, withExtraEdges, type KindCsr } from './list-graph.ts';
 
 /** One edge of a cycle: an index into the inference's edges, or an rt edge (index -1). */
 export interface CycleEdge {
@@ -114,7 +114,7 @@ class CycleGraph {
     this.out = allEdgesCsr(inf);
     // An acyclic graph (a consistent history) has only single-node components: Kahn's test is
     // cheaper than Tarjan's, and then no class has a cycle to look for.
-    this.acyclic = unionAcyclic(this.out, -1, null, this.n, null);
+    this.acyclic = allEdgesAcyclic(inf);
     this.comp = this.acyclic ? IDENTITY : componentIdsOfKinds(this.out, ALL_KINDS);
     const timed: number[] = [];
     if (withRealtime && h.txnTimeStart && h.txnTimeEnd) {

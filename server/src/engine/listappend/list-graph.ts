@@ -25,6 +25,19 @@ export function allEdgesCsr(inf: ListInference): KindCsr {
   return g;
 }
 
+const acyclicCache = new WeakMap<ListInference, boolean>();
+
+/** Whether the whole graph (every edge kind, no rt) is acyclic: asked by the SER verdict and the cycle search. */
+export function allEdgesAcyclic(inf: ListInference): boolean {
+  let a = acyclicCache.get(inf);
+  if (a === undefined) {
+    const g = allEdgesCsr(inf);
+    a = unionAcyclic(g, -1, null, g.nodeCount, null);
+    acyclicCache.set(inf, a);
+  }
+  return a;
+}
+
 /**
  * The edges of one kind (kind < 0: all), grouped by source, or by target when `inward` (then
  * `target` holds the source); edgeId is the index into `edges`. Two counting passes, no lists.

@@ -12,7 +12,7 @@ import { Int32Vec } from '../util/int-vec.ts';
 import { levelId } from '../levels/levels.ts';
 import type { ListLevel } from './anomaly-table.ts';
 import { LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
-import { allEdgesCsr, edgeCsr, maskedTopologicalOrder, unionAcyclic } from './list-graph.ts';
+import { allEdgesAcyclic, allEdgesCsr, edgeCsr, maskedTopologicalOrder, unionAcyclic } from './list-graph.ts';
 
 /** Level ids as in History.txnLevel (the level table's stable ids). */
 export const L_RC = levelId('RC');
@@ -205,7 +205,8 @@ export class ListLevelContext {
   holds(lvl: Int8Array): boolean | null {
     const { h, inf } = this;
     if (inf.inconsistent) return false;
-    if (!this.baseAcyclic()) return false;
+    // so ∪ wr ∪ ww must be acyclic: precedenceAcyclic() tests it (its graph contains that one),
+    // after the RC and RA checks, which only ever say false (and then the answer is false anyway).
     const rwOut = this.byKind(LK_RW, false);
     let needSoWrClocks = false;
     let needBaseClocks = false;
@@ -400,9 +401,18 @@ export class ListLevelContext {
       if (added > nodes) extra = true;
       nodes = added;
     }
-    if (!extra) return true;
+    if (!extra) return this.baseAcyclic();
+    // Every rw edge counts and nothing else is added: the whole graph, whose answer is shared with the cycle search.
+    if (nodes === n && allRw(inf, useRw)) return allEdgesAcyclic(inf);
     return unionAcyclic(allEdgesCsr(inf), LK_RW, useRw, nodes, buildListCsr(nodes, from.data, to.data, from.length, 0));
   }
+}
+
+/** Whether every rw edge leaves a transaction marked in useRw. */
+function allRw(inf: ListInference, useRw: Uint8Array): boolean {
+  const e = inf.edges;
+  for (let i = 0; i < e.length; i++) if (e.kind.data[i] === LK_RW && useRw[e.from.data[i]] === 0) return false;
+  return true;
 }
 
 /**
