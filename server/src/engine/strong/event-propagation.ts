@@ -274,45 +274,8 @@ export class EventGraph {
     if (2 * input.h.txnCount * k > Math.min(input.maxEntries, TABLE_SPAN) || input.h.keyCount * k > input.maxEntries) return 'too large';
     for (let i = 0; i < input.precedence.length; i++) if (input.precedence.to[i] === BOT) return 'violated';
     const g = new EventGraph(input, k);
-    return g.initClocks() ? g : 'violated';
-  }
-
-  /** Clocks of the base edges, in a topological order (false: a cycle). */
-  private initClocks(): boolean {
-    const { nodes, k, nodeIdx, nodeSess, bwd, fwd, outStart, outTo } = this;
-    const indeg = new Int32Array(nodes);
-    for (let p = 0; p < outTo.length; p++) indeg[outTo[p]]++;
-    const order = new Int32Array(this.live);
-    let head = 0;
-    let tail = 0;
-    for (let v = 2; v < nodes; v++) if (nodeIdx[v] >= 0 && indeg[v] === 0) order[tail++] = v;
-    while (head < tail) {
-      const v = order[head++];
-      for (let p = outStart[v]; p < outStart[v + 1]; p++) if (--indeg[outTo[p]] === 0) order[tail++] = outTo[p];
-    }
-    if (tail < this.live) return false;
-    bwd.fill(-1);
-    fwd.fill(INF);
-    for (let i = 0; i < tail; i++) {
-      const v = order[i];
-      const row = v * k;
-      bwd[row + nodeSess[v]] = nodeIdx[v];
-      for (let p = outStart[v]; p < outStart[v + 1]; p++) {
-        const w = outTo[p] * k;
-        for (let j = 0; j < k; j++) if (bwd[w + j] < bwd[row + j]) bwd[w + j] = bwd[row + j];
-      }
-    }
-    for (let i = tail - 1; i >= 0; i--) {
-      const v = order[i];
-      const row = v * k;
-      fwd[row + nodeSess[v]] = nodeIdx[v];
-      for (let p = outStart[v]; p < outStart[v + 1]; p++) {
-        const w = outTo[p] * k;
-        for (let j = 0; j < k; j++) if (fwd[w + j] < fwd[row + j]) fwd[row + j] = fwd[w + j];
-      }
-    }
-    this.steps += 2 * outTo.length * k;
-    return true;
+    // No edge is added yet: the full recomputation is the base edges' clocks.
+    return g.recompute() ? g : 'violated';
   }
 
   /** Derived edges that hold in every valid order. */
