@@ -1,10 +1,9 @@
 // Cycle anomalies of the list-append graph: SCCs, then the smallest cycle of each class in Elle's order (breadth-first, no recursion).
 
-import { buildListCsr } from '../util/graph.ts';
 import { Int32Vec } from '../util/int-vec.ts';
 import type { CycleClass } from './anomaly-table.ts';
 import { LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
-import { allEdgesAcyclic, allEdgesCsr, componentIdsOfKinds, unionAcyclic, withExtraEdges, type KindCsr } from './list-graph.ts';
+import { allEdgesAcyclic, allEdgesCsr, allEdgesWithRtAcyclic, componentIdsOfKinds, firstStartAfter, rtChain, withExtraEdges, type KindCsr, type RtChain } from './list-graph.ts';
 
 /** One edge of a cycle: an index into the inference's edges, or an rt edge (index -1). */
 export interface CycleEdge {
@@ -116,49 +115,19 @@ class CycleGraph {
     // cheaper than Tarjan's, and then no class has a cycle to look for.
     this.acyclic = allEdgesAcyclic(inf);
     this.comp = this.acyclic ? IDENTITY : componentIdsOfKinds(this.out, ALL_KINDS);
-    const timed: number[] = [];
-    if (withRealtime && h.txnTimeStart && h.txnTimeEnd) {
-      for (let t = 1; t < this.n; t++) if (inf.included[t] === 1 && !Number.isNaN(h.txnTimeStart[t])) timed.push(t);
-    }
-    this.hasRt = timed.length > 1;
     this.startOf = h.txnTimeStart ?? null;
     this.endOf = h.txnTimeEnd ?? null;
-    const ts = h.txnTimeStart as Float64Array;
-    timed.sort((a, b) => ts[a] - ts[b] || a - b);
-    this.byStart = Int32Array.from(timed);
-    this.compRt = this.hasRt ? this.rtComponents(timed) : null;
+    const rt = withRealtime ? rtChain(inf) : null;
+    this.hasRt = rt !== null;
+    this.byStart = rt ? rt.byStart : new Int32Array(0);
+    this.compRt = rt ? this.rtComponents(rt) : null;
   }
 
-  /** SCCs of the graph with rt, rt expressed by a chain of virtual nodes (one per timed transaction, by start). */
-  private rtComponents(timed: number[]): Int32Array {
-    const h = this.inf.h;
-    const m = timed.length;
-    const from = new Int32Vec(3 * m);
-    const to = new Int32Vec(3 * m);
-    // Virtual node n + j stands for "start of byStart[j] or later": it reaches byStart[j..].
-    const ts = h.txnTimeStart as Float64Array;
-    const te = h.txnTimeEnd as Float64Array;
-    for (let j = 0; j < m; j++) {
-      from.push(this.n + j);
-      to.push(timed[j]);
-      if (j + 1 < m) {
-        from.push(this.n + j);
-        to.push(this.n + j + 1);
-      }
-    }
-    for (const u of timed) {
-      if (h.txnUnknown?.[u] === 1) continue; // an unknown transaction has no known end
-      const j = firstStartAfter(timed, ts, te[u]);
-      if (j < m) {
-        from.push(u);
-        to.push(this.n + j);
-      }
-    }
-    // The chain alone is acyclic, so the graph with rt is acyclic when Kahn's test says so.
-    const chain = buildListCsr(this.n + m, from.data, to.data, from.length, 0);
-    this.acyclicRt = unionAcyclic(this.out, -1, null, this.n + m, chain);
+  /** SCCs of the graph with rt, rt expressed by a chain of virtual nodes (rtChain). */
+  private rtComponents(rt: RtChain): Int32Array {
+    this.acyclicRt = allEdgesWithRtAcyclic(this.inf);
     if (this.acyclicRt) return IDENTITY;
-    this.rtGraph = withExtraEdges(this.out, this.n + m, from.data, to.data, from.length, LK_RT);
+    this.rtGraph = withExtraEdges(this.out, rt.chain.nodeCount, rt.from, rt.to, rt.from.length, LK_RT);
     return componentIdsOfKinds(this.rtGraph, ALL_KINDS);
   }
 
@@ -279,17 +248,6 @@ class CycleGraph {
     }
     return best;
   }
-}
-
-function firstStartAfter(sorted: ArrayLike<number>, start: Float64Array, time: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (start[sorted[mid]] > time) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 /** The cycle starting at its smallest transaction id: one cycle, one presentation. */

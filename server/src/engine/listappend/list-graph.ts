@@ -1,6 +1,7 @@
 // The list-append graph's shared CSRs (all edges, edges of one kind) and Kahn's test over a filtered union: built once, read by levels and cycles.
 
-import type { Csr } from '../util/graph.ts';
+import { buildListCsr, type Csr } from '../util/graph.ts';
+import { Int32Vec } from '../util/int-vec.ts';
 import type { ListEdges, ListInference } from './infer.ts';
 
 /** A CSR of list edges with each slot's edge kind beside it (read in slot order, not by edge id). */
@@ -36,6 +37,88 @@ export function allEdgesAcyclic(inf: ListInference): boolean {
     acyclicCache.set(inf, a);
   }
   return a;
+}
+
+/**
+ * Real time as a chain of virtual nodes: the included timed transactions sorted by start
+ * (byStart), virtual node n + j reaching byStart[j..] (n + j → byStart[j], n + j → n + j + 1), and
+ * u → n + j for the first j that starts after u ended (not from unknown transactions, whose end
+ * is not known). Null when fewer than two transactions are timed.
+ */
+export interface RtChain {
+  byStart: Int32Array;
+  from: Int32Array;
+  to: Int32Array;
+  /** The chain's edges alone over n + byStart.length nodes (acyclic). */
+  chain: Csr;
+}
+
+const rtCache = new WeakMap<ListInference, RtChain | null>();
+
+export function rtChain(inf: ListInference): RtChain | null {
+  if (rtCache.has(inf)) return rtCache.get(inf) ?? null;
+  const h = inf.h;
+  const n = h.txnCount;
+  const timed: number[] = [];
+  if (h.txnTimeStart && h.txnTimeEnd) {
+    for (let t = 1; t < n; t++) if (inf.included[t] === 1 && !Number.isNaN(h.txnTimeStart[t])) timed.push(t);
+  }
+  let out: RtChain | null = null;
+  if (timed.length > 1) {
+    const ts = h.txnTimeStart as Float64Array;
+    const te = h.txnTimeEnd as Float64Array;
+    timed.sort((a, b) => ts[a] - ts[b] || a - b);
+    const byStart = Int32Array.from(timed);
+    const m = byStart.length;
+    const from = new Int32Vec(3 * m);
+    const to = new Int32Vec(3 * m);
+    for (let j = 0; j < m; j++) {
+      from.push(n + j);
+      to.push(byStart[j]);
+      if (j + 1 < m) {
+        from.push(n + j);
+        to.push(n + j + 1);
+      }
+    }
+    for (let i = 0; i < m; i++) {
+      const u = byStart[i];
+      if (h.txnUnknown?.[u] === 1) continue;
+      const j = firstStartAfter(byStart, ts, te[u]);
+      if (j < m) {
+        from.push(u);
+        to.push(n + j);
+      }
+    }
+    out = { byStart, from: from.toArray(), to: to.toArray(), chain: buildListCsr(n + m, from.data, to.data, from.length, 0) };
+  }
+  rtCache.set(inf, out);
+  return out;
+}
+
+const rtAcyclicCache = new WeakMap<ListInference, boolean>();
+
+/** Whether every edge together with real time (rtChain) is acyclic: the SSER verdict and the realtime cycle search ask it. */
+export function allEdgesWithRtAcyclic(inf: ListInference): boolean {
+  let a = rtAcyclicCache.get(inf);
+  if (a === undefined) {
+    const rt = rtChain(inf);
+    const g = allEdgesCsr(inf);
+    a = rt ? unionAcyclic(g, -1, null, rt.chain.nodeCount, rt.chain) : allEdgesAcyclic(inf);
+    rtAcyclicCache.set(inf, a);
+  }
+  return a;
+}
+
+/** The first index of `sorted` (transactions by start) whose start is after `time`. */
+export function firstStartAfter(sorted: ArrayLike<number>, start: Float64Array, time: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (start[sorted[mid]] > time) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /**

@@ -12,7 +12,7 @@ import { Int32Vec } from '../util/int-vec.ts';
 import { levelId } from '../levels/levels.ts';
 import type { ListLevel } from './anomaly-table.ts';
 import { LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
-import { allEdgesAcyclic, allEdgesCsr, edgeCsr, maskedTopologicalOrder, unionAcyclic } from './list-graph.ts';
+import { allEdgesAcyclic, allEdgesCsr, allEdgesWithRtAcyclic, edgeCsr, maskedTopologicalOrder, rtChain, unionAcyclic } from './list-graph.ts';
 
 /** Level ids as in History.txnLevel (the level table's stable ids). */
 export const L_RC = levelId('RC');
@@ -396,16 +396,38 @@ export class ListLevelContext {
         extra = true;
       }
     }
+    // Every rw edge and no virtual node: the whole graph, with real time into every timed
+    // transaction or into none, is shared with the cycle search (rtChain is the same relation).
+    if (extra && nodes === n && allRw(inf, useRw)) {
+      const rt = rtTargets(h, inf.included, lvl);
+      if (rt === RT_NONE) return allEdgesAcyclic(inf);
+      if (rt === RT_ALL && rtChain(inf) !== null) return allEdgesWithRtAcyclic(inf);
+    }
     if (h.txnTimeStart && h.txnTimeEnd) {
       const added = addRealTime(h, inf.included, lvl, nodes, add);
       if (added > nodes) extra = true;
       nodes = added;
     }
     if (!extra) return this.baseAcyclic();
-    // Every rw edge counts and nothing else is added: the whole graph, whose answer is shared with the cycle search.
-    if (nodes === n && allRw(inf, useRw)) return allEdgesAcyclic(inf);
     return unionAcyclic(allEdgesCsr(inf), LK_RW, useRw, nodes, buildListCsr(nodes, from.data, to.data, from.length, 0));
   }
+}
+
+const RT_NONE = 0;
+const RT_ALL = 1;
+const RT_SOME = 2;
+
+/** Whether rt edges go into none of the included timed transactions, into all of them (all at SSER), or some. */
+function rtTargets(h: History, included: Uint8Array, lvl: Int8Array): number {
+  if (!h.txnTimeStart || !h.txnTimeEnd) return RT_NONE;
+  let sser = 0;
+  let timed = 0;
+  for (let t = 1; t < h.txnCount; t++) {
+    if (included[t] === 0 || Number.isNaN(h.txnTimeStart[t])) continue;
+    timed++;
+    if (lvl[t] === L_SSER) sser++;
+  }
+  return sser === 0 ? RT_NONE : sser === timed ? RT_ALL : RT_SOME;
 }
 
 /** Whether every rw edge leaves a transaction marked in useRw. */
