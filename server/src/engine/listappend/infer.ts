@@ -186,12 +186,15 @@ export function inferListAppend(h: History): ListInference {
   for (let k = 0; k < h.keyCount; k++) verStart[k + 1] = verStart[k] + (longestRead[k] >= 0 ? listLength(h, longestRead[k]) : 0);
   const verElems = new Int32Array(verStart[h.keyCount]);
   const appendPos = new Int32Array(opCount).fill(-1);
+  /** The append op of each version (appenderOf, looked up once: the passes below read it). */
+  const verApp = new Int32Array(verElems.length);
   for (let k = 0; k < h.keyCount; k++) {
     if (longestRead[k] < 0) continue;
     const list = listOf(h, longestRead[k]);
     verElems.set(list, verStart[k]);
     for (let i = 0; i < list.length; i++) {
       const a = appenderOf(k, list[i]);
+      verApp[verStart[k] + i] = a;
       if (a >= 0 && appendPos[a] < 0) appendPos[a] = i;
     }
   }
@@ -204,7 +207,7 @@ export function inferListAppend(h: History): ListInference {
     let i = verStart[k];
     for (; i < verStart[k + 1]; i++) {
       const v = verElems[i];
-      const a = appenderOf(k, v);
+      const a = verApp[i];
       if (a < 0 || txnAborted[opTxn[a]] === 1 || seen[v] === k) break;
       seen[v] = k;
     }
@@ -294,7 +297,7 @@ export function inferListAppend(h: History): ListInference {
       }
       // G1b: the last element's writer appended to k again later.
       if (external[o] === 1 && n > 0) {
-        const a = appenderOf(k, elemsAll[ls0 + n - 1]);
+        const a = d === n ? verApp[v0 + n - 1] : appenderOf(k, elemsAll[ls0 + n - 1]);
         const u = opTxn[a];
         for (let p = a + 1; p < txnOpStart[u + 1]; p++) {
           if (opKind[p] === OP_APPEND && opKey[p] === k) {
@@ -328,7 +331,7 @@ export function inferListAppend(h: History): ListInference {
   for (let k = 0; k < h.keyCount; k++) {
     let abortedAt = -1;
     for (let i = verStart[k]; i < verStart[k + 1]; i++) {
-      const a = appenderOf(k, verElems[i]);
+      const a = verApp[i];
       if (a < 0) continue;
       const u = opTxn[a];
       if (txnAborted[u] === 1) {
@@ -342,7 +345,7 @@ export function inferListAppend(h: History): ListInference {
     }
   }
 
-  const { edges, unStart, unTxns } = buildEdges(h, included, verStart, verElems, longestRead, appendPos, external, prefixRead, appenderOf);
+  const { edges, unStart, unTxns } = buildEdges(h, included, verStart, verElems, verApp, longestRead, appendPos, external, prefixRead, appenderOf);
   return {
     h, included, listKey, verStart, verElems, longestRead, appendPos, external, appenderOf, edges, unStart, unTxns, findings,
     inconsistent: findings.some((f) => f.severity === 'error'),
@@ -360,7 +363,7 @@ export function listText(h: History, list: ArrayLike<number>): string {
   return `[${parts.join(', ')}]`;
 }
 
-function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verElems: Int32Array, longestRead: Int32Array,
+function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verElems: Int32Array, verApp: Int32Array, longestRead: Int32Array,
   appendPos: Int32Array, external: Uint8Array, prefixRead: Uint8Array, appenderOf: (k: number, v: number) => number): { edges: ListEdges; unStart: Int32Array; unTxns: Int32Array } {
   const { opCount, opKind, opKey, opValue, opTxn, txnCount, txnOpStart } = h;
   const e = new ListEdges();
@@ -405,7 +408,7 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
     let prevTxn = -1;
     let prevVal = -1;
     for (let i = verStart[k]; i < verStart[k + 1]; i++) {
-      const a = appenderOf(k, verElems[i]);
+      const a = verApp[i];
       if (a < 0 || included[opTxn[a]] === 0) {
         prevTxn = -1;
         continue;
@@ -429,8 +432,11 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
     for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
       if (opKind[o] !== OP_LIST_READ) continue;
       const k = opKey[o];
+      // A prefix of the version order has its appenders in verApp.
+      const pre = prefixRead[o] === 1;
+      const off = verStart[k] - ls[o];
       for (let i = ls[o + 1] - 1; i >= ls[o]; i--) {
-        const a = appenderOf(k, elems[i]);
+        const a = pre ? verApp[off + i] : appenderOf(k, elems[i]);
         if (a < 0) continue;
         const u = opTxn[a];
         if (u === t) continue;
@@ -444,7 +450,7 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
       if (prefixRead[o] === 0) continue;
       const last = n > 0 ? elems[ls[o] + n - 1] : -1;
       if (n < verLen) {
-        const a = appenderOf(k, verElems[verStart[k] + n]);
+        const a = verApp[verStart[k] + n];
         if (a >= 0 && included[opTxn[a]] === 1 && opTxn[a] !== t) e.add(t, opTxn[a], LK_RW, k, o, last, verElems[verStart[k] + n]);
       } else {
         for (let j = unStart[k]; j < unStart[k + 1]; j++) {

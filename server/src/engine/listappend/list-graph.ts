@@ -67,9 +67,22 @@ export function rtChain(inf: ListInference): RtChain | null {
   if (timed.length > 1) {
     const ts = h.txnTimeStart as Float64Array;
     const te = h.txnTimeEnd as Float64Array;
-    timed.sort((a, b) => ts[a] - ts[b] || a - b);
-    const byStart = Int32Array.from(timed);
-    const m = byStart.length;
+    const m = timed.length;
+    // By start, then by id, without a comparator (1,000,000 calls of one cost 0.3 s): the start
+    // times sorted natively, each transaction's rank among them, then a counting sort by rank
+    // that keeps ids ascending within a rank.
+    const starts = new Float64Array(m);
+    for (let i = 0; i < m; i++) starts[i] = ts[timed[i]];
+    starts.sort();
+    const rankCount = new Int32Array(m + 1);
+    const rank = new Int32Array(m);
+    for (let i = 0; i < m; i++) {
+      rank[i] = lowerBound(starts, ts[timed[i]]);
+      rankCount[rank[i] + 1]++;
+    }
+    for (let r = 0; r < m; r++) rankCount[r + 1] += rankCount[r];
+    const byStart = new Int32Array(m);
+    for (let i = 0; i < m; i++) byStart[rankCount[rank[i]]++] = timed[i];
     const from = new Int32Vec(3 * m);
     const to = new Int32Vec(3 * m);
     for (let j = 0; j < m; j++) {
@@ -83,7 +96,8 @@ export function rtChain(inf: ListInference): RtChain | null {
     for (let i = 0; i < m; i++) {
       const u = byStart[i];
       if (h.txnUnknown?.[u] === 1) continue;
-      const j = firstStartAfter(byStart, ts, te[u]);
+      // firstStartAfter(byStart, ts, te[u]), on the sorted start times themselves.
+      const j = upperBound(starts, te[u]);
       if (j < m) {
         from.push(u);
         to.push(n + j);
@@ -107,6 +121,30 @@ export function allEdgesWithRtAcyclic(inf: ListInference): boolean {
     rtAcyclicCache.set(inf, a);
   }
   return a;
+}
+
+/** The first index whose value is not below x (sorted ascending). */
+function lowerBound(sorted: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first index whose value is above x (sorted ascending). */
+function upperBound(sorted: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] > x) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /** The first index of `sorted` (transactions by start) whose start is after `time`. */
