@@ -1,4 +1,4 @@
-// Language-server latency: didChange → publishDiagnostics at 1,000 and 100,000 operations, hovers during a big analysis, and list-append documents.
+// Language-server latency: didChange → publishDiagnostics at 1,000 and 100,000 operations with the graph closed and open, hovers during a big analysis, and list-append documents.
 //
 //   npm run bench:lsp [-- --small 1000 --big 100000 --trials 15 --levels RC,RA,CC|all --list 1000]
 //
@@ -6,8 +6,12 @@
 // (issue 10) < 50 ms per edit on a 1,000-transaction list-append document (a serial and a permissive one).
 // Edits are made after a quiet spell, as a person's single edit is: the server then checks at once
 // (a burst of typing is debounced; see server/src/lsp/scheduler.ts).
+// "Graph open" does what the graph panel does (client/src/graph/graph-panel.ts): on every
+// isocheck/analysisChanged notification it requests isocheck/analysis, the graph's JSON; the edit's
+// latency is still measured to its diagnostics, so it shows whether the graph slows typing down.
 
 import { HoverRequest, type Position } from 'vscode-languageserver-protocol/node';
+import { AnalysisChangedNotification, AnalysisRequest } from '../server/src/protocol/messages.ts';
 import { generateHistory, optionsForEvents } from '../server/src/engine/gen/generate.ts';
 import { toHistString } from '../server/src/engine/gen/history-writers.ts';
 import { DEFAULT_LIST_GEN, generateListHistory, listHistToString } from '../server/src/engine/gen/list-append-store.ts';
@@ -53,22 +57,48 @@ function firstRead(text: string): Position {
   return { line, character: before.length - before.lastIndexOf('\n') - 1 };
 }
 
-/** didChange → publishDiagnostics, each edit after a pause longer than the debounce. */
-async function changeLatency(c: LspClient, uri: string, text: string, trials: number, worker: number[]): Promise<number[]> {
-  const out: number[] = [];
-  const versions: number[] = [];
+interface Latency {
+  /** didChange → publishDiagnostics per edit, and the worker's analysis time of those versions. */
+  edits: number[];
+  worker: number[];
+}
+
+/** The graph panel's side of the bench: whether it is open, and a wait for its pending requests. */
+interface GraphSide {
+  open: boolean;
+  settle(): Promise<void>;
+}
+
+/**
+ * didChange → publishDiagnostics, each edit after a pause longer than the debounce. With `graph`,
+ * the edits come in four blocks, graph closed, open, closed, open (so warm-up and the machine's load
+ * fall on both alike); a block starts once the previous block's graph requests are answered (the
+ * graph fetched after an edit's analysis overlaps the next edit: that is what "open" measures).
+ */
+async function changeLatency(c: LspClient, uri: string, text: string, trials: number, graph: GraphSide | null = null): Promise<{ closed: Latency; open: Latency }> {
+  const closed: Latency = { edits: [], worker: [] };
+  const open: Latency = { edits: [], worker: [] };
+  const versionsOf = new Map<number, Latency>();
+  const block = Math.max(1, Math.ceil(trials / 4));
   for (let k = 0; k < trials; k++) {
+    const into = graph && Math.floor(k / block) % 2 === 1 ? open : closed;
+    if (graph && k % block === 0) {
+      graph.open = false;
+      await graph.settle();
+      graph.open = into === open;
+    }
     await sleep(250);
     const edited = `${text}# edit ${k}\n`;
     const t0 = performance.now();
     const v = await c.change(uri, edited);
     await c.diagnosticsOfVersion(uri, v, 60_000);
-    out.push(performance.now() - t0);
-    versions.push(v);
+    into.edits.push(performance.now() - t0);
+    versionsOf.set(v, into);
   }
   await sleep(100); // the status notification follows the diagnostics
-  for (const s of c.statuses) if (s.uri === uri && s.state === 'done' && versions.includes(s.version)) worker.push(s.millis);
-  return out;
+  for (const s of c.statuses) if (s.uri === uri && s.state === 'done') versionsOf.get(s.version)?.worker.push(s.millis);
+  if (graph) graph.open = false;
+  return { closed, open };
 }
 
 async function main(): Promise<void> {
@@ -87,10 +117,24 @@ async function main(): Promise<void> {
     await c.diagnosticsOfVersion(bigUri, 1, 120_000);
     console.log(`first open of the big document (worker start included): ${(performance.now() - t0).toFixed(0)} ms`);
 
-    const smallWorker: number[] = [];
-    const smallTimes = await changeLatency(c, smallUri, small, TRIALS * 2, smallWorker);
-    const bigWorker: number[] = [];
-    const bigTimes = await changeLatency(c, bigUri, big, TRIALS, bigWorker);
+    // The graph open: every new analysis is fetched as the panel fetches it (not awaited: the next edit may overlap it).
+    const graph: GraphSide = { open: false, settle: async () => { await Promise.all([...pending]); } };
+    const graphTimes = new Map<string, number[]>();
+    const pending = new Set<Promise<unknown>>();
+    c.connection.onNotification(AnalysisChangedNotification.type, (p) => {
+      if (!graph.open) return;
+      const g0 = performance.now();
+      const r = c.connection.sendRequest(AnalysisRequest.type, { uri: p.uri }).then((a) => {
+        if (a) graphTimes.set(p.uri, [...(graphTimes.get(p.uri) ?? []), performance.now() - g0]);
+      }, () => undefined);
+      pending.add(r);
+      void r.finally(() => pending.delete(r));
+    });
+    const smallRun = await changeLatency(c, smallUri, small, TRIALS * 4, graph);
+    const bigRun = await changeLatency(c, bigUri, big, TRIALS * 2, graph);
+    await Promise.all([...pending]);
+    const [smallTimes, smallWorker, smallGraphTimes, smallGraphWorker] = [smallRun.closed.edits, smallRun.closed.worker, smallRun.open.edits, smallRun.open.worker];
+    const [bigTimes, bigWorker, bigGraphTimes, bigGraphWorker] = [bigRun.closed.edits, bigRun.closed.worker, bigRun.open.edits, bigRun.open.worker];
 
     // Hovers on both documents while the big one is re-analysed (the hover uses the previous analysis).
     const hoverTimes: number[] = [];
@@ -125,16 +169,21 @@ async function main(): Promise<void> {
       const text = listDocument(LIST, store);
       await c.open(uri, text);
       await c.diagnosticsOfVersion(uri, 1, 60_000);
-      listWorker[store] = [];
-      listTimes[store] = await changeLatency(c, uri, text, TRIALS * 2, listWorker[store]);
+      const run = await changeLatency(c, uri, text, TRIALS * 2);
+      listTimes[store] = run.closed.edits;
+      listWorker[store] = run.closed.worker;
     }
 
     console.log('');
     for (const store of ['serial', 'permissive']) {
       console.log(`didChange → publishDiagnostics, ${LIST} list-append transactions (${store}): ${stats(listTimes[store])}   [worker analysis ${stats(listWorker[store])}]`);
     }
-    console.log(`didChange → publishDiagnostics, ${SMALL} operations:   ${stats(smallTimes)}   [worker analysis ${stats(smallWorker)}]`);
-    console.log(`didChange → publishDiagnostics, ${BIG} operations: ${stats(bigTimes)}   [worker analysis ${stats(bigWorker)}]`);
+    console.log(`didChange → publishDiagnostics, ${SMALL} operations, graph closed: ${stats(smallTimes)}   [worker analysis ${stats(smallWorker)}]`);
+    console.log(`didChange → publishDiagnostics, ${SMALL} operations, graph open:   ${stats(smallGraphTimes)}   [worker analysis ${stats(smallGraphWorker)}]`);
+    console.log(`  the graph's JSON after each analysis (isocheck/analysis), ${SMALL} operations: ${stats(graphTimes.get(smallUri) ?? [])}`);
+    console.log(`didChange → publishDiagnostics, ${BIG} operations, graph closed: ${stats(bigTimes)}   [worker analysis ${stats(bigWorker)}]`);
+    console.log(`didChange → publishDiagnostics, ${BIG} operations, graph open:   ${stats(bigGraphTimes)}   [worker analysis ${stats(bigGraphWorker)}]`);
+    console.log(`  the graph's JSON after each analysis (isocheck/analysis), ${BIG} operations: ${stats(graphTimes.get(bigUri) ?? [])}`);
     console.log(`hover while the ${BIG}-operation document is re-analysed: ${stats(hoverTimes)} (${rounds} rounds)`);
     const ok = (label: string, ms: number, target: number): string => `${label}: ${ms.toFixed(1)} ms (target < ${target} ms) ${ms < target ? '✓' : '✗'}`;
     const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -142,6 +191,8 @@ async function main(): Promise<void> {
     console.log('');
     console.log(ok(`${SMALL} ops, median`, median(smallTimes), 50));
     console.log(ok(`${BIG} ops, median`, median(bigTimes), 1000));
+    console.log(ok(`${SMALL} ops with the graph open, median`, median(smallGraphTimes), 50));
+    console.log(ok(`${BIG} ops with the graph open, median`, median(bigGraphTimes), 1000));
     console.log(ok('hover during big analysis, p90', p90(hoverTimes), 20));
     for (const store of ['serial', 'permissive']) console.log(ok(`${LIST} list-append transactions (${store}), median`, median(listTimes[store]), 50));
   } finally {

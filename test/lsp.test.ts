@@ -117,13 +117,15 @@ describe('language server over stdio', () => {
     assert.ok(c.statuses.some((x) => x.uri === uri && x.state === 'checking'));
   });
 
-  test('hover on a read: its source and the co edges it forced per level', async () => {
+  test('hover on a read: its source and the edges it contributes to each violated level, most relevant first', async () => {
     const h = await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: pos(FRACTURED, 'r(y, init)') });
     const text = hoverText(h);
-    assert.match(text, /`r\(y, init\)` in `T2` reads the initial value of `y`/);
-    assert.match(text, /- \*\*RC\*\*: none/);
-    assert.match(text, /- \*\*RA\*\*: 1 edge\n {2}- T1 →co ⊥: T1 must commit before the initial state: T2 read the initial value of y and read x from T1/);
-    assert.match(text, /- \*\*CC\*\*: 1 edge/);
+    assert.match(text, /^`r\(y, init\)` in `T2` reads the initial value of `y`/);
+    assert.match(text, /- \*\*RA, mixed\*\* ✗ Fractured read: .*\n {2}- step 1 of 2: T1 →co ⊥: T1 must commit before the initial state: T2 read the initial value of y and read x from T1/);
+    assert.match(text, /- \*\*CC, PC, PSI, SI, SER\*\* ✗ Fractured read/);
+    assert.ok(text.indexOf('**RA, mixed**') < text.indexOf('**CC, PC'), 'the weakest violated level first');
+    assert.doesNotMatch(text, /none/);
+    assert.match(text, /\n\nholds: RC$/);
     assert.deepEqual(h?.range, { start: { line: 4, character: 6 }, end: { line: 4, character: 16 } });
 
     const other = hoverText(await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: pos(FRACTURED, 'r(x, 1)') }));
@@ -135,6 +137,8 @@ describe('language server over stdio', () => {
     assert.match(t2, /^\*\*T2\*\* — 1st of 1 transaction in session `s2`/);
     assert.match(t2, /status: committed/);
     assert.match(t2, /2 operations/);
+    assert.match(t2, /\*\*Commit order per level\*\*\n\n- \*\*RC\*\* ✓ holds/);
+    assert.match(t2, /- \*\*RA, CC, PC, PSI, SI, SER\*\* ✗ no commit order: Fractured read: a transaction sees some of another transaction's writes but not all\n/);
     const w = hoverText(await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: pos(FRACTURED, 'w(x, 1)') }));
     assert.equal(w, '`w(x, 1)` in `T1` — read by 1 read: `T2`');
     const nothing = await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 2 } });
@@ -190,14 +194,19 @@ describe('language server over stdio', () => {
     assert.deepEqual(folds?.map((f) => [f.startLine, f.endLine]), [[1, 2], [3, 4]]);
   });
 
-  test('code lens: one per verdict, and Show graph', async () => {
+  test('code lens: Show graph first, then one per verdict, each opening the graph at its level', async () => {
     const lenses = await c.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
     assert.ok(lenses);
-    assert.deepEqual(lenses.map((l) => l.command?.title), ['RC ✓', 'RA ✗', 'CC ✗', 'PC ✗', 'PSI ✗', 'SI ✗', 'SER ✗', 'mixed ✗', 'Show graph']);
+    assert.deepEqual(lenses.map((l) => l.command?.title), ['Show graph', 'RC ✓', 'RA ✗', 'CC ✗', 'PC ✗', 'PSI ✗', 'SI ✗', 'SER ✗', 'mixed ✗']);
     for (const l of lenses) assert.deepEqual(l.range, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
-    const graph = lenses.at(-1)?.command;
+    const graph = lenses[0].command;
     assert.equal(graph?.command, 'isocheck.showGraph');
     assert.deepEqual(graph?.arguments, [uri]);
+    for (const l of lenses.slice(1)) {
+      const level = l.command?.title.split(' ')[0];
+      assert.equal(l.command?.command, 'isocheck.showGraph');
+      assert.deepEqual(l.command?.arguments, [uri, level]);
+    }
   });
 
   test('completion: transactions after <-, keys in an operation, levels after level', async () => {
@@ -281,7 +290,7 @@ describe('settings', () => {
       await c.open(uri, FRACTURED);
       assert.deepEqual((await c.diagnosticsOfVersion(uri, 1)).map((d) => String(d.code)), ['RA']);
       const lenses = await c.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
-      assert.deepEqual(lenses?.map((l) => l.command?.title), ['RC ✓', 'RA ✗', 'mixed ✗', 'Show graph']);
+      assert.deepEqual(lenses?.map((l) => l.command?.title), ['Show graph', 'RC ✓', 'RA ✗', 'mixed ✗']);
 
       const v = await c.change(uri, FRACTURED.replace('r(y, init)', 'r(y, 1)'));
       // Absence of a check in another process: no event to wait for, so a pause (mock timers cannot reach the server).
@@ -310,7 +319,7 @@ describe('settings', () => {
       await c.open(uri, FRACTURED);
       await c.diagnosticsOfVersion(uri, 1);
       const lenses = await c.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
-      assert.deepEqual(lenses?.map((l) => l.command?.title), ['CC ✗', 'mixed ✗', 'Show graph']);
+      assert.deepEqual(lenses?.map((l) => l.command?.title), ['Show graph', 'CC ✗', 'mixed ✗']);
       assert.equal(c.configurationRequests, 0);
     } finally {
       await c.stop();

@@ -47,6 +47,20 @@ const MEASURE = `(() => {
   return { problems, labels: labels.length };
 })()`;
 
+/** MEASURE for the live webview, whose boxes are translated groups: screen rectangles of labels and boxes. */
+const LIVE_MEASURE = `(() => {
+  const r = (e) => { const b = e.getBoundingClientRect(); return { x: b.left, y: b.top, w: b.width, h: b.height, t: e.textContent || '' }; };
+  const labels = [...document.querySelectorAll('svg.graph text.label')].filter((e) => e.textContent).map(r);
+  const boxes = [...document.querySelectorAll('svg.graph g.box rect')].map(r);
+  const hit = (p, q) => p.x < q.x + q.w && q.x < p.x + p.w && p.y < q.y + q.h && q.y < p.y + p.h;
+  const problems = [];
+  labels.forEach((p, i) => {
+    labels.slice(i + 1).forEach((q) => { if (hit(p, q)) problems.push('labels "' + p.t + '" and "' + q.t + '" overlap'); });
+    for (const b of boxes) if (hit(p, b)) problems.push('label "' + p.t + '" overlaps a box');
+  });
+  return { problems, labels: labels.length };
+})()`;
+
 /** The smallest drawn box text (px on screen), whether the witness's boxes are in view, the other boxes' opacity. */
 const FIT_FACTS = `(() => {
   const view = document.querySelector('svg.graph').getBoundingClientRect();
@@ -86,6 +100,72 @@ describe('graph webview in Chromium', { skip, timeout: 120_000 }, () => {
     assert.equal(items.length, 2);
     assert.match(items[0], /^T1 → init \[co y\] T1 must commit before the initial state/);
     await page.screenshot({ path: join(SHOTS, 'fractured-read-light.png') });
+    await page.close();
+  });
+
+  test('list-append: ww and rw edges drawn with kind labels at the levels that use them, the cycle highlighted, kinds toggle', async () => {
+    // Lost update: T1 and T2 both read x = [] and append; T3 read x = [1, 2]. ww T1 → T2 (version order), rw T2 → T1.
+    const a = analysisOfExample('la-lost-update.hist');
+    assert.deepEqual(a.order?.map((e) => `${e.kind}:${e.from}->${e.to}:${e.key}`).sort(), ['rw:2->1:x', 'ww:1->2:x']);
+    const g = await show(browser, a);
+    const { page } = g;
+    const edges = async (): Promise<string[]> => page.locator('svg.graph g.edge').evaluateAll((es) => es.map((e) =>
+      `${e.getAttribute('data-kind')}:${e.getAttribute('data-from')}->${e.getAttribute('data-to')}${e.classList.contains('witness') ? '*' : ''} ${e.querySelector('text')?.textContent ?? ''}`).sort());
+    await page.locator('select.level-select').selectOption('CC');
+    // CC: ww (a G0 / G1c cycle breaks it), no rw (only G-single and up use it).
+    assert.deepEqual(await edges(), ['wr:2->3 x', 'ww:1->2 ww x']);
+    await page.locator('select.level-select').selectOption('SER');
+    assert.equal(await page.locator('.toolbar .verdict').innerText(), 'SER violated');
+    assert.deepEqual(await edges(), ['rw:2->1* 2 · rw x', 'wr:2->3 x', 'ww:1->2* 1 · ww x']);
+    assert.equal(await count(g, 'g.box.witness'), 2, 'T1 and T2 are on the cycle');
+    const items = await page.locator('ol.witness-list li').allInnerTexts();
+    assert.equal(items.length, 2);
+    assert.match(items[0], /^T1 → T2 \[ww x\] T1 must commit before T2: T2 appended 2 to x right after T1's 1: T3 read x = \[1, 2\]/);
+    assert.match(items[1], /^T2 → T1 \[rw x\] T2 must commit before T1: T2 read x = \[\], missing T1's append of 1/);
+    // Witness edges are drawn in the witness colour; the others in their kind's colour, with their own arrowheads.
+    const stroke = (sel: string): Promise<string> => page.locator(`svg.graph ${sel} path.line`).first().evaluate((e) => getComputedStyle(e).stroke);
+    assert.equal(await stroke('g.edge.rw.witness'), await stroke('g.edge.ww.witness'));
+    // The ww / rw toggles show (this history has such edges); rt does not (no intervals). A toggle hides non-witness edges of its kind.
+    assert.equal(await page.locator('.toggle-ww').isVisible(), true);
+    assert.equal(await page.locator('.toggle-rw').isVisible(), true);
+    assert.equal(await page.locator('.toggle-rt').isVisible(), false);
+    await page.locator('select.level-select').selectOption('CC');
+    await page.locator('.toggle-ww input').uncheck();
+    assert.equal(await count(g, 'g.edge.ww'), 0);
+    assert.equal((await g.page.evaluate(() => (window as unknown as { __state: { kinds: { ww: boolean } } }).__state)).kinds.ww, false);
+    await page.locator('.toggle-ww input').check();
+    assert.equal(await count(g, 'g.edge.ww'), 1);
+    // A click on a ww edge reveals the read that shows the version order.
+    await page.locator('svg.graph g.edge.ww').dispatchEvent('click');
+    const reveal = (await g.posted()).filter((m) => m.type === 'reveal').pop();
+    assert.deepEqual(reveal, { type: 'reveal', uri: a.uri, range: a.order.find((e) => e.kind === 'ww')!.range });
+    // The live drawing (not only the SVG export): no label overlaps another label or a box.
+    await page.locator('select.level-select').selectOption('SER');
+    const live = await page.evaluate<{ problems: string[]; labels: number }>(LIVE_MEASURE);
+    assert.deepEqual(live, { problems: [], labels: 3 });
+    await page.screenshot({ path: join(SHOTS, 'la-lost-update.png') });
+    await page.close();
+  });
+
+  test('list-append with intervals: rt edges at SSER (the reduction of real time), the realtime cycle highlighted, rt toggles', async () => {
+    const a = analysisOfExample('la-stale-read-realtime.hist');
+    const g = await show(browser, a);
+    const { page } = g;
+    await page.locator('select.level-select').selectOption('SSER');
+    const kinds = await page.locator('svg.graph g.edge').evaluateAll((es) => es.map((e) => `${e.getAttribute('data-kind')}:${e.getAttribute('data-from')}->${e.getAttribute('data-to')}${e.classList.contains('witness') ? '*' : ''}`).sort());
+    assert.deepEqual(kinds, ['rt:1->2*', 'rt:2->3', 'rw:2->1*', 'wr:1->3']);
+    assert.deepEqual(await page.locator('svg.graph g.edge.witness text').allTextContents().then((t) => t.sort()), ['1 · rt', '2 · rw x']);
+    assert.match((await page.locator('ol.witness-list li').allInnerTexts())[0], /^T1 → T2 \[rt\] T1 must commit before T2: T1 ended \(at 10\) before T2 started \(at 20\)/);
+    assert.equal(await page.locator('.toggle-rt').isVisible(), true);
+    await page.locator('.toggle-rt input').uncheck();
+    assert.equal(await count(g, 'g.edge.rt'), 1, 'only the witness rt edge stays');
+    // SER does not use real time: no rt edges there.
+    await page.locator('select.level-select').selectOption('SER');
+    assert.equal(await count(g, 'g.edge.rt'), 0);
+    await page.locator('select.level-select').selectOption('SSER');
+    await page.locator('.toggle-rt input').check();
+    assert.deepEqual((await page.evaluate<{ problems: string[]; labels: number }>(LIVE_MEASURE)).problems, []);
+    await page.screenshot({ path: join(SHOTS, 'la-stale-read-realtime.png') });
     await page.close();
   });
 
@@ -239,7 +319,7 @@ session s2
     let labels = 0;
     for (const f of files) {
       const a = analysisOf(readFileSync(join(ROOT, 'examples', f), 'utf8'), `file:///examples/${f}`);
-      for (const level of ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER', 'mixed'] as ViewLevel[]) {
+      for (const level of ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER', 'SSER', 'mixed'] as ViewLevel[]) {
         const l = layoutGraph(a, { level, kinds: { so: true, wr: true, co: true }, visible: null });
         const svg = renderSvg(l, LIGHT_PALETTE, l.witness ? witnessSentences(a, l.witness) : []);
         await page.setContent(`<!DOCTYPE html><html><body style="margin:0">${svg}</body></html>`);
@@ -263,6 +343,7 @@ session s2
       assert.ok(m.min >= 11 - 1e-6, `${f}: box text at ${m.min} px`);
       assert.ok(m.witness > 0 && m.inView, `${f}: the witness is in view`);
       assert.ok(m.faded.every((o) => Number(o) < 0.5), `${f}: the others are faded`);
+      assert.deepEqual((await g.page.evaluate<{ problems: string[] }>(LIVE_MEASURE)).problems, [], `${f}: labels in the live drawing`);
       await g.page.screenshot({ path: join(SHOTS, `fit-${f.replace('.hist', '')}.png`) });
       await g.page.close();
     }

@@ -34,7 +34,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<IsoChe
     statusBar,
     panels,
     vscode.commands.registerCommand('isocheck.checkWorkspace', () => checkWorkspace(ctx)),
-    vscode.commands.registerCommand('isocheck.showGraph', (arg?: unknown) => showGraph(panels, arg)),
+    vscode.commands.registerCommand('isocheck.showGraph', (arg?: unknown, level?: unknown) => showGraph(panels, arg, level)),
     vscode.commands.registerCommand('isocheck.exportWitnessAs', (arg?: unknown, choice?: unknown, target?: vscode.Uri) => exportWitnessAs(ctx, arg, choice, target)),
     vscode.commands.registerCommand('isocheck.exportWitness', (arg?: unknown, target?: vscode.Uri) => exportWitness(ctx, arg, target)),
     vscode.commands.registerCommand('isocheck.restartServer', () => restart(context, ctx)),

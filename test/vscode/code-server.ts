@@ -17,6 +17,8 @@ export interface Profile {
   /** Holds user-data/, extensions/, config/ and data/ (XDG dirs, else code-server writes to the home folder). */
   dir: string;
   env?: Record<string, string>;
+  /** User settings on top of the test defaults (e.g. a colour theme). */
+  settings?: Record<string, unknown>;
 }
 
 /** Settings that keep the workbench quiet and deterministic for tests and screenshots. */
@@ -41,7 +43,7 @@ const USER_SETTINGS = {
 
 function profileArgs(p: Profile): { args: string[]; env: NodeJS.ProcessEnv } {
   for (const d of ['user-data/User', 'extensions', 'config', 'data', 'tmp']) mkdirSync(join(p.dir, d), { recursive: true });
-  writeFileSync(join(p.dir, 'user-data/User/settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+  writeUserSettings(p, p.settings);
   writeFileSync(join(p.dir, 'config.yaml'), 'auth: none\ncert: false\n');
   return {
     args: ['--config', join(p.dir, 'config.yaml'), '--user-data-dir', join(p.dir, 'user-data'), '--extensions-dir', join(p.dir, 'extensions')],
@@ -52,6 +54,13 @@ function profileArgs(p: Profile): { args: string[]; env: NodeJS.ProcessEnv } {
       NODE_OPTIONS: '',
     },
   };
+}
+
+/** Writes the profile's user settings (code-server reads them when it starts). */
+export function writeUserSettings(p: Profile, settings: Record<string, unknown> = {}): void {
+  p.settings = settings;
+  mkdirSync(join(p.dir, 'user-data/User'), { recursive: true });
+  writeFileSync(join(p.dir, 'user-data/User/settings.json'), JSON.stringify({ ...USER_SETTINGS, ...settings }, null, 2));
 }
 
 export function installExtension(p: Profile, vsix: string): string {

@@ -7,6 +7,7 @@ import { launchChromium } from './browser.ts';
 import { installExtension, startCodeServer, type Profile } from './code-server.ts';
 import { RESULTS, VSIX, WORK } from './paths.ts';
 import { fracturedRead } from './suite/locate.ts';
+import { openFile, runCommand, waitForGraph } from './workbench-page.ts';
 import { prepareWorkspace } from './workspace.ts';
 
 export interface UiCheck {
@@ -18,7 +19,9 @@ export interface UiCheck {
   problems: string[];
   /** The graph panel's witness edges (kind:from->to) as drawn in its webview. */
   graphWitness: string[];
-  screenshots: { squiggle: string; hover: string; problems: string; graph: string };
+  /** The same after a window reload, drawn without anyone clicking the panel's tab. */
+  restoredWitness: string[];
+  screenshots: { squiggle: string; hover: string; problems: string; graph: string; restored: string };
 }
 
 /** Installs the .vsix into a fresh extensions folder; returns the installed extension's folder name. */
@@ -49,7 +52,10 @@ export async function runUiCheck(): Promise<UiCheck> {
     await squiggle.waitFor({ timeout: 60_000 });
     const status = page.locator('.statusbar-item', { hasText: 'RC ✓' }).first();
     await status.waitFor({ timeout: 30_000 });
-    const shots = { squiggle: join(RESULTS, 'squiggle.png'), hover: join(RESULTS, 'hover.png'), problems: join(RESULTS, 'problems.png'), graph: join(RESULTS, 'graph.png') };
+    const shots = {
+      squiggle: join(RESULTS, 'squiggle.png'), hover: join(RESULTS, 'hover.png'), problems: join(RESULTS, 'problems.png'), graph: join(RESULTS, 'graph.png'),
+      restored: join(RESULTS, 'graph-after-reload.png'),
+    };
     await page.screenshot({ path: shots.squiggle });
 
     const hover = await showHover(page);
@@ -67,7 +73,9 @@ export async function runUiCheck(): Promise<UiCheck> {
     const statusBar = await status.innerText();
     const graphWitness = await showGraphPanel(page);
     await page.screenshot({ path: shots.graph });
-    return { installedAs, expectedLocation, statusBar, hover, problems, graphWitness, screenshots: shots };
+    const restoredWitness = await reloadAndWaitForGraph(page);
+    await page.screenshot({ path: shots.restored });
+    return { installedAs, expectedLocation, statusBar, hover, problems, graphWitness, restoredWitness, screenshots: shots };
   } catch (e) {
     await page.screenshot({ path: join(RESULTS, 'ui-failure.png') }).catch(() => undefined);
     throw e;
@@ -75,18 +83,6 @@ export async function runUiCheck(): Promise<UiCheck> {
     await browser.close();
     await server.stop();
   }
-}
-
-async function openFile(page: Page, name: string): Promise<void> {
-  // Quick Open needs the workbench to have focus first.
-  await page.locator('.monaco-workbench').click({ position: { x: 600, y: 300 } });
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 20_000 });
-  await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 20_000 });
-  await page.keyboard.press('Enter');
-  await page.locator(`.tab[aria-label^="${name}"]`).first().waitFor({ timeout: 20_000 });
 }
 
 /** Rests the mouse on the error squiggle until VS Code shows its hover; returns the hover's text. */
@@ -112,27 +108,21 @@ async function showHover(page: Page): Promise<string> {
 async function showGraphPanel(page: Page): Promise<string[]> {
   await page.keyboard.press('Escape');
   await page.locator('.monaco-editor .view-lines').first().click();
-  await page.keyboard.press('Control+Shift+P');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 20_000 });
-  await input.fill('>IsoCheck: Show History Graph');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show History Graph' }).first().waitFor({ timeout: 20_000 });
-  await page.keyboard.press('Enter');
-  // The webview is two iframes deep; find the frame that holds the drawing.
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    for (const frame of page.frames()) {
-      try {
-        const edges = await frame.locator('svg.graph g.edge.witness').evaluateAll((es) => es.map((e) => `${e.getAttribute('data-kind')}:${e.getAttribute('data-from')}->${e.getAttribute('data-to')}`));
-        if (edges.length > 0) {
-          await page.waitForTimeout(500);
-          return edges.sort();
-        }
-      } catch {
-        // a frame that went away while we looked
-      }
-    }
-    await page.waitForTimeout(250);
-  }
-  throw new Error('the graph panel did not draw a witness');
+  await runCommand(page, 'IsoCheck: Show History Graph');
+  const view = await waitForGraph(page);
+  await page.waitForTimeout(500);
+  return view.witness;
+}
+
+/** Developer: Reload Window: the graph panel comes back with its drawing, no click on its tab. */
+async function reloadAndWaitForGraph(page: Page): Promise<string[]> {
+  const reloaded = page.waitForEvent('load', { timeout: 60_000 });
+  await runCommand(page, 'Developer: Reload Window');
+  await reloaded;
+  await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+  await page.locator('.tab', { hasText: 'Graph: fractured-read-claimed.hist' }).first().waitFor({ timeout: 60_000 });
+  const view = await waitForGraph(page, () => true, 90_000);
+  await page.mouse.move(1, 1);
+  await page.waitForTimeout(500);
+  return view.witness;
 }

@@ -1,4 +1,4 @@
-// The graph webview: draws a history's so / wr / co edges and the witness cycle with d3, talks to the host by typed messages.
+// The graph webview: draws a history's so / wr / co / ww / rw / rt edges and the witness cycle with d3, talks to the host by typed messages.
 /// <reference lib="dom" />
 
 import './graph.css';
@@ -17,7 +17,7 @@ import { hostApi } from './vscode-api.ts';
 
 const api = hostApi();
 let state: GraphViewState = asGraphViewState(api.getState()) ?? {
-  uri: '', level: null, kinds: { so: true, wr: true, co: true }, transform: null, selected: null, depth: 1, pinned: false,
+  uri: '', level: null, kinds: { so: true, wr: true, co: true, ww: true, rw: true, rt: true }, transform: null, selected: null, depth: 1, pinned: false,
 };
 let analysis: AnalysisResult | null = null;
 let layout: Layout | null = null;
@@ -46,9 +46,15 @@ const levelLabel = el('label', toolbar, undefined, 'Level');
 const levelSelect = el('select', levelLabel, 'level-select');
 levelSelect.setAttribute('aria-label', 'level');
 const verdictEl = el('span', toolbar, 'verdict');
-const toggles = {} as Record<'so' | 'wr' | 'co', HTMLInputElement>;
-for (const kind of ['so', 'wr', 'co'] as const) {
+/** Every toggleable edge kind; ww / rw / rt only show up for histories that have such edges. */
+const KINDS = ['so', 'wr', 'co', 'ww', 'rw', 'rt'] as const;
+type Kind = (typeof KINDS)[number];
+const ORDER_KINDS: readonly Kind[] = ['ww', 'rw', 'rt'];
+const toggles = {} as Record<Kind, HTMLInputElement>;
+const toggleLabels = {} as Record<Kind, HTMLLabelElement>;
+for (const kind of KINDS) {
   const label = el('label', toolbar, `toggle toggle-${kind}`);
+  toggleLabels[kind] = label;
   const box = el('input', label);
   box.type = 'checkbox';
   box.dataset.kind = kind;
@@ -81,7 +87,7 @@ const viewport = svg.append('g').attr('class', 'viewport');
 const lanesG = viewport.append('g').attr('class', 'lanes');
 const edgesG = viewport.append('g').attr('class', 'edges');
 const nodesG = viewport.append('g').attr('class', 'nodes');
-for (const c of ['so', 'wr', 'RC', 'RA', 'CC', 'ww', 'rw', 'witness', 'selected']) {
+for (const c of ['so', 'wr', 'RC', 'RA', 'CC', 'ww', 'rw', 'rt', 'witness', 'selected']) {
   defs.append('marker').attr('id', `arrow-${c}`).attr('viewBox', '0 0 10 10').attr('refX', 9).attr('refY', 5)
     .attr('markerUnits', 'userSpaceOnUse').attr('markerWidth', 9).attr('markerHeight', 9).attr('orient', 'auto-start-reverse')
     .append('path').attr('class', c).attr('d', 'M0,0 L10,5 L0,10 z');
@@ -94,7 +100,8 @@ const witnessList = el('ol', side, 'witness-list');
 el('h3', side, undefined, 'Legend');
 const legend = el('div', side, 'legend');
 for (const [cls, text] of [['so', 'so: session order'], ['wr', 'wr: read from (key)'], ['co RC', 'co forced by RC'], ['co RA', 'co forced by RA'],
-  ['co CC', 'co forced by CC'], ['rw', 'rw / ww: anti-dependency, write order'], ['witness', 'the witness cycle']] as const) {
+  ['co CC', 'co forced by CC'], ['ww', 'ww: version order (write order)'], ['rw', 'rw: anti-dependency (read missed a later write)'],
+  ['rt', 'rt: real time (ended before the other started)'], ['witness', 'the witness cycle']] as const) {
   const row = el('div', legend);
   const s = document.createElementNS(svgNs, 'svg');
   const g = document.createElementNS(svgNs, 'g');
@@ -159,7 +166,7 @@ levelSelect.addEventListener('change', () => {
   save();
   render();
 });
-for (const kind of ['so', 'wr', 'co'] as const) {
+for (const kind of KINDS) {
   toggles[kind].addEventListener('change', () => {
     state.kinds = { ...state.kinds, [kind]: toggles[kind].checked };
     save();
@@ -201,7 +208,7 @@ function themePalette(): Palette {
   return {
     background: v('--ic-bg'), foreground: v('--ic-fg'), muted: v('--ic-muted'), box: v('--ic-box'), border: v('--ic-border'),
     aborted: v('--ic-muted'), so: v('--ic-so'), wr: v('--ic-wr'), RC: v('--ic-rc'), RA: v('--ic-ra'), CC: v('--ic-cc'),
-    ww: v('--ic-ww'), rw: v('--ic-rw'), witness: v('--ic-witness'), font: v('--ic-font'), mono: v('--ic-mono'),
+    ww: v('--ic-ww'), rw: v('--ic-rw'), rt: v('--ic-rt'), witness: v('--ic-witness'), font: v('--ic-font'), mono: v('--ic-mono'),
   };
 }
 
@@ -284,7 +291,9 @@ function render(): void {
     o.value = v.level;
   }
   levelSelect.value = level;
-  for (const kind of ['so', 'wr', 'co'] as const) toggles[kind].checked = state.kinds[kind];
+  for (const kind of KINDS) toggles[kind].checked = state.kinds[kind];
+  // ww / rw / rt toggles only where such edges exist (list-append keys, `@` intervals).
+  for (const kind of ORDER_KINDS) toggleLabels[kind].hidden = !(a.order ?? []).some((e) => e.kind === kind);
   const verdict = verdictOf(a, level);
   verdictEl.textContent = verdict ? (verdict.state === 'violated' ? `${level} violated` : verdict.state === 'ok' ? `${level} holds` : `${level} not decided`) : '';
   verdictEl.className = `verdict ${verdict?.state ?? ''}`;
@@ -339,7 +348,8 @@ function drawEdges(l: Layout): void {
       const g = enter.append('g');
       g.append('path').attr('class', 'line');
       g.append('path').attr('class', 'hit');
-      g.append('text').attr('text-anchor', 'middle');
+      // Anchored at its start, as the layout places it (labelX + LABEL_PAD) and the SVG export draws it.
+      g.append('text').attr('text-anchor', 'start');
       g.append('title');
       return g;
     });

@@ -19,6 +19,8 @@ export interface GraphPanelInfo {
   /** The last analysis sent: its version and each level's witness as `from-kind->to` names. */
   version: number | null;
   witnesses: Record<string, string[]>;
+  /** The level a code lens last asked the view to show (sent with the analysis), or null. */
+  level: GraphLevel | null;
 }
 
 /**
@@ -59,16 +61,21 @@ export class GraphPanels implements vscode.Disposable {
     );
   }
 
-  /** Opens (or reveals) the panel beside the editor, showing `uri`. */
-  show(uri: vscode.Uri): GraphPanel {
+  /** Opens (or reveals) the panel beside the editor, showing `uri` (at `level`, when a level's lens asks). */
+  show(uri: vscode.Uri, level?: GraphLevel): GraphPanel {
     const existing = this.current;
     if (existing) {
+      if (level) existing.showLevel(level);
       if (existing.uri.toString() !== uri.toString()) existing.follow(uri);
+      else if (level) void existing.refresh();
       existing.panel.reveal(vscode.ViewColumn.Beside, true);
       return existing;
     }
     const panel = vscode.window.createWebviewPanel(GRAPH_VIEW_TYPE, titleOf(uri, false), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, this.options());
-    return this.adopt(uri, panel, false);
+    const p = this.adopt(uri, panel, false);
+    // Sent with the first analysis, once the view says it is ready.
+    if (level) p.showLevel(level);
+    return p;
   }
 
   private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
@@ -118,6 +125,9 @@ function titleOf(uri: vscode.Uri, pinned: boolean): string {
 export class GraphPanel {
   private ready = false;
   private last: AnalysisResult | null = null;
+  /** A level a lens asked for, not yet sent; and the last one sent. */
+  private pendingLevel: GraphLevel | null = null;
+  private askedLevel: GraphLevel | null = null;
   private readonly disposables: vscode.Disposable[] = [];
   /** Documents this panel opened (in the background) so the server analyses them after a reload. */
   private readonly opened = new Set<string>();
@@ -155,7 +165,15 @@ export class GraphPanel {
         if (v.witness) witnesses[v.level] = v.witness.cycle.map((e) => `${name(e.from)}-${e.kind}->${name(e.to)}`);
       }
     }
-    return { uri: this.uri.toString(), visible: this.panel.visible, ready: this.ready, pinned: this.pinned, version: a?.version ?? null, witnesses };
+    return {
+      uri: this.uri.toString(), visible: this.panel.visible, ready: this.ready, pinned: this.pinned, version: a?.version ?? null, witnesses,
+      level: this.pendingLevel ?? this.askedLevel,
+    };
+  }
+
+  /** The next analysis sent asks the view to show `level` (once: afterwards the user's choice in the view stands). */
+  showLevel(level: GraphLevel): void {
+    this.pendingLevel = level;
   }
 
   /** Shows another document (the active editor changed, or the command was run on another file). */
@@ -194,7 +212,10 @@ export class GraphPanel {
         return;
       }
       this.last = a;
-      this.post({ type: 'analysis', analysis: a });
+      const level = this.pendingLevel;
+      this.pendingLevel = null;
+      if (level) this.askedLevel = level;
+      this.post(level ? { type: 'analysis', analysis: a, level } : { type: 'analysis', analysis: a });
     } catch (e) {
       this.ctx.output.appendLine(`graph: could not fetch the analysis: ${String(e)}`);
     }

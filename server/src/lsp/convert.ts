@@ -4,6 +4,7 @@
 import type { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity } from 'vscode-languageserver-protocol';
 import type { Finding, Severity } from '../engine/model/diagnostics.ts';
 import type { LineIndex } from '../engine/syntax/line-index.ts';
+import { docLink } from '../engine/model/doc-links.ts';
 
 export const DIAGNOSTIC_SOURCE = 'isocheck';
 
@@ -19,8 +20,8 @@ export function toDiagnostic(f: Finding, lines: LineIndex, uri: string, docsBase
     source: DIAGNOSTIC_SOURCE,
     message: f.message,
   };
-  // The section anchors of anomalies.md are the codes in lower case (`## rc`, `## thin-air`).
-  if (docsBase) d.codeDescription = { href: `${docsBase}#${f.code.toLowerCase()}` };
+  // The section anchors of anomalies.md are the codes in lower case (`## rc`, `## thin-air`); list-append codes link into list-append.md.
+  if (docsBase) d.codeDescription = { href: docLink(docsBase, f.code) };
   if (f.related.length > 0) {
     d.relatedInformation = f.related.map((r): DiagnosticRelatedInformation => ({
       location: { uri, range: lines.range(r.span.start, r.span.end) },

@@ -1,6 +1,6 @@
 // Command ids the server puts into code lenses and the client registers.
 
-/** Opens the graph view of a document; argument: the document URI (string). */
+/** Opens the graph view of a document; arguments: the document URI (string), optionally the level to show (a level lens). */
 export const SHOW_GRAPH_COMMAND = 'isocheck.showGraph';
 
 /** The configuration section the server reads (`isocheck.levels`, `isocheck.checkOn`, …). */

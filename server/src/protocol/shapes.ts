@@ -137,6 +137,22 @@ export interface CoEdgeJson {
   because: string;
 }
 
+/** The kinds of order edges: a list-append key's version order (ww), anti-dependencies (rw), real time (rt). */
+export type OrderKindJson = 'ww' | 'rw' | 'rt';
+
+/** A ww / rw edge observed in a list-append history, or an rt edge between two `@` intervals. */
+export interface OrderEdgeJson {
+  from: number;
+  to: number;
+  kind: OrderKindJson;
+  /** The key (ww, rw); null for rt. */
+  key: string | null;
+  /** The edge in words ("T2 appended 2 to x right after T1's 1: T4 read x = [1, 2]"). */
+  because: string;
+  /** Where it shows: the read (ww, rw) or the later transaction's header (rt). */
+  range: JsonRange;
+}
+
 export interface WitnessEdgeJson {
   from: number;
   to: number;
@@ -179,6 +195,10 @@ export interface AnalysisResult {
   wr: WrEdgeJson[];
   wrTotal: number;
   forced: ForcedJson[];
+  /** ww / rw edges of list-append keys and rt edges (the transitive reduction of real time), when the history has them. */
+  order?: OrderEdgeJson[];
+  /** How many order edges there are in all (more than `order.length` when cut at `limit`). */
+  orderTotal?: number;
   /** Present when the history was too large to send whole: only a neighbourhood is described in full. */
   truncated?: TruncatedJson;
 }

@@ -13,8 +13,11 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'dot', 'svg', 'h
 
 /** extension host → webview. */
 export type HostToViewMessage =
-  /** A (new) analysis of the panel's document: redraw, keeping zoom and selection. */
-  | { type: 'analysis'; analysis: AnalysisResult }
+  /**
+   * A (new) analysis of the panel's document: redraw, keeping zoom and selection. `level`, sent once after a
+   * level's code lens was clicked, asks the view to show that level (its witness); absent, the view keeps its choice.
+   */
+  | { type: 'analysis'; analysis: AnalysisResult; level?: GraphLevel }
   /** No analysis to show (closed document, server restarting, syntax only): say why. */
   | { type: 'cleared'; uri: string; reason: string }
   /** The editor's cursor moved in the panel's document: highlight the transaction there. */
@@ -35,7 +38,8 @@ export type ViewToHostMessage =
 export interface GraphViewState {
   uri: string;
   level: GraphLevel | null;
-  kinds: { so: boolean; wr: boolean; co: boolean };
+  /** Which edge kinds are drawn (ww / rw / rt: list-append version orders and real time). */
+  kinds: { so: boolean; wr: boolean; co: boolean; ww: boolean; rw: boolean; rt: boolean };
   transform: { x: number; y: number; k: number } | null;
   /** A transaction name or an edge id. */
   selected: { kind: 'txn'; name: string } | { kind: 'edge'; id: string } | null;
@@ -91,13 +95,15 @@ export function isAnalysisResult(x: unknown): x is AnalysisResult {
   const okWr = x.wr.every((e) => isObj(e) && txn(e.from) && txn(e.to) && isStr(e.key) && isRange(e.read) && (e.write === null || isRange(e.write)));
   const okForced = x.forced.every((f) => isObj(f) && (RULES as readonly string[]).includes(f.level as string) && isNum(f.total) && Array.isArray(f.edges)
     && f.edges.every((e) => isObj(e) && txn(e.from) && txn(e.to) && txn(e.reader) && isStr(e.key) && isStr(e.because) && isRange(e.read)));
-  return okTxns && okSessions && okWr && okForced;
+  const okOrder = x.order === undefined || (Array.isArray(x.order) && x.order.every((e) => isObj(e) && txn(e.from) && txn(e.to)
+    && ['ww', 'rw', 'rt'].includes(e.kind as string) && (e.key === null || isStr(e.key)) && isStr(e.because) && isRange(e.range)));
+  return okTxns && okSessions && okWr && okForced && okOrder;
 }
 
 export function isHostToViewMessage(x: unknown): x is HostToViewMessage {
   if (!isObj(x)) return false;
   switch (x.type) {
-    case 'analysis': return isAnalysisResult(x.analysis);
+    case 'analysis': return isAnalysisResult(x.analysis) && (x.level === undefined || isLevel(x.level));
     case 'cleared': return isStr(x.uri) && isStr(x.reason);
     case 'cursor': return isStr(x.uri) && isPosition(x.position);
     default: return false;
@@ -125,7 +131,7 @@ export function asGraphViewState(x: unknown): GraphViewState | null {
   return {
     uri: x.uri,
     level: isLevel(x.level) ? x.level : null,
-    kinds: { so: kinds.so !== false, wr: kinds.wr !== false, co: kinds.co !== false },
+    kinds: { so: kinds.so !== false, wr: kinds.wr !== false, co: kinds.co !== false, ww: kinds.ww !== false, rw: kinds.rw !== false, rt: kinds.rt !== false },
     transform: isObj(t) && isNum(t.x) && isNum(t.y) && isNum(t.k) && t.k > 0 ? { x: t.x, y: t.y, k: t.k } : null,
     selected: isObj(sel) && sel.kind === 'txn' && isStr(sel.name) ? { kind: 'txn', name: sel.name }
       : isObj(sel) && sel.kind === 'edge' && isStr(sel.id) ? { kind: 'edge', id: sel.id } : null,

@@ -182,6 +182,39 @@ test('the graph panel follows the active .hist editor; pinned, it keeps its file
   await eventually(() => (panel.info().uri === uri().toString() && panel.info().witnesses.RA ? true : undefined), 'unpinned: it follows again', 30_000);
 }, 90_000);
 
+test('code lenses: Show graph first; a level’s lens opens the graph on that level’s witness', async () => {
+  const skew = workspaceFile('write-skew.hist');
+  await vscode.window.showTextDocument(skew, { viewColumn: vscode.ViewColumn.One });
+  const lenses = await eventually(async () => {
+    const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', skew);
+    return l.some((x) => x.command?.title === 'SER ✗') ? l : undefined;
+  }, 'the verdict lenses of write-skew.hist', 30_000);
+  assert.deepEqual(lenses.map((l) => l.command?.title), ['Show graph', 'RC ✓', 'RA ✓', 'CC ✓', 'PC ✓', 'PSI ✓', 'SI ✓', 'SER ✗']);
+  assert.ok(lenses.every((l) => l.command?.command === 'isocheck.showGraph'), 'every item is clickable');
+  // Back on another file first, so the lens has to bring the panel to write-skew.hist.
+  await vscode.window.showTextDocument(uri(), { viewColumn: vscode.ViewColumn.One });
+  await eventually(() => (api.graphs.active()?.info().uri === uri().toString() ? true : undefined), 'the panel on fractured-read.hist');
+  const ser = lenses.find((l) => l.command?.title === 'SER ✗')?.command;
+  assert.ok(ser);
+  const opened = await vscode.commands.executeCommand<GraphPanelInfo | undefined>(ser.command, ...(ser.arguments ?? []) as unknown[]);
+  assert.equal(opened?.uri, skew.toString());
+  const panel = api.graphs.get(skew);
+  assert.ok(panel, 'the panel shows write-skew.hist');
+  const shown = await eventually(() => { const i = panel.info(); return i.ready && i.witnesses.SER ? i : undefined; }, 'the SER witness in the panel', 30_000);
+  assert.equal(shown.level, 'SER', 'the view was asked to show SER');
+  assert.deepEqual([...shown.witnesses.SER].sort(), ['T1-rw->T2', 'T2-rw->T1']);
+  // Another level's lens on the same file: the panel stays and is asked for that level.
+  const rc = lenses.find((l) => l.command?.title === 'RC ✓')?.command;
+  assert.ok(rc);
+  await vscode.commands.executeCommand(rc.command, ...(rc.arguments ?? []) as unknown[]);
+  assert.equal(api.graphs.get(skew), panel, 'the same panel');
+  await eventually(() => (panel.info().level === 'RC' ? true : undefined), 'RC asked of the view');
+  // fractured-read.hist is still the active editor: switch away and back so the panel follows it again.
+  await vscode.window.showTextDocument(skew, { viewColumn: vscode.ViewColumn.One });
+  await vscode.window.showTextDocument(uri(), { viewColumn: vscode.ViewColumn.One });
+  await eventually(() => (panel.info().uri === uri().toString() && panel.info().witnesses.RA ? true : undefined), 'the panel back on fractured-read.hist', 30_000);
+}, 90_000);
+
 test('isocheck.exportWitnessAs writes a minimised .hist that still violates RA, and DOT', async () => {
   const dir = process.env.ISOCHECK_TEST_TMP ?? '/tmp';
   const hist = vscode.Uri.file(`${dir}/fractured.RA.min.hist`);

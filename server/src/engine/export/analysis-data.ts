@@ -12,9 +12,11 @@ import type { LineIndex } from '../syntax/line-index.ts';
 import { txnExtent } from '../queries.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
 import { Explainer, type Witness } from '../witness/witness.ts';
+import { listOf, listText, type ListInference } from '../listappend/infer.ts';
+import { listEdgesJson, realTimeEdges } from './order-edges.ts';
 import {
   OPS_SHOWN, type AnalysisResult, type ForcedJson, type JsonRange, type LevelName, type SessionJson, type TransactionJson,
-  type VerdictJson, type VerdictState, type WitnessJson, type WrEdgeJson,
+  type OrderEdgeJson, type VerdictJson, type VerdictState, type WitnessJson, type WrEdgeJson,
 } from '../../protocol/shapes.ts';
 
 export const DEFAULT_LIMIT = 20_000;
@@ -48,6 +50,8 @@ export interface AnalysisSource {
   rules: readonly Rule[];
   forced(rule: Rule): ForcedColumnsLike | undefined;
   explain: Explainer;
+  /** The list-append inference when the history has list operations (its ww / rw / wr edges are drawn). */
+  list?: ListInference | null;
 }
 
 /** An Analysis (analyze.ts) as an AnalysisSource. */
@@ -56,7 +60,7 @@ export function sourceOfAnalysis(a: Analysis, uri: string, version = 0): Analysi
   let explainer: Explainer | null = null;
   const rules = RULES.filter((r) => a.forced.has(r));
   return {
-    uri, version, title: a.title, history: h, lines: a.lines, readsFrom: a.readsFrom, levels: a.levels, mixed: a.mixed, rules,
+    uri, version, title: a.title, history: h, lines: a.lines, readsFrom: a.readsFrom, levels: a.levels, mixed: a.mixed, rules, list: a.list?.inference ?? null,
     forced: (rule) => {
       const e = a.forced.get(rule);
       return e ? { from: e.from.data, to: e.to.data, a: e.a.data, b: e.b.data, length: e.length } : undefined;
@@ -90,13 +94,20 @@ export function shortOp(h: History, o: number): string {
   switch (h.opKind[o]) {
     case OP_READ: return `r(${key}${value ? `, ${value}` : ''})${src}`;
     case OP_APPEND: return `a(${key}, ${value})`;
-    case OP_LIST_READ: return `r(${key}, [..])`;
+    // The list itself (the box clips it): what the version order and the ww / rw edges come from.
+    case OP_LIST_READ: return h.opListStart ? `r(${key}, ${listText(h, listOf(h, o))})` : `r(${key}, [..])`;
     default: return `w(${key}, ${value})`;
   }
 }
 
-export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT): AnalysisResult {
+/**
+ * keep: when set, only transactions t with keep[t] = 1 are described in full (the others keep id,
+ * name, session and position), and only edges between two of them are listed and explained: a large
+ * history's graph is its witnesses' neighbourhood, and explaining edges outside it was most of the cost.
+ */
+export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT, keep: Uint8Array | null = null): AnalysisResult {
   const h = m.history;
+  const kept = (t: number): boolean => keep === null || keep[t] === 1;
   const r = h.ranges;
   const range = (s: Span): JsonRange => m.lines.range(s.start, s.end);
   const max = Math.max(0, Math.floor(limit));
@@ -104,6 +115,14 @@ export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT): Analysis
   const transactions: TransactionJson[] = [];
   for (let t = 0; t < h.txnCount; t++) {
     const bottom = t === BOTTOM;
+    if (!kept(t)) {
+      transactions.push({
+        id: t, name: h.names.txnName(t), session: h.txnSession[t], position: h.txnIndexInSession[t],
+        level: h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : null, aborted: h.txnAborted[t] === 1, range: null, extent: null,
+        operations: h.txnOpStart[t + 1] - h.txnOpStart[t], ops: [],
+      });
+      continue;
+    }
     transactions.push({
       id: t, name: bottom ? '⊥' : h.names.txnName(t), session: h.txnSession[t], position: h.txnIndexInSession[t],
       level: h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : null, aborted: h.txnAborted[t] === 1,
@@ -127,9 +146,26 @@ export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT): Analysis
   for (let o = 0; o < h.opCount; o++) {
     if (h.opKind[o] !== OP_READ || observedTxn[o] < 0 || observedTxn[o] === h.opTxn[o]) continue;
     wrTotal++;
+    if (!kept(observedTxn[o]) || !kept(h.opTxn[o])) continue;
     if (wr.length >= max) continue;
     const w = observedWrite[o];
     wr.push({ from: observedTxn[o], to: h.opTxn[o], key: h.names.keyName(h.opKey[o]), read: opRange(o), write: w >= 0 ? opRange(w) : null });
+  }
+
+  // List-append keys: wr from the list reads, ww / rw from the observed version orders; rt from `@` intervals.
+  const order: OrderEdgeJson[] = [];
+  let orderTotal = 0;
+  if (m.list) {
+    const le = listEdgesJson(m.list, range, max, keep);
+    for (const e of le.wr) if (wr.length < max) wr.push(e);
+    wrTotal += le.wrTotal;
+    order.push(...le.order);
+    orderTotal += le.total;
+  }
+  if (h.txnTimeStart) {
+    const rt = realTimeEdges(h, m.list?.included ?? null, range, Math.max(0, max - order.length), keep);
+    order.push(...rt.edges);
+    orderTotal += rt.total;
   }
 
   const forced: ForcedJson[] = [];
@@ -137,11 +173,13 @@ export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT): Analysis
   for (const rule of m.rules) {
     const f = m.forced(rule);
     if (!f) continue;
-    const n = Math.min(f.length, max);
-    const edges = Array.from({ length: n }, (_, i) => {
+    // The first `max` edges between kept transactions.
+    const picked: number[] = [];
+    for (let i = 0; i < f.length && picked.length < max; i++) if (kept(f.from[i]) && kept(f.to[i])) picked.push(i);
+    const edges = picked.map((i, rank) => {
       const reader = h.opTxn[f.a[i]];
       const key = h.names.keyName(h.opKey[f.a[i]]);
-      if (i >= explained) {
+      if (rank >= explained) {
         // Past the budget: no happens-before path search (one per edge made 1,000,000-event inputs take minutes).
         const name = (t: number): string => (t === BOTTOM ? 'the initial state' : h.names.txnName(t));
         return { from: f.from[i], to: f.to[i], key, read: opRange(f.a[i]), reader, because: `${name(f.from[i])} must commit before ${name(f.to[i])}: forced by ${rule} at ${name(reader)}'s read of ${key} (its hover explains why)` };
@@ -163,5 +201,6 @@ export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT): Analysis
     uri: m.uri, version: m.version, title: m.title,
     levels: m.levels.map(verdict), mixed: m.mixed ? verdict(m.mixed) : null, strongest,
     sessions, transactions, wr, wrTotal, forced,
+    ...(orderTotal > 0 ? { order, orderTotal } : {}),
   };
 }

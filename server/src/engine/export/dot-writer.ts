@@ -2,6 +2,7 @@
 
 import type { AnalysisResult, WitnessJson } from '../../protocol/shapes.ts';
 import { dotString } from './escape.ts';
+import { isRealTimeEdge } from './layout.ts';
 
 const KIND_STYLE: Record<string, string> = {
   so: 'color="#6e7781"',
@@ -9,6 +10,7 @@ const KIND_STYLE: Record<string, string> = {
   co: 'style=dashed, color="#cf222e", fontcolor="#cf222e"',
   ww: 'style=dashed, color="#8250df", fontcolor="#8250df"',
   rw: 'style=dashed, color="#bc4c00", fontcolor="#bc4c00"',
+  rt: 'style=dotted, color="#57606a", fontcolor="#57606a"',
 };
 
 export function writeWitnessDot(a: AnalysisResult, level: string, w: WitnessJson): string {
@@ -38,8 +40,9 @@ export function writeWitnessDot(a: AnalysisResult, level: string, w: WitnessJson
     out.push(`  subgraph cluster_s${s} {`, `    label=${dotString(`session ${a.sessions[s]?.name ?? s}`)}; style=dotted;`, ...nodes, '  }');
   }
   for (const e of w.cycle) {
-    const label = e.key !== null ? `${e.kind} ${e.key}` : e.kind;
-    out.push(`  t${e.from} -> t${e.to} [label=${dotString(label)}, tooltip=${dotString(e.because)}, penwidth=2, ${KIND_STYLE[e.kind] ?? ''}];`);
+    const kind = isRealTimeEdge(e) ? 'rt' : e.kind;
+    const label = e.key !== null ? `${kind} ${e.key}` : kind;
+    out.push(`  t${e.from} -> t${e.to} [label=${dotString(label)}, tooltip=${dotString(e.because)}, penwidth=2, ${KIND_STYLE[kind] ?? ''}];`);
   }
   out.push('}');
   return out.join('\n') + '\n';

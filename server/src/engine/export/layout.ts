@@ -12,20 +12,27 @@
 // columns. This router is linear-ish (sorting plus first-fit colouring) and lays out 2,000
 // transactions in well under a second.
 
-import { levelRow, type Rule } from '../levels/levels.ts';
+import { LEVELS, levelRow, type Rule } from '../levels/levels.ts';
+import { ANOMALIES } from '../listappend/anomaly-table.ts';
 import type {
-  AnalysisResult, EdgeKindJson, JsonRange, LevelName, TransactionJson, VerdictJson, WitnessJson,
+  AnalysisResult, EdgeKindJson, JsonRange, LevelName, OrderKindJson, TransactionJson, VerdictJson, WitnessEdgeJson, WitnessJson,
 } from '../../protocol/shapes.ts';
 
 export type ViewLevel = LevelName | 'mixed';
 export type WeakRule = Rule;
 
-/** Which edges are drawn. */
+/** Which edges are drawn (ww / rw / rt: drawn unless false, at the levels that use them). */
 export interface EdgeToggles {
   so: boolean;
   wr: boolean;
   co: boolean;
+  ww?: boolean;
+  rw?: boolean;
+  rt?: boolean;
 }
+
+/** What an edge in the drawing is: a witness edge kind, or rt (real time). */
+export type DrawnKind = EdgeKindJson | 'rt';
 
 export interface LayoutOptions {
   level: ViewLevel;
@@ -56,7 +63,7 @@ export interface NodeBox {
 export interface LaidEdge {
   /** Stable across updates while the edge exists (kind, ends, key, nth parallel). */
   id: string;
-  kind: EdgeKindJson;
+  kind: DrawnKind;
   from: number;
   to: number;
   key: string | null;
@@ -71,7 +78,7 @@ export interface LaidEdge {
   labelY: number;
   labelW: number;
   labelH: number;
-  /** The drawn label: the key, prefixed by the step number on the witness ("2 · x"). */
+  /** The drawn label: the key (ww / rw / rt: the kind too), prefixed by the step number on the witness ("2 · rw x"). */
   label: string;
   /** The source range to reveal: the read (wr, co) or the later transaction's header (so). */
   range: JsonRange | null;
@@ -179,6 +186,45 @@ export function coEdgesFor(a: AnalysisResult, level: ViewLevel): { edge: Analysi
 }
 
 /**
+ * The order edge kinds a level's axioms use, from the anomaly table: a kind is drawn at a level when
+ * a cycle class that breaks the level may use it (ww from RC up, rw from PSI up, rt at SSER only).
+ * The mixed view: the kinds of every level, rt only when a transaction is tagged with a real-time level.
+ */
+export function orderKindsFor(a: AnalysisResult, level: ViewLevel): Set<OrderKindJson> {
+  const levels = level !== 'mixed' ? [level]
+    : LEVELS.filter((l) => !levelRow(l).realTime || a.transactions.some((t) => t.level === l));
+  const out = new Set<OrderKindJson>();
+  for (const row of ANOMALIES) {
+    if (!row.edges || !row.violates.some((l) => levels.includes(l))) continue;
+    for (const k of row.edges) if (k === 'ww' || k === 'rw' || k === 'rt') out.add(k);
+  }
+  return out;
+}
+
+/** Real-time witness edges: the witness contract writes rt as a co edge without a key (a co edge a read forced always has one). */
+export function isRealTimeEdge(c: Pick<WitnessEdgeJson, 'kind' | 'key'>): boolean {
+  return c.kind === 'co' && c.key === null;
+}
+
+const before = (p: JsonRange['start'], q: JsonRange['start']): boolean => p.line < q.line || (p.line === q.line && p.character <= q.character);
+
+/**
+ * The transactions a witness without a cycle is about: those its message names (as whole words) and,
+ * with `at`, the one whose text holds the witness's range (a finding at a read names no transaction).
+ */
+export function storyOfMessage(a: AnalysisResult, w: WitnessJson, at = true): number[] {
+  const words = new Set(w.message.split(/[^\w]+/));
+  const out: number[] = [];
+  for (const t of a.transactions) {
+    if (t.id === 0) continue;
+    const named = /^\w+$/.test(t.name) ? words.has(t.name) : new RegExp(`(^|[^\\w])${t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w])`).test(w.message);
+    const inside = at && t.extent !== null && before(t.extent.start, w.range.start) && before(w.range.end, t.extent.end);
+    if (named || inside) out.push(t.id);
+  }
+  return out;
+}
+
+/**
  * The transactions drawn when the history is too large: the witness cycle's transactions and their
  * neighbours up to `depth` steps away (so, wr and the level's co edges); the first MAX_INTERACTIVE
  * transactions when there is no witness. null: everything fits.
@@ -186,9 +232,12 @@ export function coEdgesFor(a: AnalysisResult, level: ViewLevel): { edge: Analysi
 export function visibleSet(a: AnalysisResult, level: ViewLevel, depth: number, max = MAX_INTERACTIVE): Set<number> | null {
   const total = a.transactions.length - 1;
   if (total <= max) return null;
-  const cycle = verdictOf(a, level)?.witness?.cycle ?? [];
+  const witness = verdictOf(a, level)?.witness ?? null;
   const seeds = new Set<number>();
-  for (const e of cycle) { seeds.add(e.from); seeds.add(e.to); }
+  for (const e of witness?.cycle ?? []) { seeds.add(e.from); seeds.add(e.to); }
+  // A witness without a cycle (a finding such as an incompatible order, a long fork): the transaction
+  // it is reported in and the ones its message names.
+  if (witness && seeds.size === 0) for (const t of storyOfMessage(a, witness)) seeds.add(t);
   if (seeds.size === 0) {
     const first = new Set<number>();
     for (let t = 0; t <= Math.min(total, max * (depth + 1)); t++) first.add(t);
@@ -203,6 +252,8 @@ export function visibleSet(a: AnalysisResult, level: ViewLevel, depth: number, m
   for (const s of a.sessions) for (let i = 1; i < s.transactions.length; i++) { link(s.transactions[i - 1], s.transactions[i]); link(s.transactions[i], s.transactions[i - 1]); }
   for (const e of a.wr) if (e.from !== 0) { link(e.from, e.to); link(e.to, e.from); }
   for (const { edge } of coEdgesFor(a, level)) if (edge.from !== 0 && edge.to !== 0) { link(edge.from, edge.to); link(edge.to, edge.from); }
+  // Not through ww / rw / rt: an append nobody read is ordered after every version, and rt links every
+  // transaction to its successors in time, so one step would reach most of a list-append history.
   const seen = new Set<number>([0, ...seeds]);
   let frontier = [...seeds];
   for (let d = 0; d < depth && frontier.length > 0; d++) {
@@ -275,7 +326,7 @@ const r1 = (v: number): number => Math.round(v * 10) / 10;
 /** An edge before geometry. */
 interface Draft {
   id: string;
-  kind: EdgeKindJson;
+  kind: DrawnKind;
   from: number;
   to: number;
   key: string | null;
@@ -355,7 +406,7 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
   for (const e of witness?.cycle ?? []) { onStory.add(e.from); onStory.add(e.to); }
   if (witness && witness.cycle.length === 0) {
     // No forced cycle: the transactions the explanation names.
-    for (const t of txns) if (t.id !== 0 && new RegExp(`(^|[^\\w])${t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w])`).test(witness.message)) onStory.add(t.id);
+    for (const t of storyOfMessage(a, witness, false)) if (shown(t)) onStory.add(t);
   }
 
   const nodes: NodeBox[] = [];
@@ -375,7 +426,7 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
   // ---- the edges to draw ----
   const drafts: Draft[] = [];
   const ids = new Set<string>();
-  const push = (kind: EdgeKindJson, from: number, to: number, key: string | null, rule: WeakRule | null, range: JsonRange | null, because: string): Draft | null => {
+  const push = (kind: DrawnKind, from: number, to: number, key: string | null, rule: WeakRule | null, range: JsonRange | null, because: string): Draft | null => {
     if (!index.has(from) || !index.has(to)) return null;
     let id = `${kind}:${from}:${to}:${key ?? ''}`;
     for (let i = 2; ids.has(id); i++) id = `${kind}:${from}:${to}:${key ?? ''}#${i}`;
@@ -396,22 +447,28 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
   }
   if (o.kinds.wr) for (const e of a.wr) push('wr', e.from, e.to, e.key, null, e.read, `${name(e.to)} read ${e.key} from ${name(e.from)}`);
   if (o.kinds.co) for (const { edge, rule } of coEdgesFor(a, o.level)) push('co', edge.from, edge.to, edge.key, rule, edge.read, edge.because);
+  // ww / rw / rt: at the levels whose axioms use them, each kind unless toggled off.
+  const orderKinds = orderKindsFor(a, o.level);
+  for (const e of a.order ?? []) if (orderKinds.has(e.kind) && o.kinds[e.kind] !== false) push(e.kind, e.from, e.to, e.key, null, e.range, e.because);
   // The witness cycle: mark the drawn edge it runs along, or draw it (⊥ edges, rw / ww, hidden kinds).
   (witness?.cycle ?? []).forEach((c, i) => {
-    const found = drafts.find((e) => e.witness < 0 && e.kind === c.kind && e.from === c.from && e.to === c.to && (c.kind === 'so' || e.key === c.key));
+    const kind: DrawnKind = isRealTimeEdge(c) ? 'rt' : c.kind;
+    const found = drafts.find((e) => e.witness < 0 && e.kind === kind && e.from === c.from && e.to === c.to && (kind === 'so' || kind === 'rt' || e.key === c.key));
     if (found) {
       found.witness = i;
       found.because = c.because;
       found.range = c.range;
       return;
     }
-    const rule: WeakRule | null = c.kind === 'co' ? (o.level === 'mixed' ? ruleOf(a.transactions[c.to]?.level ?? null) : ruleOf(o.level)) : null;
-    const d = push(c.kind, c.from, c.to, c.key, rule, c.range, c.because);
+    const rule: WeakRule | null = kind === 'co' ? (o.level === 'mixed' ? ruleOf(a.transactions[c.to]?.level ?? null) : ruleOf(o.level)) : null;
+    const d = push(kind, c.from, c.to, c.key, rule, c.range, c.because);
     if (d) d.witness = i;
   });
   const labels = drafts.map((d) => {
     const key = d.key === null ? '' : clipCells(d.key, LABEL_CHARS);
-    return d.witness >= 0 ? (key ? `${d.witness + 1} · ${key}` : String(d.witness + 1)) : key;
+    // Order edges name their kind (their colours are close to the co rules'); rt has no key.
+    const text = d.kind === 'ww' || d.kind === 'rw' || d.kind === 'rt' ? (key ? `${d.kind} ${key}` : d.kind) : key;
+    return d.witness >= 0 ? (text ? `${d.witness + 1} · ${text}` : String(d.witness + 1)) : text;
   });
   const labelW = labels.map((s) => (s ? textCells(s) * CHAR_W + 2 * LABEL_PAD : 0));
 
@@ -487,6 +544,8 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
   // Channels (between lanes): one vertical track per run, wide enough for the run's label beside it.
   const channelRuns: Run[][] = Array.from({ length: columns + 1 }, () => []);
   const labelRun = new Int32Array(m).fill(-1);
+  /** The label's top when it sits above a level run (NaN: beside the run's middle). */
+  const labelAbove = new Float64Array(m).fill(NaN);
   const runOf: Run[] = [];
   for (let i = 0; i < m; i++) {
     if (straight[i]) continue;
@@ -496,7 +555,13 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
       let lo = Math.min(ya, yb);
       let hi = Math.max(ya, yb);
       const w = labelled ? labelW[i] : 0;
-      if (w > 0) {
+      if (w > 0 && hi - lo < LABEL_H + 4) {
+        // A (nearly) level run, e.g. between two boxes of one row: beside its middle the label would sit
+        // on the horizontal lines, so it goes just above them (and the run reserves that room).
+        labelAbove[i] = lo - LABEL_H - 2;
+        lo = labelAbove[i] - 1;
+        labelRun[i] = runOf.length;
+      } else if (w > 0) {
         const mid = (lo + hi) / 2;
         lo = Math.min(lo, mid - LABEL_H / 2 - 1);
         hi = Math.max(hi, mid + LABEL_H / 2 + 1);
@@ -570,13 +635,13 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
       if (corridor[i] < 0) {
         pts = [sx, y0, xa, y0, xa, y1, tx, y1];
         lx = xa + 2;
-        ly = (y0 + y1) / 2 - LABEL_H / 2;
+        ly = Number.isNaN(labelAbove[i]) ? (y0 + y1) / 2 - LABEL_H / 2 : labelAbove[i];
       } else {
         const xb = runX(rb, chanB[i]);
         const yc = corridorY[i];
         pts = [sx, y0, xa, y0, xa, yc, xb, yc, xb, y1, tx, y1];
         lx = xb + 2;
-        ly = (yc + y1) / 2 - LABEL_H / 2;
+        ly = Number.isNaN(labelAbove[i]) ? (yc + y1) / 2 - LABEL_H / 2 : labelAbove[i];
       }
     }
     const w = labelW[i];
@@ -607,5 +672,5 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
 /** One sentence per witness edge, as the panel lists them (numbered like the drawing's labels): "T1 → T2 [co] …". */
 export function witnessSentences(a: AnalysisResult, w: WitnessJson): string[] {
   const name = (t: number): string => (t === 0 ? 'init' : a.transactions[t]?.name ?? `#${t}`);
-  return w.cycle.map((e) => `${name(e.from)} → ${name(e.to)} [${e.kind}${e.key !== null ? ` ${e.key}` : ''}] ${e.because}`);
+  return w.cycle.map((e) => `${name(e.from)} → ${name(e.to)} [${isRealTimeEdge(e) ? 'rt' : e.kind}${e.key !== null ? ` ${e.key}` : ''}] ${e.because}`);
 }

@@ -17,6 +17,8 @@ export interface Palette {
   CC: string;
   ww: string;
   rw: string;
+  /** Real-time edges; the muted colour when absent. */
+  rt?: string;
   witness: string;
   font: string;
   mono: string;
@@ -25,7 +27,7 @@ export interface Palette {
 /** The CLI's colours (a light theme); the panel passes the colours of the current VS Code theme. */
 export const LIGHT_PALETTE: Palette = {
   background: '#ffffff', foreground: '#1f2328', muted: '#6e7781', box: '#f6f8fa', border: '#8c959f', aborted: '#a0a0a0',
-  so: '#6e7781', wr: '#1a7f37', RC: '#0969da', RA: '#8250df', CC: '#bf8700', ww: '#8250df', rw: '#bc4c00', witness: '#cf222e',
+  so: '#6e7781', wr: '#1a7f37', RC: '#0969da', RA: '#8250df', CC: '#bf8700', ww: '#8250df', rw: '#bc4c00', rt: '#57606a', witness: '#cf222e',
   font: 'system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif', mono: 'ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace',
 };
 
@@ -34,6 +36,7 @@ export function edgeColour(e: LaidEdge, p: Palette): string {
   if (e.kind === 'wr') return p.wr;
   if (e.kind === 'ww') return p.ww;
   if (e.kind === 'rw') return p.rw;
+  if (e.kind === 'rt') return p.rt ?? p.muted;
   return p.so;
 }
 
@@ -70,7 +73,7 @@ export function renderSvg(l: Layout, p: Palette = LIGHT_PALETTE, sentences: stri
   const ordered = [...l.edges.filter((e) => e.witness < 0), ...l.edges.filter((e) => e.witness >= 0)];
   for (const e of ordered) {
     const c = e.witness >= 0 ? p.witness : edgeColour(e, p);
-    const dash = e.kind === 'co' || e.kind === 'rw' || e.kind === 'ww' ? ' stroke-dasharray="6 4"' : '';
+    const dash = e.kind === 'co' || e.kind === 'rw' || e.kind === 'ww' ? ' stroke-dasharray="6 4"' : e.kind === 'rt' ? ' stroke-dasharray="2 3"' : '';
     const w = e.witness >= 0 ? 3 : 1.3;
     out.push(`<g class="edge"${fade(e.witness >= 0)}><path d="${e.path}" fill="none" stroke="${xmlEscape(c)}" stroke-width="${w}"${dash} marker-end="url(#${colours.get(c)!})"><title>${xmlEscape(e.because)}</title></path>`);
     if (e.label) {

@@ -1,18 +1,24 @@
-// The `isocheck/analysis` answer: the graph's JSON (the server builds it in a worker from an Analysis, capped to a neighbourhood on large histories; the playground from a DocModel).
+// The `isocheck/analysis` answer: the graph's JSON (the server builds it in a worker from an Analysis, only a neighbourhood of large histories; the playground from a DocModel).
 
 import type { Analysis } from '../../engine/analyze.ts';
 import { analysisData, DEFAULT_LIMIT, sourceOfAnalysis } from '../../engine/export/analysis-data.ts';
-import type { AnalysisResult, TransactionJson } from '../../protocol/shapes.ts';
+import { OP_READ } from '../../engine/model/history.ts';
+import type { AnalysisResult } from '../../protocol/shapes.ts';
 import type { DocModel } from '../doc-model.ts';
+import { listInference } from './list-hover.ts';
 
 export { DEFAULT_LIMIT };
 
 /** Histories with more transactions than this get only their witnesses' neighbourhood in full. */
 export const MAX_GRAPH_TRANSACTIONS = 5000;
 
-/** In an analysis worker, from the engine's Analysis (the language server). */
+/** In an analysis worker, from the engine's Analysis (the language server): a large history's witness neighbourhood only. */
 export function analysisJsonOfAnalysis(a: Analysis, uri: string, version: number, limit = DEFAULT_LIMIT, maxTransactions = MAX_GRAPH_TRANSACTIONS): AnalysisResult {
-  return capToNeighbourhood(analysisData(sourceOfAnalysis(a, uri, version), limit), maxTransactions);
+  const hood = neighbourhood(a, maxTransactions);
+  const r = analysisData(sourceOfAnalysis(a, uri, version), limit, hood?.keep ?? null);
+  if (!hood) return r;
+  const total = a.history.txnCount - 1;
+  return { ...r, truncated: { reason: `too large to draw whole (${total} transactions): showing the witnesses' neighbourhood`, shown: hood.shown, total } };
 }
 
 /** From a snapshot's DocModel (the playground, whose worker sends snapshots), uncapped. */
@@ -25,19 +31,20 @@ export function analysisJson(m: DocModel, limit = DEFAULT_LIMIT): AnalysisResult
       return f ? { from: f.from, to: f.to, a: f.a, b: f.b, length: f.a.length } : undefined;
     },
     get explain() { return m.explain; },
+    list: listInference(m),
   }, limit);
 }
 
 /**
- * Keeps every transaction's identity (the graph indexes them by id) but describes in full only the
- * transactions of the witness cycles and their neighbours in session order and reads-from, at most
- * `max` of them; edges between other transactions are left out. A history without witnesses keeps
- * its first `max` transactions.
+ * The transactions a large history's graph describes in full: those of the witness cycles and their
+ * neighbours in session order and reads-from, at most `max` of them (the first `max` when there is no
+ * witness); null when the history has at most `max` transactions. Computed on the engine's data before
+ * the JSON is built, so that edges outside it are never explained.
  */
-export function capToNeighbourhood(r: AnalysisResult, max: number): AnalysisResult {
-  const n = r.transactions.length;
-  const total = n - 1;
-  if (total <= max) return r;
+export function neighbourhood(a: Analysis, max: number): { keep: Uint8Array; shown: number } | null {
+  const h = a.history;
+  const n = h.txnCount;
+  if (n - 1 <= max) return null;
   const keep = new Uint8Array(n);
   keep[0] = 1;
   let shown = 0;
@@ -47,26 +54,33 @@ export function capToNeighbourhood(r: AnalysisResult, max: number): AnalysisResu
       shown++;
     }
   };
-  const seeds: number[] = [];
-  for (const v of [...r.levels, ...(r.mixed ? [r.mixed] : [])]) for (const e of v.witness?.cycle ?? []) seeds.push(e.from, e.to);
-  for (const t of seeds) add(t);
+  for (const v of [...a.levels, ...(a.mixed ? [a.mixed] : [])]) for (const e of v.witness?.edges ?? []) { add(e.from); add(e.to); }
   if (shown === 0) {
     for (let t = 1; t < n; t++) add(t);
-  } else {
-    const seed = keep.slice();
-    for (const s of r.sessions) {
-      const ts = s.transactions;
-      for (let i = 0; i < ts.length; i++) if (seed[ts[i]]) { add(ts[i - 1] ?? 0); add(ts[i + 1] ?? 0); }
-    }
-    for (const e of r.wr) if (seed[e.from] || seed[e.to]) { add(e.from); add(e.to); }
+    return { keep, shown };
   }
-  const stub = (t: TransactionJson): TransactionJson => ({ ...t, range: null, extent: null, ops: [] });
-  const both = (e: { from: number; to: number }): boolean => keep[e.from] === 1 && keep[e.to] === 1;
-  return {
-    ...r,
-    transactions: r.transactions.map((t) => (keep[t.id] ? t : stub(t))),
-    wr: r.wr.filter(both),
-    forced: r.forced.map((f) => ({ ...f, edges: f.edges.filter(both) })),
-    truncated: { reason: `too large to draw whole (${total} transactions): showing the witnesses' neighbourhood`, shown, total },
-  };
+  const seed = keep.slice();
+  for (let s = 0; s < h.sessionCount; s++) {
+    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
+      if (!seed[h.sessionTxns[i]]) continue;
+      if (i > h.sessionTxnStart[s]) add(h.sessionTxns[i - 1]);
+      if (i + 1 < h.sessionTxnStart[s + 1]) add(h.sessionTxns[i + 1]);
+    }
+  }
+  const { observedTxn } = a.readsFrom;
+  for (let o = 0; o < h.opCount; o++) {
+    const from = observedTxn[o];
+    const to = h.opTxn[o];
+    if (h.opKind[o] === OP_READ && from >= 0 && from !== to && (seed[from] || seed[to])) { add(from); add(to); }
+  }
+  const list = a.list?.inference;
+  if (list) {
+    const e = list.edges;
+    for (let i = 0; i < e.length; i++) {
+      const from = e.from.data[i];
+      const to = e.to.data[i];
+      if (seed[from] || seed[to]) { add(from); add(to); }
+    }
+  }
+  return { keep, shown };
 }

@@ -1,17 +1,15 @@
-// Hover: on a read, its source and the commit-order edges it forced per level; on a write, its readers; on a header, the transaction.
+// Hover: on a read, its source and what it contributes to each violated level; on a write, its readers; on a header, the transaction and its commit orders.
 
 import type { Hover, Position } from 'vscode-languageserver-protocol';
-import { EK_CO } from '../../engine/model/edges.ts';
 import { BOTTOM, OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE } from '../../engine/model/history.ts';
 import { appendHover, listReadHover } from './list-hover.ts';
+import { readLevelSection, txnLevelSection } from './level-hover.ts';
 import { levelById, type Level } from '../../engine/levels/levels.ts';
 import { visibleSet } from '../../engine/strong/verify-order.ts';
 import { opAt, readsOfWrite, txnHeaderAt } from '../../engine/queries.ts';
 import type { DocModel } from '../doc-model.ts';
 import { code, md, opText, ordinal, txnLabel } from './text.ts';
 
-/** Per level, at most this many forced edges are listed in a hover. */
-const MAX_EDGES_PER_LEVEL = 8;
 const MAX_READERS = 12;
 
 export function hoverAt(m: DocModel, position: Position): Hover | null {
@@ -22,7 +20,7 @@ export function hoverAt(m: DocModel, position: Position): Hover | null {
   const o = opAt(h, offset, m.opOrder);
   if (o < 0) return null;
   const kind = h.opKind[o];
-  const value = kind === OP_LIST_READ ? listReadHover(m, o) : kind === OP_APPEND ? appendHover(m, o) : kind === OP_READ ? readHover(m, o) : kind === OP_WRITE ? writeHover(m, o) : null;
+  const value = kind === OP_LIST_READ ? [listReadHover(m, o), ...readLevelSection(m, o)].join('\n') : kind === OP_APPEND ? appendHover(m, o) : kind === OP_READ ? readHover(m, o) : kind === OP_WRITE ? writeHover(m, o) : null;
   return value ? { contents: { kind: 'markdown', value }, range: m.lines.range(m.ranges.opStart[o], m.ranges.opEnd[o]) } : null;
 }
 
@@ -33,31 +31,11 @@ function readHover(m: DocModel, o: number): string {
   const w = m.readsFrom.observedWrite[o];
   const head = `${code(opText(h, o))} in ${code(h.names.txnName(reader))}`;
   let source: string;
-  if (h.opKind[o] === OP_LIST_READ) source = 'list reads are not checked yet';
-  else if (src === BOTTOM) source = `reads the initial value of ${code(h.names.keyName(h.opKey[o]))} from ⊥`;
+  if (src === BOTTOM) source = `reads the initial value of ${code(h.names.keyName(h.opKey[o]))} from ⊥`;
   else if (src < 0) source = 'reads from no write of this history (see the diagnostic)';
   else if (src === reader) source = `reads its own transaction's write ${w >= 0 ? code(opText(h, w)) : ''} (line ${m.lines.position(m.ranges.opStart[w]).line + 1})`;
   else source = `reads from ${code(h.names.txnName(src))}${w >= 0 ? `: ${code(opText(h, w))} at line ${m.lines.position(m.ranges.opStart[w]).line + 1}` : ''}`;
-  const out = [`${head} ${source}`];
-  const rules = m.rules;
-  if (rules.length > 0) {
-    out.push('', '**Commit order this read forces**', '');
-    for (const rule of rules) {
-      const edges = m.forcedByRead(rule, o);
-      if (edges.length === 0) {
-        out.push(`- **${rule}**: none`);
-        continue;
-      }
-      out.push(`- **${rule}**: ${edges.length} edge${edges.length === 1 ? '' : 's'}`);
-      const f = m.forced(rule)!;
-      for (const i of edges.subarray(0, MAX_EDGES_PER_LEVEL)) {
-        const e = m.explain.edge({ from: f.from[i], to: f.to[i], kind: EK_CO, a: f.a[i], b: f.b[i] });
-        out.push(`  - ${md(txnShort(m, e.from))} →co ${md(txnShort(m, e.to))}: ${md(e.because)}`);
-      }
-      if (edges.length > MAX_EDGES_PER_LEVEL) out.push(`  - … and ${edges.length - MAX_EDGES_PER_LEVEL} more`);
-    }
-  }
-  return out.join('\n');
+  return [`${head} ${source}`, ...readLevelSection(m, o)].join('\n');
 }
 
 function txnShort(m: DocModel, t: number): string {
@@ -93,6 +71,7 @@ function txnHover(m: DocModel, t: number): string {
     `- level: ${level}`,
     `- status: ${h.txnAborted[t] === 1 ? 'aborted' : 'committed'}`,
     `- ${ops} operation${ops === 1 ? '' : 's'}`,
+    ...txnLevelSection(m, t),
     ...mixedVisibility(m, t),
   ].join('\n');
 }
