@@ -1,8 +1,9 @@
-// Language-server latency: didChange → publishDiagnostics at 1,000 and 100,000 operations with the graph closed and open, and hovers during a big analysis.
+// Language-server latency: didChange → publishDiagnostics at 1,000 and 100,000 operations with the graph closed and open, hovers during a big analysis, and list-append documents.
 //
-//   npm run bench:lsp [-- --small 1000 --big 100000 --trials 15 --levels RC,RA,CC|all]
+//   npm run bench:lsp [-- --small 1000 --big 100000 --trials 15 --levels RC,RA,CC|all --list 1000]
 //
-// Targets (issue 3): < 50 ms at 1,000 operations, < 1 s at 100,000, hover < 20 ms while a big analysis runs.
+// Targets (issue 3): < 50 ms at 1,000 operations, < 1 s at 100,000, hover < 20 ms while a big analysis runs;
+// (issue 10) < 50 ms per edit on a 1,000-transaction list-append document (a serial and a permissive one).
 // Edits are made after a quiet spell, as a person's single edit is: the server then checks at once
 // (a burst of typing is debounced; see server/src/lsp/scheduler.ts).
 // "Graph open" does what the graph panel does (client/src/graph/graph-panel.ts): on every
@@ -13,6 +14,7 @@ import { HoverRequest, type Position } from 'vscode-languageserver-protocol/node
 import { AnalysisChangedNotification, AnalysisRequest } from '../server/src/protocol/messages.ts';
 import { generateHistory, optionsForEvents } from '../server/src/engine/gen/generate.ts';
 import { toHistString } from '../server/src/engine/gen/history-writers.ts';
+import { DEFAULT_LIST_GEN, generateListHistory, listHistToString } from '../server/src/engine/gen/list-append-store.ts';
 import { ensureBuilt, fileUri, LspClient } from '../test/helpers/lsp-client.ts';
 
 function arg(name: string, fallback: number): number {
@@ -23,6 +25,7 @@ function arg(name: string, fallback: number): number {
 const SMALL = arg('small', 1_000);
 const BIG = arg('big', 100_000);
 const TRIALS = arg('trials', 15);
+const LIST = arg('list', 1_000);
 /** The isocheck.levels setting: RC, RA and CC (decided exactly) unless `--levels all` asks for the engine's default. */
 const LEVELS_ARG = process.argv.includes('--levels') ? process.argv[process.argv.indexOf('--levels') + 1] : 'RC,RA,CC';
 const LEVELS = LEVELS_ARG === 'all' ? [] : LEVELS_ARG.split(',');
@@ -35,6 +38,12 @@ function stats(xs: number[]): string {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** A list-append document as `isocheck gen --workload list-append` writes it by default (4 sessions, 4 live keys, times, unknown outcomes), serial or permissive. */
+function listDocument(txns: number, store: 'serial' | 'permissive'): string {
+  const d = generateListHistory({ ...DEFAULT_LIST_GEN, transactions: txns, store, seed: 7 });
+  return `history "list-append ${store}"\n${listHistToString(d)}`;
+}
 
 function history(events: number): string {
   return toHistString(generateHistory(optionsForEvents(events, { store: 'causal', seed: 7 })), `${events} operations`);
@@ -152,7 +161,23 @@ async function main(): Promise<void> {
       await published;
     }
 
+    // List-append documents: every level, the anomaly classes and their sentences on each edit.
+    const listTimes: Record<string, number[]> = {};
+    const listWorker: Record<string, number[]> = {};
+    for (const store of ['serial', 'permissive'] as const) {
+      const uri = fileUri(`bench-list-${store}.hist`);
+      const text = listDocument(LIST, store);
+      await c.open(uri, text);
+      await c.diagnosticsOfVersion(uri, 1, 60_000);
+      const run = await changeLatency(c, uri, text, TRIALS * 2);
+      listTimes[store] = run.closed.edits;
+      listWorker[store] = run.closed.worker;
+    }
+
     console.log('');
+    for (const store of ['serial', 'permissive']) {
+      console.log(`didChange → publishDiagnostics, ${LIST} list-append transactions (${store}): ${stats(listTimes[store])}   [worker analysis ${stats(listWorker[store])}]`);
+    }
     console.log(`didChange → publishDiagnostics, ${SMALL} operations, graph closed: ${stats(smallTimes)}   [worker analysis ${stats(smallWorker)}]`);
     console.log(`didChange → publishDiagnostics, ${SMALL} operations, graph open:   ${stats(smallGraphTimes)}   [worker analysis ${stats(smallGraphWorker)}]`);
     console.log(`  the graph's JSON after each analysis (isocheck/analysis), ${SMALL} operations: ${stats(graphTimes.get(smallUri) ?? [])}`);
@@ -169,6 +194,7 @@ async function main(): Promise<void> {
     console.log(ok(`${SMALL} ops with the graph open, median`, median(smallGraphTimes), 50));
     console.log(ok(`${BIG} ops with the graph open, median`, median(bigGraphTimes), 1000));
     console.log(ok('hover during big analysis, p90', p90(hoverTimes), 20));
+    for (const store of ['serial', 'permissive']) console.log(ok(`${LIST} list-append transactions (${store}), median`, median(listTimes[store]), 50));
   } finally {
     await c.stop();
   }

@@ -37,7 +37,7 @@ test('the export names transactions as the CLI does (⊥ is init) and maps state
     ],
     levels: [
       { level: 'RC', state: 'ok', witness: null, note: null },
-      { level: 'RA', state: 'violated', note: null, witness: { anomaly: 'RA', message: 'm', range: range(18, 6, 16), cycle: [
+      { level: 'RA', state: 'violated', note: null, witness: { anomaly: 'RA', headline: 'Fractured read (RA)', message: 'm', range: range(18, 6, 16), cycle: [
         { from: 1, to: 0, kind: 'co', key: 'y', because: 'b1', range: range(18, 6, 16) },
         { from: 0, to: 1, kind: 'so', key: null, because: 'b2', range: range(15, 2, 5) },
       ] } },

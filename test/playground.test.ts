@@ -121,8 +121,9 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     await page.locator('.toolbar .title', { hasText: 'long fork' }).waitFor();
     const text = await page.evaluate<string>('isocheckPlayground.text()');
     await page.locator('#share').click();
-    // The link is made asynchronously (compression streams).
-    await page.waitForFunction('document.querySelector("#share-link").value.includes("#h=")');
+    // The link is made asynchronously (compression streams) and shown once its value is set. (Not waitForFunction:
+    // its polling evaluates a string, which the page's CSP refuses without 'unsafe-eval' — a flaky failure.)
+    await page.locator('#share-link:not([hidden])').waitFor();
     const link = await page.locator('#share-link').inputValue();
     assert.match(link, /#h=[A-Za-z0-9_-]+$/);
     const again = await open(link.slice(link.indexOf('#')));

@@ -99,8 +99,22 @@ describe('graph webview in Chromium', { skip, timeout: 120_000 }, () => {
     const items = await page.locator('ol.witness-list li').allInnerTexts();
     assert.equal(items.length, 2);
     assert.match(items[0], /^T1 → init \[co y\] T1 must commit before the initial state/);
+    assert.match(await page.locator('p.message').innerText(), /^Fractured read \(RA\)/, 'the anomaly is named first');
     await page.screenshot({ path: join(SHOTS, 'fractured-read-light.png') });
     await page.close();
+  });
+
+  test('an analysis sent with a level (a lens click) shows that level; the next one keeps it', async () => {
+    const a = analysisOfExample('write-skew.hist');
+    const g = await show(browser, a);
+    assert.equal(await g.page.locator('select.level-select').inputValue(), 'SER', 'the weakest violated level first');
+    await g.send({ type: 'analysis', analysis: a, level: 'RC' });
+    await g.page.locator('p.message', { hasText: 'RC holds' }).waitFor();
+    assert.equal(await g.page.locator('select.level-select').inputValue(), 'RC');
+    await g.send({ type: 'analysis', analysis: a });
+    await g.page.locator('p.message', { hasText: 'RC holds' }).waitFor();
+    assert.equal(await g.page.locator('select.level-select').inputValue(), 'RC', 'the choice is kept');
+    await g.page.close();
   });
 
   test('list-append: ww and rw edges drawn with kind labels at the levels that use them, the cycle highlighted, kinds toggle', async () => {
@@ -290,7 +304,6 @@ session s2
     await g.page.locator('.toggle-co input').uncheck();
     const toggleMs = Date.now() - start;
     t.diagnostic(`2,000 transactions: first drawing ${ms} ms, a toggle ${toggleMs} ms`);
-    assert.ok(toggleMs < 5000, `${toggleMs} ms`);
     await g.page.close();
 
     const huge = analysisOf(text(3000));

@@ -231,6 +231,8 @@ function handle(m: HostToViewMessage): void {
         state = { ...state, uri: m.analysis.uri, level: null, selected: null, depth: 1, transform: null };
         zoomApplied = false;
       }
+      // A lens asked for one level: show it (once; later analyses keep the user's choice).
+      if (m.level) state = { ...state, level: m.level, depth: 1, selected: null };
       analysis = m.analysis;
       save();
       render();
@@ -421,7 +423,10 @@ function drawWitness(a: AnalysisResult, l: Layout): void {
     return;
   }
   const w = v.witness;
-  messageEl.textContent = w.cycle.length > 0 ? `${w.anomaly}: a cycle of ${w.cycle.length} edges that no commit order can have.` : w.message;
+  // The anomaly by name first where the witness has a known shape ("Write skew (SER): …"), then what the cycle is.
+  const named = !w.headline.endsWith(' violation');
+  const what = w.cycle.length > 0 ? `a cycle of ${w.cycle.length} edges that no commit order can have.` : w.message;
+  messageEl.textContent = named ? `${w.headline}. ${what.charAt(0).toUpperCase()}${what.slice(1)}` : w.cycle.length > 0 ? `${w.anomaly}: ${what}` : what;
   witnessSentences(a, w).forEach((sentence, i) => {
     const li = el('li', witnessList, undefined, sentence);
     li.dataset.index = String(i);

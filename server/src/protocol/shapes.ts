@@ -164,6 +164,8 @@ export interface WitnessEdgeJson {
 
 export interface WitnessJson {
   anomaly: string;
+  /** The anomaly in words: "Write skew (SER): T1 and T2 each read what the other overwrites", or "SER violation". */
+  headline: string;
   message: string;
   range: JsonRange;
   cycle: WitnessEdgeJson[];

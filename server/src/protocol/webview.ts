@@ -74,7 +74,7 @@ function isVerdict(x: unknown): boolean {
   if (!(x.note === undefined || x.note === null || isStr(x.note))) return false;
   if (x.witness === null) return true;
   const w = x.witness;
-  return isObj(w) && isStr(w.anomaly) && isStr(w.message) && (w.range === undefined || isRange(w.range)) && Array.isArray(w.cycle)
+  return isObj(w) && isStr(w.anomaly) && isStr(w.headline) && isStr(w.message) && (w.range === undefined || isRange(w.range)) && Array.isArray(w.cycle)
     && w.cycle.every((e) => isObj(e) && isNum(e.from) && isNum(e.to) && ['so', 'wr', 'co', 'ww', 'rw'].includes(e.kind as string) && isStr(e.because) && isRange(e.range) && (e.key === null || isStr(e.key)));
 }
 

@@ -12,6 +12,7 @@ import type { LineIndex } from '../syntax/line-index.ts';
 import { txnExtent } from '../queries.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
 import { Explainer, type Witness } from '../witness/witness.ts';
+import { witnessHeadline } from '../witness/patterns.ts';
 import { listOf, listText, type ListInference } from '../listappend/infer.ts';
 import { listEdgesJson, realTimeEdges } from './order-edges.ts';
 import {
@@ -52,6 +53,8 @@ export interface AnalysisSource {
   explain: Explainer;
   /** The list-append inference when the history has list operations (its ww / rw / wr edges are drawn). */
   list?: ListInference | null;
+  /** The mixed verdict's level of each transaction (its anomaly is named with them). */
+  mixedLevels?: Int8Array | null;
 }
 
 /** An Analysis (analyze.ts) as an AnalysisSource. */
@@ -60,7 +63,7 @@ export function sourceOfAnalysis(a: Analysis, uri: string, version = 0): Analysi
   let explainer: Explainer | null = null;
   const rules = RULES.filter((r) => a.forced.has(r));
   return {
-    uri, version, title: a.title, history: h, lines: a.lines, readsFrom: a.readsFrom, levels: a.levels, mixed: a.mixed, rules, list: a.list?.inference ?? null,
+    uri, version, title: a.title, history: h, lines: a.lines, readsFrom: a.readsFrom, levels: a.levels, mixed: a.mixed, rules, list: a.list?.inference ?? null, mixedLevels: a.mixedLevels,
     forced: (rule) => {
       const e = a.forced.get(rule);
       return e ? { from: e.from.data, to: e.to.data, a: e.a.data, b: e.b.data, length: e.length } : undefined;
@@ -190,11 +193,14 @@ export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT, keep: Uin
     forced.push({ level: rule, edges, total: f.length });
   }
 
-  const witness = (w: Witness): WitnessJson => ({
-    anomaly: w.anomaly, message: w.message, range: range(w.span),
+  const mixedLevels = m.mixedLevels ?? null;
+  const levelOf = (v: Verdict): ((t: number) => Level) =>
+    v.level !== 'mixed' ? () => v.level as Level : (t) => (mixedLevels && t < mixedLevels.length && mixedLevels[t] >= 0 ? levelById(mixedLevels[t]) : 'SER');
+  const witness = (w: Witness, v: Verdict): WitnessJson => ({
+    anomaly: w.anomaly, headline: witnessHeadline(h, m.readsFrom, w, levelOf(v), v.level === 'mixed' ? 'mixed' : v.level), message: w.message, range: range(w.span),
     cycle: w.edges.map((e) => ({ from: e.from, to: e.to, kind: e.kind, key: e.key >= 0 ? h.names.keyName(e.key) : null, because: e.because, range: range(e.span) })),
   });
-  const verdict = (v: Verdict): VerdictJson => ({ level: v.level, state: stateOfVerdict(v), witness: v.witness ? witness(v.witness) : null, note: v.note });
+  const verdict = (v: Verdict): VerdictJson => ({ level: v.level, state: stateOfVerdict(v), witness: v.witness ? witness(v.witness, v) : null, note: v.note });
   const strongest: LevelName | null = strongestHolding(m.levels.filter((v) => v.consistent === true).map((v) => v.level as Level))[0] ?? null;
 
   return {

@@ -1,9 +1,9 @@
 // Cycle anomalies of the list-append graph: SCCs, then the smallest cycle of each class in Elle's order (breadth-first, no recursion).
 
-import { buildListCsr, stronglyConnected, type Csr } from '../util/graph.ts';
 import { Int32Vec } from '../util/int-vec.ts';
 import type { CycleClass } from './anomaly-table.ts';
 import { LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
+import { allEdgesAcyclic, allEdgesCsr, allEdgesWithRtAcyclic, componentIdsOfKinds, firstStartAfter, rtChain, withExtraEdges, type KindCsr, type RtChain } from './list-graph.ts';
 
 /** One edge of a cycle: an index into the inference's edges, or an rt edge (index -1). */
 export interface CycleEdge {
@@ -19,6 +19,10 @@ export interface FoundCycle {
   realtime: boolean;
   edges: CycleEdge[];
 }
+
+/** Component ids when every node is its own component: only compared for equality, never read for acyclic graphs. */
+const IDENTITY = new Int32Array(0);
+const ALL_KINDS = (1 << (LK_RT + 1)) - 1;
 
 /** Work steps (edge relaxations) per class before the smallest-so-far cycle is taken as the answer. */
 const STEPS_PER_CLASS = 2_000_000;
@@ -87,7 +91,7 @@ export function findCycles(inf: ListInference, withRealtime: boolean, classes: r
 
 class CycleGraph {
   readonly n: number;
-  readonly out: Csr;
+  readonly out: KindCsr;
   /** SCC ids without rt and with rt (through the virtual chain). */
   private readonly comp: Int32Array;
   private readonly compRt: Int32Array | null;
@@ -96,65 +100,63 @@ class CycleGraph {
   private readonly startOf: Float64Array | null;
   private readonly endOf: Float64Array | null;
   readonly hasRt: boolean;
+  /** Whether the graph without rt, and with rt, has no cycle at all. */
+  private readonly acyclic: boolean;
+  private acyclicRt = false;
+  /** The graph with rt's virtual chain (when it has a cycle), and component ids per kind mask. */
+  private rtGraph: KindCsr | null = null;
+  private readonly idsCache = new Map<number, Int32Array>();
 
   constructor(private readonly inf: ListInference, withRealtime: boolean) {
     const h = inf.h;
-    const e = inf.edges;
     this.n = h.txnCount;
-    this.out = buildListCsr(this.n, e.from.data, e.to.data, e.length, 0);
-    const mask = new Uint8Array(this.n).fill(1);
-    this.comp = stronglyConnected(this.out, mask).comp;
-    const timed: number[] = [];
-    if (withRealtime && h.txnTimeStart && h.txnTimeEnd) {
-      for (let t = 1; t < this.n; t++) if (inf.included[t] === 1 && !Number.isNaN(h.txnTimeStart[t])) timed.push(t);
-    }
-    this.hasRt = timed.length > 1;
+    this.out = allEdgesCsr(inf);
+    // An acyclic graph (a consistent history) has only single-node components: Kahn's test is
+    // cheaper than Tarjan's, and then no class has a cycle to look for.
+    this.acyclic = allEdgesAcyclic(inf);
+    this.comp = this.acyclic ? IDENTITY : componentIdsOfKinds(this.out, ALL_KINDS);
     this.startOf = h.txnTimeStart ?? null;
     this.endOf = h.txnTimeEnd ?? null;
-    const ts = h.txnTimeStart as Float64Array;
-    timed.sort((a, b) => ts[a] - ts[b] || a - b);
-    this.byStart = Int32Array.from(timed);
-    this.compRt = this.hasRt ? this.rtComponents(timed) : null;
+    const rt = withRealtime ? rtChain(inf) : null;
+    this.hasRt = rt !== null;
+    this.byStart = rt ? rt.byStart : new Int32Array(0);
+    this.compRt = rt ? this.rtComponents(rt) : null;
   }
 
-  /** SCCs of the graph with rt, rt expressed by a chain of virtual nodes (one per timed transaction, by start). */
-  private rtComponents(timed: number[]): Int32Array {
-    const h = this.inf.h;
-    const e = this.inf.edges;
-    const m = timed.length;
-    const from = new Int32Vec(e.length + 3 * m);
-    const to = new Int32Vec(e.length + 3 * m);
-    for (let i = 0; i < e.length; i++) {
-      from.push(e.from.data[i]);
-      to.push(e.to.data[i]);
+  /** SCCs of the graph with rt, rt expressed by a chain of virtual nodes (rtChain). */
+  private rtComponents(rt: RtChain): Int32Array {
+    this.acyclicRt = allEdgesWithRtAcyclic(this.inf);
+    if (this.acyclicRt) return IDENTITY;
+    this.rtGraph = withExtraEdges(this.out, rt.chain.nodeCount, rt.from, rt.to, rt.from.length, LK_RT);
+    return componentIdsOfKinds(this.rtGraph, ALL_KINDS);
+  }
+
+  /**
+   * Component ids of the graph restricted to the kinds a class may use (rt too in the realtime
+   * pass): a node whose id is below a's cannot reach a by such edges (componentIdsOfKinds).
+   */
+  private reachIds(allowed: number, realtime: boolean): Int32Array {
+    const kinds = realtime ? allowed | bit(LK_RT) : allowed & ~bit(LK_RT);
+    const full = realtime ? ALL_KINDS : ALL_KINDS & ~bit(LK_RT);
+    if (kinds === full) return realtime ? (this.compRt as Int32Array) : this.comp;
+    const key = kinds * 2 + (realtime ? 1 : 0);
+    let ids = this.idsCache.get(key);
+    if (!ids) {
+      ids = componentIdsOfKinds(realtime ? (this.rtGraph as KindCsr) : this.out, kinds);
+      this.idsCache.set(key, ids);
     }
-    // Virtual node n + j stands for "start of byStart[j] or later": it reaches byStart[j..].
-    const ts = h.txnTimeStart as Float64Array;
-    const te = h.txnTimeEnd as Float64Array;
-    for (let j = 0; j < m; j++) {
-      from.push(this.n + j);
-      to.push(timed[j]);
-      if (j + 1 < m) {
-        from.push(this.n + j);
-        to.push(this.n + j + 1);
-      }
-    }
-    for (const u of timed) {
-      if (h.txnUnknown?.[u] === 1) continue; // an unknown transaction has no known end
-      const j = firstStartAfter(timed, ts, te[u]);
-      if (j < m) {
-        from.push(u);
-        to.push(this.n + j);
-      }
-    }
-    const g = buildListCsr(this.n + m, from.data, to.data, from.length, 0);
-    return stronglyConnected(g, new Uint8Array(this.n + m).fill(1)).comp;
+    return ids;
   }
 
   /** The smallest cycle of a class (fewest edges, then the first found), or null. */
   smallest(rule: ClassRule, realtime: boolean): CycleEdge[] | null {
     const e = this.inf.edges;
+    // No cycle at all: nothing of any class (the search below would reject every start edge).
+    if (realtime ? this.acyclicRt : this.acyclic) return null;
     const comp = realtime ? (this.compRt as Int32Array) : this.comp;
+    // Pruning that keeps the result: start edges whose end cannot get back to their start, and
+    // nodes that cannot reach the start, by the class's edges (only the steps counted change).
+    const reach = this.reachIds(rule.allowed, realtime);
     let best: CycleEdge[] | null = null;
     let steps = 0;
     const P = rule.phases;
@@ -168,7 +170,7 @@ class CycleGraph {
       if (e.kind.data[s] !== rule.start) continue;
       const a = e.from.data[s];
       const b = e.to.data[s];
-      if (a === b || comp[a] !== comp[b]) continue;
+      if (a === b || comp[a] !== comp[b] || reach[b] < reach[a]) continue;
       // Breadth-first from b (after the start edge) back to a, within a's component.
       for (let i = 0; i < touched.length; i++) dist[touched.data[i]] = -1;
       touched.length = 0;
@@ -183,6 +185,7 @@ class CycleGraph {
       queue[tail++] = s0;
       let found = -1;
       const compA = comp[a];
+      const reachA = reach[a];
       const allowed = rule.allowed;
       const kinds = e.kind.data;
       while (head < tail && found < 0) {
@@ -215,7 +218,7 @@ class CycleGraph {
             edge = -1;
           } else break;
           steps++;
-          if (comp[w] !== compA) continue;
+          if (comp[w] !== compA || reach[w] < reachA) continue;
           const np = rule.step(ph, kind);
           if (np < 0) continue;
           const ns = w * P + np;
@@ -245,17 +248,6 @@ class CycleGraph {
     }
     return best;
   }
-}
-
-function firstStartAfter(sorted: ArrayLike<number>, start: Float64Array, time: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (start[sorted[mid]] > time) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 /** The cycle starting at its smallest transaction id: one cycle, one presentation. */

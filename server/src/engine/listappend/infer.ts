@@ -43,6 +43,12 @@ export class ListEdges {
     return c;
   }
 
+  /** Room for n edges in every column (one growth instead of many on large histories). */
+  reserve(n: number): void {
+    for (const col of [this.from, this.to, this.key, this.op, this.a, this.b]) col.reserve(n);
+    this.kind.reserve(n);
+  }
+
   add(from: number, to: number, kind: number, key: number, op: number, a: number, b: number): void {
     this.from.push(from);
     this.to.push(to);
@@ -80,6 +86,8 @@ export interface ListInference {
   /** Whether a finding above makes every level fail. */
   inconsistent: boolean;
 }
+
+const NO_SPAN = { start: 0, end: 0 };
 
 function listOf(h: History, o: number): Int32Array {
   const s = h.opListStart as Int32Array;
@@ -138,13 +146,24 @@ export function inferListAppend(h: History): ListInference {
       work.push(t);
     }
   }
+  // Only an element appended by a transaction outside the graph (and not aborted) can include one:
+  // mark those values, so the scan below is one byte lookup per element (most histories mark none).
+  const ls = h.opListStart ?? new Int32Array(opCount + 1);
+  const maybe = new Uint8Array(valueCount);
+  let anyMaybe = false;
+  for (let o = 0; o < opCount; o++) {
+    if (opKind[o] !== OP_APPEND || included[opTxn[o]] === 1 || txnAborted[opTxn[o]] === 1 || opValue[o] < 0) continue;
+    maybe[opValue[o]] = 1;
+    anyMaybe = true;
+  }
+  if (!anyMaybe) work.length = 0;
   while (work.length > 0) {
     const t = work.data[--work.length];
     for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
       if (opKind[o] !== OP_LIST_READ) continue;
-      const list = listOf(h, o);
-      for (let i = 0; i < list.length; i++) {
-        const a = appenderOf(opKey[o], list[i]);
+      for (let i = ls[o]; i < ls[o + 1]; i++) {
+        if (maybe[elemsAll[i]] !== 1) continue;
+        const a = appenderOf(opKey[o], elemsAll[i]);
         if (a < 0) continue;
         const u = opTxn[a];
         if (included[u] === 0 && txnAborted[u] === 0) {
@@ -167,35 +186,74 @@ export function inferListAppend(h: History): ListInference {
   for (let k = 0; k < h.keyCount; k++) verStart[k + 1] = verStart[k] + (longestRead[k] >= 0 ? listLength(h, longestRead[k]) : 0);
   const verElems = new Int32Array(verStart[h.keyCount]);
   const appendPos = new Int32Array(opCount).fill(-1);
+  /** The append op of each version (appenderOf, looked up once: the passes below read it). */
+  const verApp = new Int32Array(verElems.length);
   for (let k = 0; k < h.keyCount; k++) {
     if (longestRead[k] < 0) continue;
     const list = listOf(h, longestRead[k]);
     verElems.set(list, verStart[k]);
     for (let i = 0; i < list.length; i++) {
       const a = appenderOf(k, list[i]);
+      verApp[verStart[k] + i] = a;
       if (a >= 0 && appendPos[a] < 0) appendPos[a] = i;
     }
   }
 
-  // Per-read checks, at the read: duplicates, garbage, G1a, future, internal, G1b, incompatible order.
-  const external = new Uint8Array(opCount);
+  // Per key: how many leading versions are clean (appended once, by a transaction that did not
+  // abort). A read that is a prefix of the version order within them needs no per-element checks.
+  const cleanLen = new Int32Array(h.keyCount);
   const seen = new Int32Array(valueCount).fill(-1);
+  for (let k = 0; k < h.keyCount; k++) {
+    let i = verStart[k];
+    for (; i < verStart[k + 1]; i++) {
+      const v = verElems[i];
+      const a = verApp[i];
+      if (a < 0 || txnAborted[opTxn[a]] === 1 || seen[v] === k) break;
+      seen[v] = k;
+    }
+    cleanLen[k] = i - verStart[k];
+  }
+  seen.fill(-1);
+
+  // Per-read checks, at the read: duplicates, garbage, G1a, future, internal, G1b, incompatible order.
+  // Spans, key names and list subarrays are made only for a finding: this loop runs once per read.
+  const external = new Uint8Array(opCount);
+  /** 1: the list read is a prefix of its key's version order (it has a place in it). */
+  const prefixRead = new Uint8Array(opCount);
   const incompatibleKeys = new Uint8Array(h.keyCount);
   for (let t = 1; t < txnCount; t++) {
     if (included[t] === 0) continue;
     for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
       if (opKind[o] !== OP_LIST_READ) continue;
       const k = opKey[o];
-      const list = listOf(h, o);
-      const span = opSpan(h, o);
-      const keyName = names.keyName(k);
+      const ls0 = ls[o];
+      const n = ls[o + 1] - ls0;
+      const v0 = verStart[k];
+      const verLen = verStart[k + 1] - v0;
+      // d: the length of the common prefix of the read and the version order.
+      let d = 0;
+      while (d < n && d < verLen && elemsAll[ls0 + d] === verElems[v0 + d]) d++;
+      if (d === n) prefixRead[o] = 1;
       // Own appends of k before this read, in program order.
       let ownBefore = 0;
       for (let p = txnOpStart[t]; p < o; p++) if (opKind[p] === OP_APPEND && opKey[p] === k) ownBefore++;
       external[o] = ownBefore === 0 ? 1 : 0;
       let ownSeen = 0;
       let bad = false;
-      for (let i = 0; i < list.length; i++) {
+      let fast = d === n && n <= cleanLen[k];
+      if (fast) {
+        // Clean prefix: the elements this transaction appended are its appends placed before n.
+        for (let p = txnOpStart[t]; p < txnOpStart[t + 1]; p++) {
+          if (opKind[p] !== OP_APPEND || opKey[p] !== k || appendPos[p] < 0 || appendPos[p] >= n) continue;
+          if (p > o) fast = false; // a future read: the general loop below reports it
+          else ownSeen++;
+        }
+      }
+      const list = fast ? elemsAll : listOf(h, o);
+      const span = fast ? NO_SPAN : opSpan(h, o);
+      const keyName = fast ? '' : names.keyName(k);
+      if (!fast) ownSeen = 0;
+      for (let i = 0; i < list.length && !fast; i++) {
         const v = list[i];
         if (seen[v] === o) {
           findings.push(finding('duplicate-element', 'error', `${names.valueText(v)} appears twice in this read of ${keyName}`, span));
@@ -225,37 +283,39 @@ export function inferListAppend(h: History): ListInference {
       if (bad) continue;
       // Internal: after own appends, the list ends with exactly them, in order.
       if (ownBefore > 0 || ownSeen > 0) {
-        let ok = ownSeen === ownBefore && list.length >= ownBefore;
+        let ok = ownSeen === ownBefore && n >= ownBefore;
         if (ok) {
-          let i = list.length - ownBefore;
-          for (let p = txnOpStart[t]; p < o && ok; p++) if (opKind[p] === OP_APPEND && opKey[p] === k) ok = list[i++] === opValue[p];
+          let i = ls0 + n - ownBefore;
+          for (let p = txnOpStart[t]; p < o && ok; p++) if (opKind[p] === OP_APPEND && opKey[p] === k) ok = elemsAll[i++] === opValue[p];
         }
         if (!ok) {
+          const keyName = names.keyName(k);
           findings.push(finding('internal', 'error',
-            `${keyName} = ${listText(h, list)} does not end with this transaction's own ${ownBefore} earlier append${ownBefore === 1 ? '' : 's'} to ${keyName}`, span));
+            `${keyName} = ${listText(h, listOf(h, o))} does not end with this transaction's own ${ownBefore} earlier append${ownBefore === 1 ? '' : 's'} to ${keyName}`, opSpan(h, o)));
           continue;
         }
       }
       // G1b: the last element's writer appended to k again later.
-      if (external[o] === 1 && list.length > 0) {
-        const a = appenderOf(k, list[list.length - 1]);
+      if (external[o] === 1 && n > 0) {
+        const a = d === n ? verApp[v0 + n - 1] : appenderOf(k, elemsAll[ls0 + n - 1]);
         const u = opTxn[a];
         for (let p = a + 1; p < txnOpStart[u + 1]; p++) {
           if (opKind[p] === OP_APPEND && opKey[p] === k) {
+            const list = listOf(h, o);
             findings.push(finding('intermediate-read', 'error',
-              `read ${keyName} = ${listText(h, list)}, ending with ${names.valueText(list[list.length - 1])}, which ${names.txnName(u)} followed with ${names.valueText(opValue[p])} (G1b)`, span,
+              `read ${names.keyName(k)} = ${listText(h, list)}, ending with ${names.valueText(list[list.length - 1])}, which ${names.txnName(u)} followed with ${names.valueText(opValue[p])} (G1b)`, opSpan(h, o),
               [{ span: opSpan(h, p), message: 'the later append' }]));
             break;
           }
         }
       }
       // Every read is a prefix of the longest one.
-      const lo = longestRead[k];
-      const ver = verElems.subarray(verStart[k], verStart[k + 1]);
-      let d = 0;
-      while (d < list.length && list[d] === ver[d]) d++;
-      if (d < list.length) {
-        const other = lo;
+      if (d < n) {
+        const list = listOf(h, o);
+        const span = opSpan(h, o);
+        const keyName = names.keyName(k);
+        const ver = verElems.subarray(verStart[k], verStart[k + 1]);
+        const other = longestRead[k];
         const msg = (mine: Int32Array, theirs: Int32Array, at: number): string =>
           `incompatible order of ${keyName}: ${listText(h, mine)} and ${listText(h, theirs)} differ at position ${at + 1} (${names.valueText(mine[at])} vs ${at < theirs.length ? names.valueText(theirs[at]) : 'nothing'}): neither is a prefix of the other`;
         findings.push(finding('incompatible-order', 'error', msg(list, ver, d), span, [{ span: opSpan(h, other), message: `the longest read of ${keyName}` }]));
@@ -271,7 +331,7 @@ export function inferListAppend(h: History): ListInference {
   for (let k = 0; k < h.keyCount; k++) {
     let abortedAt = -1;
     for (let i = verStart[k]; i < verStart[k + 1]; i++) {
-      const a = appenderOf(k, verElems[i]);
+      const a = verApp[i];
       if (a < 0) continue;
       const u = opTxn[a];
       if (txnAborted[u] === 1) {
@@ -285,7 +345,7 @@ export function inferListAppend(h: History): ListInference {
     }
   }
 
-  const { edges, unStart, unTxns } = buildEdges(h, included, verStart, verElems, longestRead, appendPos, external, appenderOf);
+  const { edges, unStart, unTxns } = buildEdges(h, included, verStart, verElems, verApp, longestRead, appendPos, external, prefixRead, appenderOf);
   return {
     h, included, listKey, verStart, verElems, longestRead, appendPos, external, appenderOf, edges, unStart, unTxns, findings,
     inconsistent: findings.some((f) => f.severity === 'error'),
@@ -303,10 +363,16 @@ export function listText(h: History, list: ArrayLike<number>): string {
   return `[${parts.join(', ')}]`;
 }
 
-function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verElems: Int32Array, longestRead: Int32Array,
-  appendPos: Int32Array, external: Uint8Array, appenderOf: (k: number, v: number) => number): { edges: ListEdges; unStart: Int32Array; unTxns: Int32Array } {
+function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verElems: Int32Array, verApp: Int32Array, longestRead: Int32Array,
+  appendPos: Int32Array, external: Uint8Array, prefixRead: Uint8Array, appenderOf: (k: number, v: number) => number): { edges: ListEdges; unStart: Int32Array; unTxns: Int32Array } {
   const { opCount, opKind, opKey, opValue, opTxn, txnCount, txnOpStart } = h;
   const e = new ListEdges();
+  const ls = h.opListStart ?? new Int32Array(opCount + 1);
+  const elems = h.listElems ?? new Int32Array(0);
+  // so ≤ one per transaction, wr and rw about one per read, ww about one per version: one allocation.
+  let reads = 0;
+  for (let o = 0; o < opCount; o++) if (opKind[o] === OP_LIST_READ) reads++;
+  e.reserve(txnCount + 2 * reads + verElems.length + 16);
   // so: consecutive included transactions of each session.
   for (let s = 0; s < h.sessionCount; s++) {
     let last = -1;
@@ -342,7 +408,7 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
     let prevTxn = -1;
     let prevVal = -1;
     for (let i = verStart[k]; i < verStart[k + 1]; i++) {
-      const a = appenderOf(k, verElems[i]);
+      const a = verApp[i];
       if (a < 0 || included[opTxn[a]] === 0) {
         prevTxn = -1;
         continue;
@@ -366,25 +432,25 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
     for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
       if (opKind[o] !== OP_LIST_READ) continue;
       const k = opKey[o];
-      const list = listOf(h, o);
-      for (let i = list.length - 1; i >= 0; i--) {
-        const a = appenderOf(k, list[i]);
+      // A prefix of the version order has its appenders in verApp.
+      const pre = prefixRead[o] === 1;
+      const off = verStart[k] - ls[o];
+      for (let i = ls[o + 1] - 1; i >= ls[o]; i--) {
+        const a = pre ? verApp[off + i] : appenderOf(k, elems[i]);
         if (a < 0) continue;
         const u = opTxn[a];
         if (u === t) continue;
-        if (included[u] === 1) e.add(u, t, LK_WR, k, o, list[i], -1);
+        if (included[u] === 1) e.add(u, t, LK_WR, k, o, elems[i], -1);
         break;
       }
       if (external[o] === 0) continue;
-      const n = list.length;
+      const n = ls[o + 1] - ls[o];
       const verLen = verStart[k + 1] - verStart[k];
       // Only reads that are a prefix of the version order have a place in it.
-      let prefix = n <= verLen;
-      for (let i = 0; i < n && prefix; i++) prefix = list[i] === verElems[verStart[k] + i];
-      if (!prefix) continue;
-      const last = n > 0 ? list[n - 1] : -1;
+      if (prefixRead[o] === 0) continue;
+      const last = n > 0 ? elems[ls[o] + n - 1] : -1;
       if (n < verLen) {
-        const a = appenderOf(k, verElems[verStart[k] + n]);
+        const a = verApp[verStart[k] + n];
         if (a >= 0 && included[opTxn[a]] === 1 && opTxn[a] !== t) e.add(t, opTxn[a], LK_RW, k, o, last, verElems[verStart[k] + n]);
       } else {
         for (let j = unStart[k]; j < unStart[k + 1]; j++) {

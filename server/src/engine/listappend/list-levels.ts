@@ -12,6 +12,7 @@ import { Int32Vec } from '../util/int-vec.ts';
 import { levelId } from '../levels/levels.ts';
 import type { ListLevel } from './anomaly-table.ts';
 import { LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
+import { allEdgesAcyclic, allEdgesCsr, allEdgesWithRtAcyclic, edgeCsr, maskedTopologicalOrder, rtChain, unionAcyclic } from './list-graph.ts';
 
 /** Level ids as in History.txnLevel (the level table's stable ids). */
 export const L_RC = levelId('RC');
@@ -28,6 +29,8 @@ export const L_SSER = levelId('SSER');
  * beyond it they are undecided. Sessions multiply when crashed (unknown) processes go on as new ones.
  */
 export const MAX_CLOCK_ENTRIES = 64 * 1024 * 1024;
+
+const BASE_KINDS = (1 << LK_SO) | (1 << LK_WR) | (1 << LK_WW);
 
 /** An unobserved append follows every observed version. */
 const UNOBSERVED = 0x7fffffff;
@@ -64,19 +67,7 @@ export class ListLevelContext {
     const cache = inward ? this.inByKind : this.outByKind;
     let g = cache.get(kind);
     if (g) return g;
-    const e = this.inf.edges;
-    const from = new Int32Vec(64);
-    const to = new Int32Vec(64);
-    const ids: number[] = [];
-    for (let i = 0; i < e.length; i++) {
-      if (e.kind.data[i] !== kind) continue;
-      from.push(inward ? e.to.data[i] : e.from.data[i]);
-      to.push(inward ? e.from.data[i] : e.to.data[i]);
-      ids.push(i);
-    }
-    g = buildListCsr(this.h.txnCount, from.data, to.data, from.length, 0);
-    // edgeId holds the index into `ids`: map it back to the edge index.
-    for (let p = 0; p < g.edgeId.length; p++) g.edgeId[p] = ids[g.edgeId[p]];
+    g = edgeCsr(this.h.txnCount, this.inf.edges, kind, inward);
     cache.set(kind, g);
     return g;
   }
@@ -140,8 +131,13 @@ export class ListLevelContext {
   }
 
   baseAcyclic(): boolean {
-    if (this.baseTopo === null) this.baseTopo = topologicalOrder(this.baseGraph()).count === this.h.txnCount;
+    if (this.baseTopo === null) this.baseTopo = this.baseOrder().count === this.h.txnCount;
     return this.baseTopo;
+  }
+
+  /** topologicalOrder(baseGraph()), read off the shared all-edges CSR without building baseGraph. */
+  private baseOrder(): { order: Int32Array; count: number } {
+    return maskedTopologicalOrder(allEdgesCsr(this.inf), BASE_KINDS);
   }
 
   /** Largest version position of t's appends to k: UNOBSERVED when one was never read, NONE without appends. */
@@ -165,8 +161,7 @@ export class ListLevelContext {
     if (cached) return cached;
     const h = this.h;
     const S = h.sessionCount;
-    const g = this.baseGraph();
-    const order = topologicalOrder(g).order;
+    const order = this.baseOrder().order;
     const c = new Int32Array(h.txnCount * S).fill(-1);
     const e = this.inf.edges;
     const inWr = this.byKind(LK_WR, true);
@@ -210,10 +205,9 @@ export class ListLevelContext {
   holds(lvl: Int8Array): boolean | null {
     const { h, inf } = this;
     if (inf.inconsistent) return false;
-    if (!this.baseAcyclic()) return false;
+    // so ∪ wr ∪ ww must be acyclic: precedenceAcyclic() tests it (its graph contains that one),
+    // after the RC and RA checks, which only ever say false (and then the answer is false anyway).
     const rwOut = this.byKind(LK_RW, false);
-    const wrIn = this.byKind(LK_WR, true);
-    const wwIn = this.byKind(LK_WW, true);
     let needSoWrClocks = false;
     let needBaseClocks = false;
     for (let t = 1; t < h.txnCount; t++) {
@@ -263,7 +257,7 @@ export class ListLevelContext {
     }
     // CC (over so ∪ wr) and PSI (over so ∪ wr ∪ ww, cf being ww here): an overwriter in the reader's past.
     // PC, SI, SER, SSER: precedence edges, then one acyclicity test.
-    if (!this.precedenceAcyclic(lvl, rwOut, wrIn, wwIn)) return false;
+    if (!this.precedenceAcyclic(lvl, rwOut)) return false;
     if ((needSoWrClocks || needBaseClocks) && h.txnCount * h.sessionCount > MAX_CLOCK_ENTRIES) return null;
     if (needSoWrClocks && !this.pastCheck(lvl, L_CC, this.clocks(false))) return false;
     if (needBaseClocks && !this.pastCheck(lvl, L_PSI, this.clocks(true))) return false;
@@ -369,46 +363,78 @@ export class ListLevelContext {
    * overwriters; SI: so/wr/ww predecessors → overwriters (through one virtual node per reader);
    * SSER readers: rt into them (through a chain of virtual nodes sorted by end time).
    */
-  private precedenceAcyclic(lvl: Int8Array, rwOut: Csr, wrIn: Csr, wwIn: Csr): boolean {
+  private precedenceAcyclic(lvl: Int8Array, rwOut: Csr): boolean {
     const { h, inf } = this;
     const n = h.txnCount;
     const e = inf.edges;
-    const from = new Int32Vec(e.length * 2 + 16);
-    const to = new Int32Vec(e.length * 2 + 16);
+    // so ∪ wr ∪ ww and the SER/SSER readers' rw edges are read off the all-edges CSR (useRw);
+    // the other precedence edges (through virtual nodes) go to a small extra graph.
+    const from = new Int32Vec(1024);
+    const to = new Int32Vec(1024);
     const add = (a: number, b: number): void => {
       from.push(a);
       to.push(b);
     };
+    const useRw = new Uint8Array(n);
     let extra = false;
-    for (let i = 0; i < e.length; i++) {
-      const k = e.kind.data[i];
-      if (k === LK_SO || k === LK_WR || k === LK_WW) add(e.from.data[i], e.to.data[i]);
-    }
     let nodes = n;
     for (let t = 1; t < n; t++) {
       if (inf.included[t] === 0 || rwOut.start[t] === rwOut.start[t + 1]) continue;
       const l = lvl[t];
       if (l === L_SER || l === L_SSER) {
-        for (let p = rwOut.start[t]; p < rwOut.start[t + 1]; p++) add(t, e.to.data[rwOut.edgeId[p]]);
+        useRw[t] = 1;
         extra = true;
       } else if (l === L_PC || l === L_SI) {
         const v = nodes++;
         if (this.soPrev[t] >= 0) add(this.soPrev[t], v);
+        // Built on first use: only PC and SI readers need their wr and ww predecessors.
+        const wrIn = this.byKind(LK_WR, true);
+        const wwIn = this.byKind(LK_WW, true);
         for (let p = wrIn.start[t]; p < wrIn.start[t + 1]; p++) add(e.from.data[wrIn.edgeId[p]], v);
         if (l === L_SI) for (let p = wwIn.start[t]; p < wwIn.start[t + 1]; p++) add(e.from.data[wwIn.edgeId[p]], v);
         for (let p = rwOut.start[t]; p < rwOut.start[t + 1]; p++) add(v, e.to.data[rwOut.edgeId[p]]);
         extra = true;
       }
     }
+    // Every rw edge and no virtual node: the whole graph, with real time into every timed
+    // transaction or into none, is shared with the cycle search (rtChain is the same relation).
+    if (extra && nodes === n && allRw(inf, useRw)) {
+      const rt = rtTargets(h, inf.included, lvl);
+      if (rt === RT_NONE) return allEdgesAcyclic(inf);
+      if (rt === RT_ALL && rtChain(inf) !== null) return allEdgesWithRtAcyclic(inf);
+    }
     if (h.txnTimeStart && h.txnTimeEnd) {
       const added = addRealTime(h, inf.included, lvl, nodes, add);
       if (added > nodes) extra = true;
       nodes = added;
     }
-    if (!extra) return true;
-    const g = buildListCsr(nodes, from.data, to.data, from.length, 0);
-    return topologicalOrder(g).count === nodes;
+    if (!extra) return this.baseAcyclic();
+    return unionAcyclic(allEdgesCsr(inf), LK_RW, useRw, nodes, buildListCsr(nodes, from.data, to.data, from.length, 0));
   }
+}
+
+const RT_NONE = 0;
+const RT_ALL = 1;
+const RT_SOME = 2;
+
+/** Whether rt edges go into none of the included timed transactions, into all of them (all at SSER), or some. */
+function rtTargets(h: History, included: Uint8Array, lvl: Int8Array): number {
+  if (!h.txnTimeStart || !h.txnTimeEnd) return RT_NONE;
+  let sser = 0;
+  let timed = 0;
+  for (let t = 1; t < h.txnCount; t++) {
+    if (included[t] === 0 || Number.isNaN(h.txnTimeStart[t])) continue;
+    timed++;
+    if (lvl[t] === L_SSER) sser++;
+  }
+  return sser === 0 ? RT_NONE : sser === timed ? RT_ALL : RT_SOME;
+}
+
+/** Whether every rw edge leaves a transaction marked in useRw. */
+function allRw(inf: ListInference, useRw: Uint8Array): boolean {
+  const e = inf.edges;
+  for (let i = 0; i < e.length; i++) if (e.kind.data[i] === LK_RW && useRw[e.from.data[i]] === 0) return false;
+  return true;
 }
 
 /**

@@ -83,14 +83,27 @@ export class JepsenAssembler {
   readonly mEnd = new Int32Vec(16);
 
   private readonly builder: HistoryBuilder;
-  /** Per process: the pending invoke (pool offset, time, span) and its session. */
-  private readonly pending = new Map<number, { pool: number; count: number; time: number; start: number; end: number; index: number }>();
-  private readonly sessionOf = new Map<number, number>();
-  private readonly crashes = new Map<number, number>();
+  /**
+   * Per process, in columns indexed by a slot (no object per event: this runs twice per
+   * transaction): the pending invoke (pool offset, op count, time, span, index), how often the
+   * process crashed, and its current session with the crash count it was made for.
+   */
+  private readonly slotOf = new Map<number, number>();
+  private readonly smallSlot = new Int32Array(4096).fill(-1);
+  private readonly slotProcess = new Float64Vec(16);
+  private readonly pendActive = new Uint8Vec(16);
+  private readonly pendPool = new Int32Vec(16);
+  private readonly pendCount = new Int32Vec(16);
+  private readonly pendTime = new Float64Vec(16);
+  private readonly pendStart = new Int32Vec(16);
+  private readonly pendEnd = new Int32Vec(16);
+  private readonly pendIndex = new Float64Vec(16);
+  private readonly crashCount = new Int32Vec(16);
+  private readonly curSession = new Int32Vec(16);
+  private readonly curSessionGen = new Int32Vec(16);
   // The pending invokes' micro-ops (for invokes that never complete).
   private readonly pool = { kind: new Uint8Vec(64), key: new Int32Vec(64), value: new Int32Vec(64), start: new Int32Vec(64), end: new Int32Vec(64) };
   private readonly listWorkload: boolean;
-  private readonly times = new Float64Vec(16);
   private reported = 0;
 
   constructor(expectedOps: number, listWorkload: boolean) {
@@ -107,13 +120,36 @@ export class JepsenAssembler {
     if (this.reported++ < 100) this.findings.push(finding('syntax', 'error', message, { start, end }));
   }
 
+  /** The process's slot in the per-process columns (made on first sight). */
+  private slot(process: number): number {
+    const small = process < this.smallSlot.length && Number.isInteger(process);
+    let p = small ? this.smallSlot[process] : (this.slotOf.get(process) ?? -1);
+    if (p >= 0) return p;
+    p = this.slotProcess.length;
+    if (small) this.smallSlot[process] = p;
+    else this.slotOf.set(process, p);
+    this.slotProcess.push(process);
+    this.pendActive.push(0);
+    this.pendPool.push(0);
+    this.pendCount.push(0);
+    this.pendTime.push(0);
+    this.pendStart.push(0);
+    this.pendEnd.push(0);
+    this.pendIndex.push(0);
+    this.crashCount.push(0);
+    this.curSession.push(-1);
+    this.curSessionGen.push(-1);
+    return p;
+  }
+
   /** One event whose micro-ops are in the scratch. process < 0: not a client process (skipped). */
   event(type: number, process: number, time: number, index: number, start: number, end: number): void {
     if (process < 0) return;
+    const p = this.slot(process);
     if (type === EV_INVOKE) {
-      if (this.pending.has(process)) {
+      if (this.pendActive.data[p] === 1) {
         this.problem(`process ${process} invokes a transaction before its previous one completed`, start, end);
-        this.finishIncomplete(process);
+        this.finishIncomplete(p);
       }
       const pool = this.pool.kind.length;
       for (let i = 0; i < this.mKind.length; i++) {
@@ -123,34 +159,39 @@ export class JepsenAssembler {
         this.pool.start.push(this.mStart.data[i]);
         this.pool.end.push(this.mEnd.data[i]);
       }
-      this.pending.set(process, { pool, count: this.mKind.length, time, start, end, index });
+      this.pendActive.data[p] = 1;
+      this.pendPool.data[p] = pool;
+      this.pendCount.data[p] = this.mKind.length;
+      this.pendTime.data[p] = time;
+      this.pendStart.data[p] = start;
+      this.pendEnd.data[p] = end;
+      this.pendIndex.data[p] = index;
       return;
     }
-    const inv = this.pending.get(process);
-    if (!inv) {
+    if (this.pendActive.data[p] === 0) {
       this.problem(`a completion (:${['invoke', 'ok', 'fail', 'info'][type]}) of process ${process} without its invoke`, start, end);
       return;
     }
-    this.pending.delete(process);
-    const t = this.txn(process, type === EV_FAIL, type === EV_INFO, inv.index, start, end, inv.time, time);
+    this.pendActive.data[p] = 0;
+    const t = this.txn(p, type === EV_FAIL, type === EV_INFO, this.pendIndex.data[p], start, end, this.pendTime.data[p], time);
     if (type === EV_OK) this.addScratchOps(t);
-    else this.addPoolOps(t, inv.pool, inv.count, type === EV_INFO);
-    if (type === EV_INFO) this.crashes.set(process, (this.crashes.get(process) ?? 0) + 1);
+    else this.addPoolOps(t, this.pendPool.data[p], this.pendCount.data[p], type === EV_INFO);
+    if (type === EV_INFO) this.crashCount.data[p]++;
   }
 
-  private txn(process: number, aborted: boolean, unknown: boolean, index: number, start: number, end: number, t0: number, t1: number): number {
-    // A process that crashed (:info) goes on as a new session, as Jepsen's do.
-    const generation = this.crashes.get(process) ?? 0;
-    const sessionKey = process * 1024 + Math.min(generation, 1023);
-    let s = this.sessionOf.get(sessionKey);
-    if (s === undefined) {
+  private txn(p: number, aborted: boolean, unknown: boolean, index: number, start: number, end: number, t0: number, t1: number): number {
+    // A process that crashed (:info) goes on as a new session, as Jepsen's do (at most 1024 per process).
+    const generation = this.crashCount.data[p];
+    let s = this.curSession.data[p];
+    if (this.curSessionGen.data[p] !== Math.min(generation, 1023)) {
+      const process = this.slotProcess.data[p];
       s = this.builder.addSession(generation === 0 ? `p${process}` : `p${process}.${generation + 1}`, start, start);
-      this.sessionOf.set(sessionKey, s);
+      this.curSession.data[p] = s;
+      this.curSessionGen.data[p] = Math.min(generation, 1023);
     }
     const t = this.builder.addTxn(s, aborted, -1, `T${index}`, start, end);
     if (unknown) this.builder.setTxnUnknown(t);
     this.builder.setTxnTime(t, t0, unknown ? Math.max(t0, t1) : t1);
-    this.times.push(t0);
     return t;
   }
 
@@ -184,18 +225,21 @@ export class JepsenAssembler {
     }
   }
 
-  private finishIncomplete(process: number): void {
-    const inv = this.pending.get(process);
-    if (!inv) return;
-    this.pending.delete(process);
-    const t = this.txn(process, false, true, inv.index, inv.start, inv.end, inv.time, inv.time);
-    this.addPoolOps(t, inv.pool, inv.count, true);
-    this.crashes.set(process, (this.crashes.get(process) ?? 0) + 1);
+  private finishIncomplete(p: number): void {
+    if (this.pendActive.data[p] === 0) return;
+    this.pendActive.data[p] = 0;
+    const time = this.pendTime.data[p];
+    const t = this.txn(p, false, true, this.pendIndex.data[p], this.pendStart.data[p], this.pendEnd.data[p], time, time);
+    this.addPoolOps(t, this.pendPool.data[p], this.pendCount.data[p], true);
+    this.crashCount.data[p]++;
   }
 
   /** Invokes without a completion are indeterminate, as Jepsen treats them. */
   finish(): History {
-    for (const p of [...this.pending.keys()].sort((a, b) => a - b)) this.finishIncomplete(p);
+    const open: number[] = [];
+    for (let p = 0; p < this.slotProcess.length; p++) if (this.pendActive.data[p] === 1) open.push(p);
+    open.sort((a, b) => this.slotProcess.data[a] - this.slotProcess.data[b]);
+    for (const p of open) this.finishIncomplete(p);
     const keys = this.keys;
     const values = this.values;
     return this.builder.finish(keys.shown.length, (k) => keys.name(k), (v) => (v === INIT_VALUE ? 'init' : v < 0 ? '?' : values.name(v)), new Map(), true, { valueCount: values.shown.length });

@@ -2,7 +2,8 @@
 
 import { BOTTOM, OP_WRITE, type History } from '../model/history.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
-import { levelRow, type Level } from '../levels/levels.ts';
+import { levelRow, LEVELS, type Level } from '../levels/levels.ts';
+import { anomalyRow, parseAnomaly } from '../listappend/anomaly-table.ts';
 import type { Witness } from './witness.ts';
 
 /** What the classifier looks at: computed once per witness from its edges and reads. */
@@ -101,4 +102,14 @@ export function anomalyHeadline(h: History, rf: ReadsFrom, w: Witness, levelOf: 
   if (!p) return `${levelName} violation`;
   const summary = p.summary(s);
   return summary ? `${p.name} (${levelName}): ${summary}` : `${p.name} (${levelName})`;
+}
+
+/** The headline of any witness: a list-append anomaly class (G-single, G2-item, …) with its meaning, else anomalyHeadline. */
+export function witnessHeadline(h: History, rf: ReadsFrom, w: Witness, levelOf: (t: number) => Level, levelName: string): string {
+  // List-append witnesses carry their anomaly class; register ones the level's name.
+  if (w.anomaly !== levelName && !(LEVELS as readonly string[]).includes(w.anomaly)) {
+    const code = parseAnomaly(w.anomaly);
+    return code ? `${code} (${levelName}): ${anomalyRow(code).meaning}` : `${w.anomaly} (${levelName})`;
+  }
+  return anomalyHeadline(h, rf, w, levelOf, levelName);
 }

@@ -32,6 +32,7 @@ export function analysisJson(m: DocModel, limit = DEFAULT_LIMIT): AnalysisResult
     },
     get explain() { return m.explain; },
     list: listInference(m),
+    mixedLevels: m.mixedLevels,
   }, limit);
 }
 

@@ -3,9 +3,8 @@
 import type { Verdict } from '../../engine/analyze.ts';
 import { EK_CO } from '../../engine/model/edges.ts';
 import { BOTTOM } from '../../engine/model/history.ts';
-import { levelById, levelRow, LEVELS, type Level, type Rule } from '../../engine/levels/levels.ts';
-import { anomalyHeadline } from '../../engine/witness/patterns.ts';
-import { anomalyRow, parseAnomaly } from '../../engine/listappend/anomaly-table.ts';
+import { levelById, levelRow, type Level, type Rule } from '../../engine/levels/levels.ts';
+import { witnessHeadline } from '../../engine/witness/patterns.ts';
 import type { Witness, WitnessEdge } from '../../engine/witness/witness.ts';
 import type { DocModel } from '../doc-model.ts';
 import { code, md, ordinal } from './text.ts';
@@ -32,14 +31,8 @@ function levelOfFor(m: DocModel, v: Verdict): (t: number) => Level {
 }
 
 /** "Write skew (SER): T1 and T2 each read what the other overwrites", a list-append anomaly code, or "SER violation". */
-export function witnessHeadline(m: DocModel, v: Verdict, w: Witness): string {
-  const name = levelName(v);
-  // List-append witnesses carry their anomaly class (G-single, G2-item, …); register ones the level's name.
-  if (w.anomaly !== name && !(LEVELS as readonly string[]).includes(w.anomaly)) {
-    const code = parseAnomaly(w.anomaly);
-    return code ? `${code} (${name}): ${anomalyRow(code).meaning}` : `${w.anomaly} (${name})`;
-  }
-  return anomalyHeadline(m.history, m.readsFrom, w, levelOfFor(m, v), name);
+function headlineOf(m: DocModel, v: Verdict, w: Witness): string {
+  return witnessHeadline(m.history, m.readsFrom, w, levelOfFor(m, v), levelName(v));
 }
 
 const txnName = (m: DocModel, t: number): string => (t === BOTTOM ? '⊥' : m.history.names.txnName(t));
@@ -116,7 +109,7 @@ export function readLevelSection(m: DocModel, o: number): string[] {
     }
     if (rank === 3) { without.push(name); continue; }
     // The level is in bold before it: the headline without "(SER)".
-    const headline = w ? witnessHeadline(m, v, w).replace(` (${name})`, '') : 'violation';
+    const headline = w ? headlineOf(m, v, w).replace(` (${name})`, '') : 'violation';
     // Levels sharing the witness and the lines (one implied by another) are shown once.
     const same = entries.find((x) => x.rank === rank && x.lines.join('\n') === lines.join('\n') && x.headline === headline);
     if (same) same.levels.push(name);
@@ -170,7 +163,7 @@ export function txnLevelSection(m: DocModel, t: number): string[] {
     const where = step >= 0 ? `; ${md(txnName(m, t))} is on the witness cycle (step ${step + 1} of ${w.edges.length})`
       : w.edges.length === 0 && (w.readOps ?? []).some((o) => h.opTxn[o] === t) ? `; the violation is reported at a read of ${md(txnName(m, t))}`
         : '';
-    add(name, `✗ no commit order: ${md(witnessHeadline(m, v, w).replace(` (${name})`, ''))}${where}`);
+    add(name, `✗ no commit order: ${md(headlineOf(m, v, w).replace(` (${name})`, ''))}${where}`);
   }
   if (lines.length === 0) return [];
   return ['', '**Commit order per level**', '', ...lines.map((x) => `- **${x.levels.join(', ')}** ${x.text}`)];
