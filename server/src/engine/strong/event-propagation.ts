@@ -3,7 +3,7 @@
 import type { History } from '../model/history.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
 import { Int32Vec } from '../util/int-vec.ts';
-import { MODE_PC, MODE_SER, MODE_SI, MODE_STATIC } from './commit-search.ts';
+import { MODE_PC as PC, MODE_SER as SER, MODE_SI as SI, MODE_STATIC as STATIC } from './commit-search.ts';
 
 export interface EventGraphInput {
   h: History;
@@ -22,6 +22,11 @@ export interface EventGraphInput {
   psi?: Uint8Array;
 }
 
+// Module-local copies of the modes: imported bindings can be getter calls (tsx's CommonJS output), measured in the hot loops.
+const MODE_PC: number = PC;
+const MODE_SER: number = SER;
+const MODE_SI: number = SI;
+const MODE_STATIC: number = STATIC;
 const INF = 0x7fffffff;
 const BOT = 0; // ⊥ (model/history.ts BOTTOM), a local constant for the hot loops
 /** Re-examination work items: the reads of a transaction, the reads from it, an SI transaction's writes. */
@@ -67,6 +72,8 @@ export class EventGraph {
   /** Committed transactions' nodes. */
   readonly live: number;
   private readonly h: History;
+  /** h.txnCount, read once (a getter on the history, measured in enqueue). */
+  private readonly n: number;
   private readonly rf: ReadsFrom;
   private readonly mode: Uint8Array;
   private readonly psi: Uint8Array | null;
@@ -134,6 +141,7 @@ export class EventGraph {
   private constructor(input: EventGraphInput, k: number) {
     const { h, rf, mode } = input;
     this.h = h;
+    this.n = h.txnCount;
     this.rf = rf;
     this.mode = mode;
     this.psi = input.psi ?? null;
@@ -294,7 +302,7 @@ export class EventGraph {
    * a cycle), `maxSteps` clock entries have been merged ('stopped', a work bound) or time is up.
    */
   propagateAll(maxSteps: number, timeUp: () => boolean, log?: (line: string) => void): 'violated' | 'done' | 'stopped' | 'timeout' {
-    const n = this.h.txnCount;
+    const n = this.n;
     for (let t = 1; t < n; t++) {
       if (this.h.txnAborted[t] === 1) continue;
       const m = this.mode[t];
@@ -361,32 +369,50 @@ export class EventGraph {
     if (tail < this.live) return false;
     bwd.fill(-1);
     fwd.fill(INF);
+    // An edge v → w whose merge cannot change anything is skipped on one entry's test (measured:
+    // most wr and derived edges are implied by others). bwd: rows are complete when a node is
+    // taken (topological order), so bwd[w][sess v] ≥ idx v means a complete predecessor u of w,
+    // reached from v's chain at or after v, was merged already: bwd[u] ≥ bwd[v] entry by entry.
     for (let i = 0; i < tail; i++) {
       const v = order[i];
       const row = v * k;
-      bwd[row + nodeSess[v]] = nodeIdx[v];
+      const sv = nodeSess[v];
+      const iv = nodeIdx[v];
+      bwd[row + sv] = iv;
       for (let p = outStart[v]; p < outStart[v + 1]; p++) {
         const w = outTo[p] * k;
+        if (bwd[w + sv] >= iv) continue;
         for (let j = 0; j < k; j++) if (bwd[w + j] < bwd[row + j]) bwd[w + j] = bwd[row + j];
       }
       for (let f = this.outHead[v]; f >= 0; f = addNext[f]) {
         const w = addTo[f] * k;
+        if (bwd[w + sv] >= iv) continue;
         for (let j = 0; j < k; j++) if (bwd[w + j] < bwd[row + j]) bwd[w + j] = bwd[row + j];
       }
     }
+    // fwd, in reverse: fwd[v][sess w] ≤ idx w for w on another session came from a merged
+    // successor u reaching w, so fwd[u] ≤ fwd[w] already. (On v's own session the entry is v's own.)
     for (let i = tail - 1; i >= 0; i--) {
       const v = order[i];
       const row = v * k;
-      fwd[row + nodeSess[v]] = nodeIdx[v];
+      const sv = nodeSess[v];
+      fwd[row + sv] = nodeIdx[v];
       for (let p = outStart[v]; p < outStart[v + 1]; p++) {
-        const w = outTo[p] * k;
+        const wn = outTo[p];
+        const sw = nodeSess[wn];
+        if (sw !== sv && fwd[row + sw] <= nodeIdx[wn]) continue;
+        const w = wn * k;
         for (let j = 0; j < k; j++) if (fwd[w + j] < fwd[row + j]) fwd[row + j] = fwd[w + j];
       }
       for (let f = this.outHead[v]; f >= 0; f = addNext[f]) {
-        const w = addTo[f] * k;
+        const wn = addTo[f];
+        const sw = nodeSess[wn];
+        if (sw !== sv && fwd[row + sw] <= nodeIdx[wn]) continue;
+        const w = wn * k;
         for (let j = 0; j < k; j++) if (fwd[w + j] < fwd[row + j]) fwd[row + j] = fwd[w + j];
       }
     }
+    // The work measure counts every edge's merge, skipped or not: budgets stay where they were.
     this.steps += 2 * (outTo.length + this.addTo.length) * k;
     return true;
   }
@@ -432,14 +458,14 @@ export class EventGraph {
   }
 
   private enqueue(kind: number, t: number): void {
-    const item = kind * this.h.txnCount + t;
+    const item = kind * this.n + t;
     if (this.queued[item] === 1) return;
     this.queued[item] = 1;
     this.work.push(item);
   }
 
   private drain(maxSteps: number, timeUp: () => boolean): 'violated' | 'done' | 'stopped' | 'timeout' {
-    const n = this.h.txnCount;
+    const n = this.n;
     let polled = 0;
     // First in, first out: an item waiting in the queue absorbs every change made meanwhile.
     while (this.workHead < this.work.length) {
@@ -542,13 +568,9 @@ export class EventGraph {
       if (g < 0) continue;
       const lo = segFrom[g];
       const hi = segEnd[g];
-      let a = lo;
-      let b = hi;
-      while (a < b) {
-        const m = (a + b) >>> 1;
-        if (writerPos[m] <= seen) a = m + 1;
-        else b = m;
-      }
+      // No writer up to `seen`, or every one at or below c(t1)'s entry: the search would find nothing.
+      if (writerPos[lo] > seen || (t1 !== BOT && writerPos[hi - 1] <= bwd[cRow + s])) continue;
+      let a = upperBound(writerPos, lo, hi, seen);
       a--;
       if (a >= lo && writers[a] === t3) a--;
       // (Already before t1 when at or below c(t1)'s entry: nothing to add.)
@@ -582,13 +604,9 @@ export class EventGraph {
       if (g < 0) continue;
       const lo = segFrom[g];
       const hi = segEnd[g];
-      let a = lo;
-      let b = hi;
-      while (a < b) {
-        const m = (a + b) >>> 1;
-        if (writerPos[m] < after) a = m + 1;
-        else b = m;
-      }
+      // No writer from `after` on, or every one at or past R's entry: the search would find nothing.
+      if (writerPos[hi - 1] < after || writerPos[lo] >= fwd[rRow + s]) continue;
+      let b = lowerBound(writerPos, lo, hi, after);
       if (b < hi && writers[b] === t1) b++;
       if (b < hi && writers[b] === t3) b++;
       // (Already after R when at or past R's entry: nothing to add.)
@@ -618,13 +636,8 @@ export class EventGraph {
         const g = segOf[rf.writeKeys[q] * k + s];
         if (g < 0) continue;
         const lo = segFrom[g];
-        let a = lo;
-        let b = segEnd[g];
-        while (a < b) {
-          const m = (a + b) >>> 1;
-          if (writerPos[m] <= seen) a = m + 1;
-          else b = m;
-        }
+        if (writerPos[lo] > seen || writerPos[segEnd[g] - 1] <= known) continue;
+        let a = upperBound(writerPos, lo, segEnd[g], seen);
         a--;
         if (a >= lo && writers[a] === t3) a--;
         if (a >= lo && writerPos[a] > known && !this.require(2 * writers[a] + 1, r3)) return false;
@@ -639,13 +652,8 @@ export class EventGraph {
         const g = segOf[rf.writeKeys[q] * k + s];
         if (g < 0) continue;
         const hi = segEnd[g];
-        let a = segFrom[g];
-        let b = hi;
-        while (a < b) {
-          const m = (a + b) >>> 1;
-          if (writerPos[m] < after) a = m + 1;
-          else b = m;
-        }
+        if (writerPos[hi - 1] < after || writerPos[segFrom[g]] >= known) continue;
+        let b = lowerBound(writerPos, segFrom[g], hi, after);
         if (b < hi && writers[b] === t3) b++;
         if (b < hi && writerPos[b] < known && !this.require(c3, 2 * writers[b] + 1)) return false;
       }
@@ -852,6 +860,34 @@ export class EventGraph {
   prefer(a: number, b: number, c: number, d: number, pos: Int32Array): [number, number] {
     return pos[a] - pos[b] < pos[c] - pos[d] ? [a, b] : [c, d];
   }
+}
+
+/**
+ * The first index in [lo, hi) (non-empty, ascending) whose position exceeds v, else hi. Branch-free
+ * halving (the sign bit of a difference picks the half): the searches' branches were mispredicted
+ * in the profile. Positions and v lie well inside int32, so the differences do not overflow.
+ */
+function upperBound(pos: Int32Array, lo: number, hi: number, v: number): number {
+  let base = lo;
+  let len = hi - lo;
+  while (len > 1) {
+    const half = len >>> 1;
+    base += half & ((pos[base + half] - v - 1) >> 31);
+    len -= half;
+  }
+  return base + ((pos[base] - v - 1) >>> 31);
+}
+
+/** The first index in [lo, hi) (non-empty, ascending) whose position is at least v, else hi (as upperBound). */
+function lowerBound(pos: Int32Array, lo: number, hi: number, v: number): number {
+  let base = lo;
+  let len = hi - lo;
+  while (len > 1) {
+    const half = len >>> 1;
+    base += half & ((pos[base + half] - v) >> 31);
+    len -= half;
+  }
+  return base + ((pos[base] - v) >>> 31);
 }
 
 function writes(rf: ReadsFrom, t: number, x: number): boolean {
