@@ -80,6 +80,8 @@ export class EventGraph {
   private readonly nodeIdx: Int32Array; // chain position (-1: ⊥ or aborted)
   private readonly nodeSess: Int32Array;
   private readonly sessNodes: Int32Array; // nodes per session chain
+  private readonly chainPrev: Int32Array; // the node before on its session chain, or -1
+  private readonly chainNext: Int32Array; // the node after, or -1
   // Base edges (chains, wr, precedence) as CSR in both directions.
   private readonly outStart: Int32Array;
   private readonly outTo: Int32Array;
@@ -152,6 +154,8 @@ export class EventGraph {
     this.nodeIdx = new Int32Array(nodes).fill(-1);
     this.nodeSess = new Int32Array(nodes).fill(-1);
     this.sessNodes = new Int32Array(k);
+    this.chainPrev = new Int32Array(nodes).fill(-1);
+    this.chainNext = new Int32Array(nodes).fill(-1);
     const from = new Int32Vec(4 * n);
     const to = new Int32Vec(4 * n);
     const edge = (a: number, b: number): void => {
@@ -170,7 +174,13 @@ export class EventGraph {
         this.nodeSess[2 * t] = s;
         this.nodeSess[2 * t + 1] = s;
         edge(2 * t, 2 * t + 1);
-        if (prev >= 0) edge(2 * prev + 1, 2 * t);
+        this.chainPrev[2 * t + 1] = 2 * t;
+        this.chainNext[2 * t] = 2 * t + 1;
+        if (prev >= 0) {
+          edge(2 * prev + 1, 2 * t);
+          this.chainPrev[2 * t] = 2 * prev + 1;
+          this.chainNext[2 * prev + 1] = 2 * t;
+        }
         prev = t;
         i++;
       }
@@ -369,48 +379,58 @@ export class EventGraph {
     if (tail < this.live) return false;
     bwd.fill(-1);
     fwd.fill(INF);
-    // An edge v → w whose merge cannot change anything is skipped on one entry's test (measured:
-    // most wr and derived edges are implied by others). bwd: rows are complete when a node is
-    // taken (topological order), so bwd[w][sess v] ≥ idx v means a complete predecessor u of w,
-    // reached from v's chain at or after v, was merged already: bwd[u] ≥ bwd[v] entry by entry.
+    // Each row is pulled into place (it stays in cache while merged): first a copy of the chain
+    // neighbour's, then the other edges, each skipped on one entry's test when its merge cannot
+    // change anything (measured: most wr and derived edges are implied by others). bwd, in
+    // topological order: a row is complete when its node is taken, and bwd[v][sess u] ≥ idx u
+    // (v's own entry is written last) means a merged predecessor p is reached from u's chain at or
+    // after u, so bwd[p] ≥ bwd[u] entry by entry already. fwd is the mirror image.
+    const { chainPrev, chainNext, inStart, inFrom } = this;
+    const addFrom = this.addFrom.data;
+    const addInNext = this.addInNext.data;
     for (let i = 0; i < tail; i++) {
       const v = order[i];
       const row = v * k;
-      const sv = nodeSess[v];
-      const iv = nodeIdx[v];
-      bwd[row + sv] = iv;
-      for (let p = outStart[v]; p < outStart[v + 1]; p++) {
-        const w = outTo[p] * k;
-        if (bwd[w + sv] >= iv) continue;
-        for (let j = 0; j < k; j++) if (bwd[w + j] < bwd[row + j]) bwd[w + j] = bwd[row + j];
+      const cp = chainPrev[v];
+      if (cp >= 0) {
+        const src = cp * k;
+        for (let j = 0; j < k; j++) bwd[row + j] = bwd[src + j];
       }
-      for (let f = this.outHead[v]; f >= 0; f = addNext[f]) {
-        const w = addTo[f] * k;
-        if (bwd[w + sv] >= iv) continue;
-        for (let j = 0; j < k; j++) if (bwd[w + j] < bwd[row + j]) bwd[w + j] = bwd[row + j];
+      for (let p = inStart[v]; p < inStart[v + 1]; p++) {
+        const u = inFrom[p];
+        if (u === cp || bwd[row + nodeSess[u]] >= nodeIdx[u]) continue;
+        const src = u * k;
+        for (let j = 0; j < k; j++) if (bwd[row + j] < bwd[src + j]) bwd[row + j] = bwd[src + j];
       }
+      for (let f = this.inHead[v]; f >= 0; f = addInNext[f]) {
+        const u = addFrom[f];
+        if (bwd[row + nodeSess[u]] >= nodeIdx[u]) continue;
+        const src = u * k;
+        for (let j = 0; j < k; j++) if (bwd[row + j] < bwd[src + j]) bwd[row + j] = bwd[src + j];
+      }
+      bwd[row + nodeSess[v]] = nodeIdx[v];
     }
-    // fwd, in reverse: fwd[v][sess w] ≤ idx w for w on another session came from a merged
-    // successor u reaching w, so fwd[u] ≤ fwd[w] already. (On v's own session the entry is v's own.)
     for (let i = tail - 1; i >= 0; i--) {
       const v = order[i];
       const row = v * k;
-      const sv = nodeSess[v];
-      fwd[row + sv] = nodeIdx[v];
+      const cn = chainNext[v];
+      if (cn >= 0) {
+        const src = cn * k;
+        for (let j = 0; j < k; j++) fwd[row + j] = fwd[src + j];
+      }
       for (let p = outStart[v]; p < outStart[v + 1]; p++) {
-        const wn = outTo[p];
-        const sw = nodeSess[wn];
-        if (sw !== sv && fwd[row + sw] <= nodeIdx[wn]) continue;
-        const w = wn * k;
-        for (let j = 0; j < k; j++) if (fwd[w + j] < fwd[row + j]) fwd[row + j] = fwd[w + j];
+        const w = outTo[p];
+        if (w === cn || fwd[row + nodeSess[w]] <= nodeIdx[w]) continue;
+        const src = w * k;
+        for (let j = 0; j < k; j++) if (fwd[src + j] < fwd[row + j]) fwd[row + j] = fwd[src + j];
       }
       for (let f = this.outHead[v]; f >= 0; f = addNext[f]) {
-        const wn = addTo[f];
-        const sw = nodeSess[wn];
-        if (sw !== sv && fwd[row + sw] <= nodeIdx[wn]) continue;
-        const w = wn * k;
-        for (let j = 0; j < k; j++) if (fwd[w + j] < fwd[row + j]) fwd[row + j] = fwd[w + j];
+        const w = addTo[f];
+        if (fwd[row + nodeSess[w]] <= nodeIdx[w]) continue;
+        const src = w * k;
+        for (let j = 0; j < k; j++) if (fwd[src + j] < fwd[row + j]) fwd[row + j] = fwd[src + j];
       }
+      fwd[row + nodeSess[v]] = nodeIdx[v];
     }
     // The work measure counts every edge's merge, skipped or not: budgets stay where they were.
     this.steps += 2 * (outTo.length + this.addTo.length) * k;
