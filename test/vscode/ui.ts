@@ -1,11 +1,11 @@
 // The UI check: the packaged .vsix installed into code-server, driven through Chromium, with screenshots as artifacts.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium } from './browser.ts';
 import { installExtension, startCodeServer, type Profile } from './code-server.ts';
-import { RESULTS, VSIX, WORK } from './paths.ts';
+import { RESULTS, ROOT, VSIX, WORK } from './paths.ts';
 import { fracturedRead } from './suite/locate.ts';
 import { openFile, runCommand, waitForGraph } from './workbench-page.ts';
 import { prepareWorkspace } from './workspace.ts';
@@ -60,6 +60,8 @@ export async function runUiCheck(): Promise<UiCheck> {
 
     const hover = await showHover(page);
     await page.screenshot({ path: shots.hover });
+    // The README's hover picture, re-made on request like the other documentation images.
+    if (process.env.ISOCHECK_UPDATE_DOC_IMAGES === '1') copyFileSync(shots.hover, join(ROOT, 'docs', 'images', 'vscode-hover.png'));
 
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+Shift+M');
