@@ -3,7 +3,16 @@
 import { Int32Vec } from '../util/int-vec.ts';
 import type { CycleClass } from './anomaly-table.ts';
 import { LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
-import { allEdgesAcyclic, allEdgesCsr, allEdgesWithRtAcyclic, componentIdsOfKinds, firstStartAfter, rtChain, withExtraEdges, type KindCsr, type RtChain } from './list-graph.ts';
+import { stronglyConnected } from '../util/graph.ts';
+import { allEdgesAcyclic, allEdgesCsr, allEdgesWithRtAcyclic, firstStartAfter, rtChain, withExtraEdges, type KindCsr, type RtChain } from './list-graph.ts';
+
+/**
+ * Component ids over the edges whose kind is in `kinds`: u reaches v only if id[u] ≥ id[v], so a node
+ * whose id is below a's cannot reach a, which prunes a search for a path to a without changing its result.
+ */
+function componentIds(g: KindCsr, kinds: number): Int32Array {
+  return stronglyConnected(g, null, { kind: g.kind, kinds }).comp;
+}
 
 /** One edge of a cycle: an index into the inference's edges, or an rt edge (index -1). */
 export interface CycleEdge {
@@ -114,7 +123,7 @@ class CycleGraph {
     // An acyclic graph (a consistent history) has only single-node components: Kahn's test is
     // cheaper than Tarjan's, and then no class has a cycle to look for.
     this.acyclic = allEdgesAcyclic(inf);
-    this.comp = this.acyclic ? IDENTITY : componentIdsOfKinds(this.out, ALL_KINDS);
+    this.comp = this.acyclic ? IDENTITY : componentIds(this.out, ALL_KINDS);
     this.startOf = h.txnTimeStart ?? null;
     this.endOf = h.txnTimeEnd ?? null;
     const rt = withRealtime ? rtChain(inf) : null;
@@ -128,12 +137,12 @@ class CycleGraph {
     this.acyclicRt = allEdgesWithRtAcyclic(this.inf);
     if (this.acyclicRt) return IDENTITY;
     this.rtGraph = withExtraEdges(this.out, rt.chain.nodeCount, rt.from, rt.to, rt.from.length, LK_RT);
-    return componentIdsOfKinds(this.rtGraph, ALL_KINDS);
+    return componentIds(this.rtGraph, ALL_KINDS);
   }
 
   /**
    * Component ids of the graph restricted to the kinds a class may use (rt too in the realtime
-   * pass): a node whose id is below a's cannot reach a by such edges (componentIdsOfKinds).
+   * pass): a node whose id is below a's cannot reach a by such edges (stronglyConnected in util/graph.ts).
    */
   private reachIds(allowed: number, realtime: boolean): Int32Array {
     const kinds = realtime ? allowed | bit(LK_RT) : allowed & ~bit(LK_RT);
@@ -142,7 +151,7 @@ class CycleGraph {
     const key = kinds * 2 + (realtime ? 1 : 0);
     let ids = this.idsCache.get(key);
     if (!ids) {
-      ids = componentIdsOfKinds(realtime ? (this.rtGraph as KindCsr) : this.out, kinds);
+      ids = componentIds(realtime ? (this.rtGraph as KindCsr) : this.out, kinds);
       this.idsCache.set(key, ids);
     }
     return ids;

@@ -12,7 +12,7 @@ import { Int32Vec } from '../util/int-vec.ts';
 import { levelId } from '../levels/levels.ts';
 import type { ListLevel } from './anomaly-table.ts';
 import { LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
-import { allEdgesAcyclic, allEdgesCsr, allEdgesWithRtAcyclic, edgeCsr, maskedTopologicalOrder, rtChain, unionAcyclic } from './list-graph.ts';
+import { allEdgesAcyclic, allEdgesCsr, allEdgesWithRtAcyclic, edgeCsr, rtChain, unionAcyclic } from './list-graph.ts';
 
 /** Level ids as in History.txnLevel (the level table's stable ids). */
 export const L_RC = levelId('RC');
@@ -137,7 +137,8 @@ export class ListLevelContext {
 
   /** topologicalOrder(baseGraph()), read off the shared all-edges CSR without building baseGraph. */
   private baseOrder(): { order: Int32Array; count: number } {
-    return maskedTopologicalOrder(allEdgesCsr(this.inf), BASE_KINDS);
+    const g = allEdgesCsr(this.inf);
+    return topologicalOrder(g, { kind: g.kind, kinds: BASE_KINDS });
   }
 
   /** Largest version position of t's appends to k: UNOBSERVED when one was never read, NONE without appends. */

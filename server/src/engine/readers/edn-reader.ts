@@ -434,13 +434,7 @@ class EdnParser {
       this.ws();
       if (this.b[this.i] !== C_RBRACK && this.b[this.i] !== C_RPAREN) throw new EdnError(`expected ']' to close the micro-op, found ${this.describe()}`, this.i);
       this.i++;
-      asm.mKind.push(kind);
-      asm.mKey.push(key);
-      asm.mValue.push(value);
-      asm.mListStart.push(listStart);
-      asm.mListLen.push(listLen);
-      asm.mStart.push(opStart);
-      asm.mEnd.push(this.i);
+      asm.addMicroOp(kind, key, value, listStart, listLen, opStart, this.i);
     }
   }
 

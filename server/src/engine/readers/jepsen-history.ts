@@ -111,6 +111,17 @@ export class JepsenAssembler {
     this.listWorkload = listWorkload;
   }
 
+  /** One micro-op of the current event (both readers, EDN and JSON, add them here). */
+  addMicroOp(kind: number, key: number, value: number, listStart: number, listLen: number, start: number, end: number): void {
+    this.mKind.push(kind);
+    this.mKey.push(key);
+    this.mValue.push(value);
+    this.mListStart.push(listStart);
+    this.mListLen.push(listLen);
+    this.mStart.push(start);
+    this.mEnd.push(end);
+  }
+
   resetScratch(): void {
     this.mKind.length = this.mKey.length = this.mValue.length = this.mListStart.length = this.mListLen.length = 0;
     this.mStart.length = this.mEnd.length = this.mElems.length = 0;

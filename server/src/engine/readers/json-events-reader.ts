@@ -72,13 +72,7 @@ function event(asm: JepsenAssembler, e: unknown, lineNo: number, start: number, 
       value = scalar(asm.values, m[2]);
       if (value < 0 && kind !== MOP_READ) throw new Error(`"${m[0]}" of null`);
     }
-    asm.mKind.push(kind);
-    asm.mKey.push(key);
-    asm.mValue.push(value);
-    asm.mListStart.push(listStart);
-    asm.mListLen.push(listLen);
-    asm.mStart.push(start);
-    asm.mEnd.push(end);
+    asm.addMicroOp(kind, key, value, listStart, listLen, start, end);
   }
   const index = typeof o.index === 'number' ? o.index : lineNo;
   const time = typeof o.time === 'number' ? o.time : index;

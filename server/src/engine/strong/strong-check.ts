@@ -4,8 +4,8 @@ import { searchCommitOrder, MODE_PC, MODE_SER, MODE_SI, MODE_STATIC } from './co
 import { EdgeList, EK_CO } from '../model/edges.ts';
 import { forEachRealTimeEdge } from './real-time.ts';
 import { BOTTOM } from '../model/history.ts';
-import { forcedEdges, type CheckContext } from '../weak/level-check.ts';
-import { isSnapshotLevel, levelRow, RULES, type Level, type Rule, type SearchMode } from '../levels/levels.ts';
+import type { CheckContext } from '../weak/level-check.ts';
+import { isSnapshotLevel, levelRow, RULES, type Level, type SearchMode } from '../levels/levels.ts';
 import { searchOrientations } from './orientation-search.ts';
 import { decideByEvents, refuteByEvents } from './event-search.ts';
 import { propagateSnapshotOrder } from './strong-propagation.ts';
@@ -85,7 +85,7 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
   // PSI without snapshot levels: orienting the write-conflicting pairs is exact.
   if (approximate && !hasSnapshotLevels(h.txnCount, levelOf, h.txnAborted)) {
     // Lost updates first, at any size (necessary conditions on events: only a violation decides).
-    const cc = applies.CC.includes(1) ? cachedForcedEdges(ctx, 'CC', applies.CC) : new EdgeList();
+    const cc = applies.CC.includes(1) ? ctx.forced('CC', applies.CC) : new EdgeList();
     const psiDeadline = Date.now() + budget.millis;
     const refuted = cc ? refuteByEvents({ h, rf, mode, psi, exact: false, maxEntries: EVENT_CLOCK_ENTRIES, log: budget.log,
       timeUp: () => Date.now() > psiDeadline || budget.stop?.() === true,
@@ -101,7 +101,7 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
   const precedence = new EdgeList();
   for (const rule of RULES) {
     if (!applies[rule].includes(1)) continue;
-    const e = cachedForcedEdges(ctx, rule, applies[rule]);
+    const e = ctx.forced(rule, applies[rule]);
     if (!e) return { kind: 'unknown', reason: 'the history needs more vector-clock entries (transactions × sessions) than CC keeps' };
     for (let i = 0; i < e.length; i++) precedence.add(e.from.data[i], e.to.data[i], e.kind.data[i]);
   }
@@ -152,28 +152,6 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
   }
   const order = enumerateOrders(ctx, precedence, (o) => verifyOrder(h, rf, levelOf, o) === null);
   return order ? { kind: 'consistent', order } : { kind: 'violated' };
-}
-
-/**
- * The forced edges last computed per context, by rule and the transactions it applies to: every
- * strong level takes CC's, and a run checks several levels on one context (measured: CC's
- * saturation is 0.5–1 s of each level at 64 × 100,000). Read only by the callers; the same input
- * gives the same edges, so a hit changes nothing but the time.
- */
-const forcedCache = new WeakMap<CheckContext, { rule: Rule; applies: Uint8Array; edges: EdgeList | null }>();
-
-function cachedForcedEdges(ctx: CheckContext, rule: Rule, applies: Uint8Array): EdgeList | null {
-  const hit = forcedCache.get(ctx);
-  if (hit !== undefined && hit.rule === rule && sameBytes(hit.applies, applies)) return hit.edges;
-  const edges = forcedEdges(ctx, rule, applies);
-  forcedCache.set(ctx, { rule, applies: applies.slice(), edges });
-  return edges;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 function hasSnapshotLevels(n: number, levelOf: (t: number) => Level, aborted: Uint8Array): boolean {

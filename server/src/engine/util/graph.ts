@@ -110,13 +110,27 @@ export function unionLeftOver(a: Csr, aIndeg: Int32Array, b: Csr): Uint8Array | 
   return leftOver;
 }
 
+/** Only the edges whose kind (kind[p], per CSR slot) is a bit set in `kinds`. */
+export interface EdgeKinds {
+  kind: Uint8Array;
+  kinds: number;
+}
+
 /**
  * Kahn's algorithm. Returns the nodes in a topological order; when the graph has a cycle the order
- * is shorter than nodeCount and `inCycleRegion` marks the nodes left over (on or after a cycle).
+ * is shorter than nodeCount and `leftOver` marks the nodes left over (on or after a cycle). With
+ * `only`, over just those edges (the same order as on a CSR built from them: edges keep their order per source).
  */
-export function topologicalOrder(g: Csr): { order: Int32Array; count: number; leftOver: Uint8Array } {
+export function topologicalOrder(g: Csr, only: EdgeKinds | null = null): { order: Int32Array; count: number; leftOver: Uint8Array } {
   const n = g.nodeCount;
-  const indeg = inDegrees(g);
+  const kind = only?.kind;
+  const kinds = only?.kinds ?? 0;
+  let indeg: Int32Array;
+  if (kind === undefined) indeg = inDegrees(g);
+  else {
+    indeg = new Int32Array(n);
+    for (let p = 0; p < g.target.length; p++) if (((kinds >> kind[p]) & 1) !== 0) indeg[g.target[p]]++;
+  }
   const order = new Int32Array(n);
   let head = 0;
   let tail = 0;
@@ -124,6 +138,7 @@ export function topologicalOrder(g: Csr): { order: Int32Array; count: number; le
   while (head < tail) {
     const v = order[head++];
     for (let p = g.start[v]; p < g.start[v + 1]; p++) {
+      if (kind !== undefined && ((kinds >> kind[p]) & 1) === 0) continue;
       const w = g.target[p];
       if (--indeg[w] === 0) order[tail++] = w;
     }
@@ -134,10 +149,12 @@ export function topologicalOrder(g: Csr): { order: Int32Array; count: number; le
 }
 
 /**
- * Strongly connected components of the subgraph induced by `mask` (iterative Tarjan).
- * Returns comp[v] (-1 outside the mask) and the number of components.
+ * Strongly connected components of the subgraph induced by `mask` (null: every node), over the
+ * edges `only` allows (null: every edge), by an iterative Tarjan. Returns comp[v] (-1 outside the
+ * mask), the number of components and their sizes. Ids are given as components complete, so u
+ * reaches v only if comp[u] ≥ comp[v].
  */
-export function stronglyConnected(g: Csr, mask: Uint8Array): { comp: Int32Array; count: number; size: Int32Array } {
+export function stronglyConnected(g: Csr, mask: Uint8Array | null, only: EdgeKinds | null = null): { comp: Int32Array; count: number; size: Int32Array } {
   const n = g.nodeCount;
   const index = new Int32Array(n).fill(-1);
   const low = new Int32Array(n);
@@ -146,12 +163,14 @@ export function stronglyConnected(g: Csr, mask: Uint8Array): { comp: Int32Array;
   const stack = new Int32Array(n);
   const callNode = new Int32Array(n);
   const callEdge = new Int32Array(n);
-  const sizes: number[] = [];
+  const sizes = new Int32Array(n);
+  const kind = only?.kind;
+  const kinds = only?.kinds ?? 0;
   let sp = 0;
   let next = 0;
   let count = 0;
   for (let root = 0; root < n; root++) {
-    if (mask[root] === 0 || index[root] >= 0) continue;
+    if ((mask !== null && mask[root] === 0) || index[root] >= 0) continue;
     let depth = 0;
     callNode[0] = root;
     callEdge[0] = g.start[root];
@@ -163,8 +182,9 @@ export function stronglyConnected(g: Csr, mask: Uint8Array): { comp: Int32Array;
       const p = callEdge[depth];
       if (p < g.start[v + 1]) {
         callEdge[depth] = p + 1;
+        if (kind !== undefined && ((kinds >> kind[p]) & 1) === 0) continue;
         const w = g.target[p];
-        if (mask[w] === 0) continue;
+        if (mask !== null && mask[w] === 0) continue;
         if (index[w] < 0) {
           index[w] = low[w] = next++;
           stack[sp++] = w;
@@ -186,7 +206,7 @@ export function stronglyConnected(g: Csr, mask: Uint8Array): { comp: Int32Array;
           comp[w] = count;
           size++;
         } while (w !== v);
-        sizes.push(size);
+        sizes[count] = size;
         count++;
       }
       depth--;
@@ -196,5 +216,5 @@ export function stronglyConnected(g: Csr, mask: Uint8Array): { comp: Int32Array;
       }
     }
   }
-  return { comp, count, size: Int32Array.from(sizes) };
+  return { comp, count, size: sizes.subarray(0, count) };
 }
