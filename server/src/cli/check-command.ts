@@ -94,7 +94,8 @@ export function runCheck(argv: readonly string[], io: Io): number {
     // A claimed level always gets the full budget.
     const strongMillis = levels === undefined && !claim && input.bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
     progress.read(input.bytes.length, strongMillis ?? DEFAULT_STRONG_BUDGET.millis);
-    const options = { levels, maxWitnesses, strongMillis, plumeInit, onProgress: progress.stage, stop: progress.poll };
+    // Reports never show the forced co edges (editor features): saturations a verdict does not need are skipped.
+    const options = { levels, maxWitnesses, strongMillis, plumeInit, onProgress: progress.stage, stop: progress.poll, keepForced: false };
     let report: ClaimedReport;
     try {
       const analysis = analyzeSource(readSource(input, fmt, { plumeInit }), options);

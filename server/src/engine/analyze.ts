@@ -71,6 +71,8 @@ export interface AnalyzeOptions {
   onProgress?: (stage: string, done: number, total: number) => void;
   /** Plume files: whether a value of 0 is the initial value ('zero', default) or an ordinary one ('none'). */
   plumeInit?: 'zero' | 'none';
+  /** Keep the forced co edges of every weak rule in Analysis.forced (default true; false skips saturations a verdict does not need). */
+  keepForced?: boolean;
 }
 
 /** A history as a reader returns it (readers/): what the pipeline starts from. */

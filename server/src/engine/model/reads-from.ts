@@ -2,7 +2,7 @@
 
 import { finding, type Finding, type Span } from './diagnostics.ts';
 import { BOTTOM, INIT_VALUE, NO_VALUE, OP_READ, OP_WRITE, type History } from './history.ts';
-import { WriterIndex } from './writer-index.ts';
+import { SHARED, WriterIndex } from './writer-index.ts';
 
 export interface ReadsFrom {
   /** Per op: the writer of an external read usable by the level checks (committed reader, sound source), else -1. */
@@ -63,6 +63,7 @@ export function computeReadsFrom(h: History): ReadsFrom {
 
   // Writer index: (key, value) → write op; duplicates make the pair ambiguous.
   const writerOf = new WriterIndex(h, isFinal);
+  const direct = writerOf.direct;
   const warned = new Set<number>();
   for (const [first, o] of writerOf.duplicates) {
     if (!warned.has(first)) findings.push(duplicateWrite(h, first, o));
@@ -142,9 +143,17 @@ export function computeReadsFrom(h: History): ReadsFrom {
         }
         fromInit = true;
       } else {
-        w = writerOf.get(x, v);
-        t1 = writerOf.txn;
-        final = writerOf.final;
+        // The flat index inlined (see WriterIndex.direct): this runs once per read of the input.
+        const d = v >= 0 && 4 * v < direct.length ? direct[4 * v] : SHARED;
+        if (d === SHARED) {
+          w = writerOf.get(x, v);
+          t1 = writerOf.txn;
+          final = writerOf.final;
+        } else if (d >= 0 && direct[4 * v + 1] === x) {
+          w = d;
+          t1 = direct[4 * v + 2];
+          final = direct[4 * v + 3];
+        }
         const init = h.initValues.size > 0 ? h.initValues.get(x) : undefined;
         if (w < 0 && init === v) fromInit = true;
         else if (w < 0) {

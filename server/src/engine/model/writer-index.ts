@@ -11,7 +11,7 @@ export class WriterIndex {
    * several keys write that value (those go to `map`). One lookup touches one cache line, where
    * separate columns cost three cache misses per read on million-operation histories (measured).
    */
-  private readonly direct: Int32Array;
+  readonly direct: Int32Array;
   private readonly map = new PairMap(64);
   private readonly duplicated = new PairMap(16);
   /** (first write, later write) for every write of a pair already written. */
@@ -82,4 +82,4 @@ export class WriterIndex {
   }
 }
 
-const SHARED = -2;
+export const SHARED = -2;

@@ -4,6 +4,7 @@ import type { EdgeList } from '../model/edges.ts';
 import { isWeakLevel, levelRow, weakerOrEqual, type Level, type Rule } from '../levels/levels.ts';
 import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongBudget, type StrongResult } from '../strong/strong-check.ts';
 import { checkCycles, forcedEdges, MAX_CLOCK_ENTRIES } from '../weak/level-check.ts';
+import { nonRepeatableCycles } from '../weak/non-repeatable.ts';
 import { explainStrong, liftWitness } from '../witness/strong-witness.ts';
 import { levelOfTarget, minimizeWitness, type Target } from '../witness/violation.ts';
 import type { Witness } from '../witness/witness.ts';
@@ -15,6 +16,12 @@ export interface VerdictOptions {
   witnessWork?: number;
   deferStrong?: boolean;
   stop?: () => boolean;
+  /**
+   * Keep every weak rule's forced co edges (Analysis.forced, for hovers and the graph); default
+   * true. Reports that never show them (the CLI) pass false, so RA decided by a non-repeatable
+   * read skips its saturation.
+   */
+  keepForced?: boolean;
 }
 
 export const TOO_MANY_CLOCKS = `not decided: CC keeps a vector clock per transaction (transactions × sessions entries), and this history needs more than ${MAX_CLOCK_ENTRIES}`;
@@ -102,6 +109,10 @@ export class LevelVerdicts {
   private decideWeak(rule: Rule): Verdict {
     const { ctx, readWitness } = this.checks;
     if (rule === 'CC' && !ctx.causal) return decided(rule, false, this.checks.causality(), CYCLE_IN_SO_WR);
+    if (rule === 'RA') {
+      const v = this.nonRepeatable();
+      if (v) return v;
+    }
     const edges = forcedEdges(ctx, rule, null);
     if (!edges) return undecided(rule, TOO_MANY_CLOCKS);
     this.forced.set(rule, edges);
@@ -110,6 +121,23 @@ export class LevelVerdicts {
     const witness = r.cycles.length > 0 ? this.checks.toWitness(rule, r.cycles[0], r.view) : this.checks.fallbackWitness();
     this.extraWitnesses.set(rule, r.cycles.slice(1).map((c) => this.checks.toWitness(rule, c, r.view)));
     return decided(rule, r.acyclic && readWitness === null, witness);
+  }
+
+  /**
+   * RA's verdict when some transaction reads a key from two writers: violated, its witness the
+   * two-cycle of co edges that read forces (non-repeatable.ts), the least any witness weighs; null
+   * otherwise. A cycle in so ∪ wr is still reported first, as the full check does.
+   */
+  private nonRepeatable(): Verdict | null {
+    const { ctx, h, rf } = this.checks;
+    const found = nonRepeatableCycles({ h, rf, applies: null }, this.checks.maxWitnesses);
+    if (found.cycles.length === 0) return null;
+    if (this.options.keepForced !== false) this.forced.set('RA', forcedEdges(ctx, 'RA', null)!);
+    if (!ctx.causal) return decided('RA', false, this.checks.causality(), CYCLE_IN_SO_WR);
+    const view = ctx.base.withExtra(found.edges);
+    const [first, ...more] = found.cycles.map(([a, b]) => this.checks.toWitness('RA', Int32Array.of(view.extraBase + a, view.extraBase + b), view));
+    this.extraWitnesses.set('RA', more);
+    return decided('RA', false, first);
   }
 
   /** A strong (or mixed) search result as a verdict; a violation is shrunk and explained. */
