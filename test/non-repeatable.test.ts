@@ -1,4 +1,4 @@
-// RA's non-repeatable-read shortcut: its two-cycles are RA's own forced edges, and verdicts and witnesses do not depend on keeping the forced edges.
+// The non-repeatable-read shortcut of RA and CC: its two-cycles are RA's own forced edges, and verdicts and witnesses do not depend on keeping the forced edges.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -50,12 +50,12 @@ test('verdicts and witnesses are the same with and without the forced edges kept
   }
 });
 
-test('a transaction reading one key from two writers: RA is violated by exactly that two-cycle', () => {
+test('a transaction reading one key from two writers: RA and CC are violated by exactly that two-cycle', () => {
   const a = analyzeHistText([
     'session s1', '  T1: w(x, 1)',
     'session s2', '  T2: w(x, 2)',
     'session s3', '  T3: r(y, init) r(x, 1) r(x, 2)',
-  ].join('\n'), { levels: ['RC', 'RA'] });
+  ].join('\n'), { levels: ['RC', 'RA', 'CC'] });
   const rc = a.levels.find((v) => v.level === 'RC')!;
   const ra = a.levels.find((v) => v.level === 'RA')!;
   assert.equal(rc.consistent, true);
@@ -64,4 +64,7 @@ test('a transaction reading one key from two writers: RA is violated by exactly 
   const steps = ra.witness!.edges.map((e) => `${name(e.from)}->${name(e.to)}:${e.kind}`);
   assert.deepEqual(steps, ['T1->T2:co', 'T2->T1:co']);
   assert.match(ra.witness!.edges[0].because, /T1 must commit before T2/);
+  const cc = a.levels.find((v) => v.level === 'CC')!;
+  assert.equal(cc.consistent, false);
+  assert.deepEqual(cc.witness!.edges, ra.witness!.edges);
 });

@@ -109,8 +109,9 @@ export class LevelVerdicts {
   private decideWeak(rule: Rule): Verdict {
     const { ctx, readWitness } = this.checks;
     if (rule === 'CC' && !ctx.causal) return decided(rule, false, this.checks.causality(), CYCLE_IN_SO_WR);
-    if (rule === 'RA') {
-      const v = this.nonRepeatable();
+    if (rule !== 'RC') {
+      // RA's rule is part of CC's (wr ⊆ happens-before): the same two-cycle violates both.
+      const v = this.nonRepeatable(rule);
       if (v) return v;
     }
     const edges = forcedEdges(ctx, rule, null);
@@ -124,20 +125,23 @@ export class LevelVerdicts {
   }
 
   /**
-   * RA's verdict when some transaction reads a key from two writers: violated, its witness the
-   * two-cycle of co edges that read forces (non-repeatable.ts), the least any witness weighs; null
-   * otherwise. A cycle in so ∪ wr is still reported first, as the full check does.
+   * RA's or CC's verdict when some transaction reads a key from two writers: violated, its witness
+   * the two-cycle of co edges that read forces (non-repeatable.ts), the least any witness weighs;
+   * null otherwise. A cycle in so ∪ wr is still reported first, as the full check does.
    */
-  private nonRepeatable(): Verdict | null {
+  private nonRepeatable(rule: 'RA' | 'CC'): Verdict | null {
     const { ctx, h, rf } = this.checks;
     const found = nonRepeatableCycles({ h, rf, applies: null }, this.checks.maxWitnesses);
     if (found.cycles.length === 0) return null;
-    if (this.options.keepForced !== false) this.forced.set('RA', forcedEdges(ctx, 'RA', null)!);
-    if (!ctx.causal) return decided('RA', false, this.checks.causality(), CYCLE_IN_SO_WR);
+    if (this.options.keepForced !== false) {
+      const edges = forcedEdges(ctx, rule, null);
+      if (edges) this.forced.set(rule, edges);
+    }
+    if (!ctx.causal) return decided(rule, false, this.checks.causality(), CYCLE_IN_SO_WR);
     const view = ctx.base.withExtra(found.edges);
-    const [first, ...more] = found.cycles.map(([a, b]) => this.checks.toWitness('RA', Int32Array.of(view.extraBase + a, view.extraBase + b), view));
-    this.extraWitnesses.set('RA', more);
-    return decided('RA', false, first);
+    const [first, ...more] = found.cycles.map(([a, b]) => this.checks.toWitness(rule, Int32Array.of(view.extraBase + a, view.extraBase + b), view));
+    this.extraWitnesses.set(rule, more);
+    return decided(rule, false, first);
   }
 
   /** A strong (or mixed) search result as a verdict; a violation is shrunk and explained. */
