@@ -2,7 +2,8 @@
 //
 // Usage: npm run bench:awdit [-- --sizes 1m,4m] [--stores causal,read-committed,permissive]
 //        [--levels RC,RA,CC] [--awdit PATH] [--awdit-stack MB] [--runs N] [--isocheck CLI.js]
-// Histories are generated into bench/data/ (64 sessions, ops/20 keys, mean transaction size 8, 60% reads).
+// Histories are generated into bench/data/ (64 sessions, ops/20 keys, mean transaction size 8, 60% reads);
+// a store named zipf-STORE (e.g. zipf-causal) is that store with Zipf-distributed keys (exponent 0.8).
 // AWDIT is taken from --awdit or $AWDIT_BIN (build it from its repository beside the project). The two
 // tools' runs alternate (ours, theirs, ours, …) so machine noise hits both alike; the table shows the
 // median and the minimum of each, and the ratio of the medians. When AWDIT is missing or crashes the
@@ -51,10 +52,16 @@ function events(size: string): number {
   return Number(m[1]) * (m[2] === 'm' ? 1_000_000 : m[2] === 'k' ? 1_000 : 1);
 }
 
+/** A store name, or `zipf-STORE` for that store with Zipf-distributed keys (exponent 0.8: a few hot keys). */
+function genArgs(store: string): string[] {
+  const zipf = /^zipf-(.+)$/.exec(store);
+  return zipf ? ['--store', zipf[1], '--dist', 'zipf', '--zipf', '0.8'] : ['--store', store];
+}
+
 function ensureHistory(store: string, size: string): string {
   const file = join(dataDir, `${store}-${size}.txt`);
   if (!existsSync(file)) {
-    const r = spawnSync('node', ['out/cli.js', 'gen', '--events', String(events(size)), '--sessions', '64', '--ops', '8', '--reads', '0.6', '--store', store, '--seed', '42', '--format', 'plume', '-o', file], { stdio: 'inherit' });
+    const r = spawnSync('node', ['out/cli.js', 'gen', '--events', String(events(size)), '--sessions', '64', '--ops', '8', '--reads', '0.6', ...genArgs(store), '--seed', '42', '--format', 'plume', '-o', file], { stdio: 'inherit' });
     if (r.status !== 0) throw new Error(`generating ${file} failed`);
   }
   return file;
