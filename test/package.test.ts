@@ -41,7 +41,7 @@ describe('npm package', () => {
     assert.ok(existsSync(tarball));
     assert.equal(PKG.dependencies, undefined, 'everything the CLI needs is bundled into out/cli.js');
     const listing = execSync(`tar -tzf ${JSON.stringify(tarball)}`, { encoding: 'utf8' }).trim().split('\n').map((f) => f.replace(/^package\//, '')).sort();
-    for (const f of ['package.json', 'README.md', 'out/cli.js', 'out/analysis-worker.js', 'out/server.js', 'out/client.js', 'docs/anomalies.md']) assert.ok(listing.includes(f), `${f} is packed`);
+    for (const f of ['package.json', 'README.md', 'out/cli.js', 'out/cli-lazy.js', 'out/analysis-worker.js', 'out/server.js', 'out/client.js', 'docs/anomalies.md']) assert.ok(listing.includes(f), `${f} is packed`);
     for (const f of listing) assert.doesNotMatch(f, /\.ts$|\.map$|^test\/|^server\/|^node_modules\/|^bench\/|^examples\//, `${f} is not a runtime file`);
   });
 
@@ -52,6 +52,14 @@ describe('npm package', () => {
     const r = installed(['--version']);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout.trim(), PKG.version);
+  });
+
+  test('the installed CLI loads its second bundle (out/cli-lazy.js) for run and hermitage', () => {
+    for (const command of ['run', 'hermitage']) {
+      const r = installed([command, '--no-such-option']);
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, new RegExp(`unknown option --no-such-option\\nusage: isocheck ${command}`));
+    }
   });
 
   test('the installed CLI checks a history outside the repository: table, exit status, SARIF rules from its own docs', () => {
