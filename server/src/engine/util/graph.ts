@@ -38,6 +38,65 @@ export function baseCsr(txnCount: number, txnOpStart: Int32Array, txnAborted: Ui
   return { nodeCount: txnCount, start, target, edgeId };
 }
 
+/**
+ * Whether so ∪ wr ∪ extra is acyclic, straight from the history's columns: a depth-first search
+ * over each transaction's predecessors (its session predecessor, the writers its reads saw, the
+ * extra edges into it), iterative, with no out-edge CSR. Building baseCsr's out-edges scatters
+ * one write per read across memory; this reads every transaction's predecessors in place
+ * (measured: ~2× faster than building the CSR and running Kahn's algorithm at 4M operations),
+ * so the common, acyclic case never builds it. extraCount of the extra edges (from[i] → to[i]).
+ */
+export function acyclicUnion(txnCount: number, txnOpStart: Int32Array, txnAborted: Uint8Array, wrSource: Int32Array, soPrev: Int32Array,
+  from: Int32Array, to: Int32Array, extraCount: number): boolean {
+  const into = buildListCsr(txnCount, to, from, extraCount, 0); // extra edges grouped by target
+  const color = new Uint8Array(txnCount); // 0 unvisited, 1 on the stack, 2 done
+  const stack = new Int32Array(txnCount);
+  // Per stacked node, where its predecessor scan stands: opStart - 1 for soPrev, then its ops,
+  // then its extra in-edges (cursor - opEnd into `into`).
+  const cursor = new Int32Array(txnCount);
+  for (let root = 0; root < txnCount; root++) {
+    if (color[root] !== 0) continue;
+    let top = 0;
+    stack[0] = root;
+    cursor[0] = txnOpStart[root] - 1;
+    color[root] = 1;
+    while (top >= 0) {
+      const t = stack[top];
+      const opEnd = txnOpStart[t + 1];
+      const aborted = txnAborted[t] === 1;
+      let c = cursor[top];
+      let next = -1;
+      while (next < 0) {
+        if (c < txnOpStart[t]) {
+          c = txnOpStart[t];
+          if (!aborted) next = soPrev[t];
+        } else if (c < opEnd) {
+          if (!aborted) next = wrSource[c];
+          c++;
+        } else {
+          const i = into.start[t] + (c - opEnd);
+          if (i >= into.start[t + 1]) break;
+          next = into.target[i];
+          c++;
+        }
+        if (next >= 0 && color[next] === 2) next = -1;
+      }
+      cursor[top] = c;
+      if (next < 0) {
+        color[t] = 2;
+        top--;
+      } else if (color[next] === 1) {
+        return false;
+      } else {
+        color[next] = 1;
+        stack[++top] = next;
+        cursor[top] = txnOpStart[next] - 1;
+      }
+    }
+  }
+  return true;
+}
+
 /** The union of a CSR and an edge list (ids idOffset + i) as one CSR; only for cyclic graphs. */
 export function mergeCsr(a: Csr, from: Int32Array, to: Int32Array, length: number, idOffset: number): Csr {
   const n = a.nodeCount;

@@ -18,7 +18,7 @@ export class Checks {
   constructor(readonly h: History, readonly rf: ReadsFrom, readonly findings: Finding[],
     readonly soften: (s: Severity) => Severity, readonly maxWitnesses: number) {
     this.ctx = new CheckContext(h, rf);
-    this.explain = new Explainer(h, rf, this.ctx.baseCsr);
+    this.explain = new Explainer(h, rf, () => this.ctx.baseCsr);
     const e = firstViolation(rf);
     this.readWitness = e ? { anomaly: e.code, edges: [], message: e.message, span: e.span } : null;
   }

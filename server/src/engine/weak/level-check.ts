@@ -1,7 +1,7 @@
 // Decides RC, RA and CC (homogeneous or by per-transaction rule) and extracts a witness cycle.
 
 import { EdgeList, EdgeView, EK_CO, EK_INIT, EK_WR } from '../model/edges.ts';
-import { baseCsr, buildListCsr, inDegrees, mergeCsr, stronglyConnected, topologicalOrder, unionLeftOver, type Csr } from '../util/graph.ts';
+import { acyclicUnion, baseCsr, buildListCsr, inDegrees, mergeCsr, stronglyConnected, topologicalOrder, unionLeftOver, type Csr } from '../util/graph.ts';
 import { findCycle, DEFAULT_SEARCH } from './cycle-search.ts';
 import { sessionPredecessors, vectorClocks, type VectorClocks } from '../model/happens-before.ts';
 import { BOTTOM, type History } from '../model/history.ts';
@@ -18,19 +18,28 @@ export type { Rule };
 export class CheckContext {
   /** so ∪ wr (no ⊥ edges: see withInitEdges) with an empty extra list. */
   readonly base: EdgeView;
-  readonly baseCsr: Csr;
   readonly soPrev: Int32Array;
-  readonly baseIndegree: Int32Array;
+  private csr: Csr | null = null;
+  private indegree: Int32Array | null = null;
   private clocks: VectorClocks | null = null;
   private topo: { order: Int32Array; count: number; leftOver: Uint8Array } | null = null;
-  /** Known acyclic because a superset was found acyclic: no separate pass is needed then. */
-  private knownCausal = false;
+  /** Whether so ∪ wr is acyclic, once known (a superset found acyclic proves it too). */
+  private knownCausal: boolean | null = null;
 
   constructor(readonly h: History, readonly rf: ReadsFrom) {
     this.soPrev = sessionPredecessors(h);
     this.base = new EdgeView(h.opTxn, rf.wrSource, this.soPrev, new EdgeList());
-    this.baseCsr = baseCsr(h.txnCount, h.txnOpStart, h.txnAborted, rf.wrSource, this.soPrev);
-    this.baseIndegree = inDegrees(this.baseCsr);
+  }
+
+  /** so ∪ wr as out-edges, built on first need: acyclic histories checked at RC or RA never need it. */
+  get baseCsr(): Csr {
+    this.csr ??= baseCsr(this.h.txnCount, this.h.txnOpStart, this.h.txnAborted, this.rf.wrSource, this.soPrev);
+    return this.csr;
+  }
+
+  get baseIndegree(): Int32Array {
+    this.indegree ??= inDegrees(this.baseCsr);
+    return this.indegree;
   }
 
   private topology(): { order: Int32Array; count: number; leftOver: Uint8Array } {
@@ -40,11 +49,18 @@ export class CheckContext {
 
   /** Whether so ∪ wr is acyclic (computed on first need). */
   get causal(): boolean {
-    return this.knownCausal || this.topology().count === this.h.txnCount;
+    this.knownCausal ??= this.acyclicWith(new EdgeList());
+    return this.knownCausal;
   }
 
   markCausal(): void {
     this.knownCausal = true;
+  }
+
+  /** Whether so ∪ wr ∪ extra is acyclic (util/graph.ts acyclicUnion: no CSR is built). */
+  acyclicWith(extra: EdgeList): boolean {
+    const { h, rf } = this;
+    return acyclicUnion(h.txnCount, h.txnOpStart, h.txnAborted, rf.wrSource, this.soPrev, extra.from.data, extra.to.data, extra.length);
   }
 
   /** A topological order of so ∪ wr, complete unless there is a causality cycle. */
@@ -127,11 +143,14 @@ export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: n
   const extra = withInitEdges(ctx, forced);
   const view = ctx.base.withExtra(extra);
   const n = ctx.h.txnCount;
-  const leftOver = unionLeftOver(ctx.baseCsr, ctx.baseIndegree, buildListCsr(n, extra.from.data, extra.to.data, extra.length, view.extraBase));
-  if (!leftOver) {
+  if (ctx.acyclicWith(extra)) {
     ctx.markCausal(); // so ∪ wr is part of the union
     return { acyclic: true, cycles: [], view };
   }
+  // Kahn's algorithm on the union marks the nodes on or after a cycle, which acyclicUnion just
+  // found (test/acyclic-union.test.ts compares the two).
+  const leftOver = unionLeftOver(ctx.baseCsr, ctx.baseIndegree, buildListCsr(n, extra.from.data, extra.to.data, extra.length, view.extraBase));
+  if (!leftOver) throw new Error('internal: the two acyclicity checks disagree');
   // The union's left-over nodes are those of the merged graph: no second topological pass.
   const g = mergeCsr(ctx.baseCsr, extra.from.data, extra.to.data, extra.length, view.extraBase);
   return { acyclic: false, cycles: witnessCycles(g, view, leftOver, maxWitnesses, EK_CO, true), view };
