@@ -1,8 +1,15 @@
 // Every output of the CLI: files written atomically (temp file + rename), standard output with backpressure.
 
-import { randomBytes } from 'node:crypto';
 import { closeSync, fchmodSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+
+/**
+ * Eight hex digits for a temporary file's name beside the pid; created with 'wx', so a clash
+ * fails instead of overwriting. Not node:crypto: loading it cost every `check` 3 ms (measured).
+ */
+function tempSuffix(): string {
+  return Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+}
 
 export type WriteResult = { ok: true } | { ok: false; message: string };
 
@@ -29,7 +36,7 @@ export function writeFileAtomic(target: string, chunks: Iterable<string>, inputs
   } catch {
     // Does not exist yet.
   }
-  const temp = join(dirname(dest), `.${basename(dest)}.isocheck-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const temp = join(dirname(dest), `.${basename(dest)}.isocheck-${process.pid}-${tempSuffix()}.tmp`);
   let fd = -1;
   try {
     fd = openSync(temp, 'wx', 0o666);
