@@ -54,3 +54,61 @@ export function writeKeyCount(rf: ReadsFrom, t: number): number {
 }
 
 export { EdgeList };
+
+/**
+ * Every transaction's checkable reads (op, key, source) and written keys, copied into the order
+ * sessionTxns lists them (session by session, each in program order), position i holding
+ * sessionTxns[i]'s: reads rStart[i]..rStart[i+1], keys wStart[i]..wStart[i+1].
+ *
+ * Why: transaction ids follow the merged program orders, so a session's transactions lie far
+ * apart in the op columns, and a pass that walks session by session misses the cache on nearly
+ * every transaction. Measured on 4M operations: RA's saturation took 0.95 s walking the columns
+ * in session order, 0.37 s for the same work in id order. Copying costs two sequential passes.
+ */
+export interface SessionLayout {
+  rStart: Int32Array;
+  rOp: Int32Array;
+  rKey: Int32Array;
+  rSrc: Int32Array;
+  wStart: Int32Array;
+  wKey: Int32Array;
+}
+
+export function sessionLayout(h: History, rf: ReadsFrom): SessionLayout {
+  const { txnCount, txnOpStart, opKey, sessionTxnStart, txnSession, txnIndexInSession } = h;
+  const { wrSource, writeKeyStart, writeKeys } = rf;
+  const slots = Math.max(0, txnCount - 1);
+  const rStart = new Int32Array(slots + 1);
+  const wStart = new Int32Array(slots + 1);
+  const at = (t: number): number => sessionTxnStart[txnSession[t]] + txnIndexInSession[t];
+  for (let t = 1; t < txnCount; t++) {
+    let reads = 0;
+    for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) if (wrSource[o] >= 0) reads++;
+    const i = at(t);
+    rStart[i + 1] = reads;
+    wStart[i + 1] = writeKeyStart[t + 1] - writeKeyStart[t];
+  }
+  for (let i = 0; i < slots; i++) {
+    rStart[i + 1] += rStart[i];
+    wStart[i + 1] += wStart[i];
+  }
+  const rOp = new Int32Array(rStart[slots]);
+  const rKey = new Int32Array(rStart[slots]);
+  const rSrc = new Int32Array(rStart[slots]);
+  const wKey = new Int32Array(wStart[slots]);
+  for (let t = 1; t < txnCount; t++) {
+    const i = at(t);
+    let r = rStart[i];
+    for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
+      const s = wrSource[o];
+      if (s < 0) continue;
+      rOp[r] = o;
+      rKey[r] = opKey[o];
+      rSrc[r] = s;
+      r++;
+    }
+    let w = wStart[i];
+    for (let j = writeKeyStart[t]; j < writeKeyStart[t + 1]; j++) wKey[w++] = writeKeys[j];
+  }
+  return { rStart, rOp, rKey, rSrc, wStart, wKey };
+}
