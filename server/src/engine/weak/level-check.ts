@@ -49,7 +49,7 @@ export class CheckContext {
 
   /** Whether so ∪ wr is acyclic (computed on first need). */
   get causal(): boolean {
-    this.knownCausal ??= this.acyclicWith(new EdgeList());
+    this.knownCausal ??= this.topo ? this.topo.count === this.h.txnCount : this.acyclicWith(new EdgeList());
     return this.knownCausal;
   }
 
