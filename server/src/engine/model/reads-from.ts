@@ -144,15 +144,16 @@ export function computeReadsFrom(h: History): ReadsFrom {
         fromInit = true;
       } else {
         // The flat index inlined (see WriterIndex.direct): this runs once per read of the input.
-        const d = v >= 0 && 4 * v < direct.length ? direct[4 * v] : SHARED;
+        const d = v >= 0 && 3 * v < direct.length ? direct[3 * v] : SHARED;
         if (d === SHARED) {
           w = writerOf.get(x, v);
           t1 = writerOf.txn;
           final = writerOf.final;
-        } else if (d >= 0 && direct[4 * v + 1] === x) {
+        } else if (d >= 0 && direct[3 * v + 1] === x) {
           w = d;
-          t1 = direct[4 * v + 2];
-          final = direct[4 * v + 3];
+          const tf = direct[3 * v + 2]; // the writer's txn, bitwise-negated when not final
+          t1 = tf >= 0 ? tf : ~tf;
+          final = tf >= 0 ? 1 : 0;
         }
         const init = h.initValues.size > 0 ? h.initValues.get(x) : undefined;
         if (w < 0 && init === v) fromInit = true;

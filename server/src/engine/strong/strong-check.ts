@@ -137,7 +137,7 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
     memoEntries: Math.floor(MEMO_BYTES / (4 * Math.max(1, h.sessionCount) + 8)),
   });
   if (result.kind === 'violated') return { kind: 'violated' };
-  if (result.kind === 'unknown') return { kind: 'unknown', reason: `the search stopped after ${result.states} states (budget: ${states} states, ${budget.millis} ms)` };
+  if (result.kind === 'unknown') return { kind: 'unknown', reason: searchStopReason(result.states, states, budget.millis) };
   // The search is exact for snapshot levels beside RC and RA; verification (n² bits) double-checks
   // it where affordable, and is required where CC or PSI readers were only approximated.
   if (!approximate && (committed > VERIFY_MAX_TXNS || (found !== null && committed > FOUND_VERIFY_MAX_TXNS))) return { kind: 'consistent', order: result.order };
@@ -201,4 +201,14 @@ export function enumerateOrders(ctx: CheckContext, precedence: EdgeList, accept:
     next.pop();
     placed.delete(order[depth - 1]);
   }
+}
+
+/**
+ * Why a commit-order search gave up, with deterministic figures only: how far a search got when
+ * the clock stopped it varies from run to run, and the same input must give the same report.
+ */
+export function searchStopReason(used: number, states: number, millis: number): string {
+  return used >= states
+    ? `the search used its whole budget of ${states} states`
+    : `the search ran out of time (${millis} ms) within its budget of ${states} states`;
 }
