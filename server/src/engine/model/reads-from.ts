@@ -2,7 +2,7 @@
 
 import { finding, type Finding, type Span } from './diagnostics.ts';
 import { BOTTOM, INIT_VALUE, NO_VALUE, OP_READ, OP_WRITE, type History } from './history.ts';
-import { SHARED, WriterIndex } from './writer-index.ts';
+import { WriterIndex } from './writer-index.ts';
 
 export interface ReadsFrom {
   /** Per op: the writer of an external read usable by the level checks (committed reader, sound source), else -1. */
@@ -63,7 +63,6 @@ export function computeReadsFrom(h: History): ReadsFrom {
 
   // Writer index: (key, value) → write op; duplicates make the pair ambiguous.
   const writerOf = new WriterIndex(h, isFinal);
-  const direct = writerOf.direct;
   const warned = new Set<number>();
   for (const [first, o] of writerOf.duplicates) {
     if (!warned.has(first)) findings.push(duplicateWrite(h, first, o));
@@ -143,18 +142,9 @@ export function computeReadsFrom(h: History): ReadsFrom {
         }
         fromInit = true;
       } else {
-        // The flat index inlined (see WriterIndex.direct): this runs once per read of the input.
-        const d = v >= 0 && 3 * v < direct.length ? direct[3 * v] : SHARED;
-        if (d === SHARED) {
-          w = writerOf.get(x, v);
-          t1 = writerOf.txn;
-          final = writerOf.final;
-        } else if (d >= 0 && direct[3 * v + 1] === x) {
-          w = d;
-          const tf = direct[3 * v + 2]; // the writer's txn, bitwise-negated when not final
-          t1 = tf >= 0 ? tf : ~tf;
-          final = tf >= 0 ? 1 : 0;
-        }
+        w = writerOf.get(x, v);
+        t1 = writerOf.txn;
+        final = writerOf.final;
         const init = h.initValues.size > 0 ? h.initValues.get(x) : undefined;
         if (w < 0 && init === v) fromInit = true;
         else if (w < 0) {
