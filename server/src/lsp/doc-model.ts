@@ -1,8 +1,7 @@
 // One analysed document version on the message loop: the engine's History rebuilt from a snapshot, plus lazy indexes.
 
 import type { Verdict } from '../engine/analyze.ts';
-import { baseCsr } from '../engine/util/graph.ts';
-import { sessionPredecessors } from '../engine/model/happens-before.ts';
+import { soWrGraph } from '../engine/model/happens-before.ts';
 import { INIT_VALUE, NO_VALUE, type History, type HistoryRanges } from '../engine/model/history.ts';
 import { RULES, type Rule } from '../engine/levels/levels.ts';
 import { LineIndex } from '../engine/syntax/line-index.ts';
@@ -106,11 +105,7 @@ export class DocModel {
 
   /** Sentences for edges; its happens-before paths search so ∪ wr, built on first use. */
   get explain(): Explainer {
-    if (!this.explainer) {
-      const h = this.history;
-      const hb = baseCsr(h.txnCount, h.txnOpStart, h.txnAborted, this.readsFrom.wrSource, sessionPredecessors(h));
-      this.explainer = new Explainer(h, this.readsFrom, hb);
-    }
+    this.explainer ??= new Explainer(this.history, this.readsFrom, () => soWrGraph(this.history, this.readsFrom));
     return this.explainer;
   }
 

@@ -3,8 +3,7 @@
 import type { Analysis, Verdict } from '../analyze.ts';
 import type { Span } from '../model/diagnostics.ts';
 import { EK_CO } from '../model/edges.ts';
-import { baseCsr } from '../util/graph.ts';
-import { sessionPredecessors } from '../model/happens-before.ts';
+import { soWrGraph } from '../model/happens-before.ts';
 import { BOTTOM, INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, type History } from '../model/history.ts';
 import type { Rule } from '../weak/level-check.ts';
 import { levelById, RULES, strongestHolding, type Level } from '../levels/levels.ts';
@@ -69,7 +68,7 @@ export function sourceOfAnalysis(a: Analysis, uri: string, version = 0): Analysi
       return e ? { from: e.from.data, to: e.to.data, a: e.a.data, b: e.b.data, length: e.length } : undefined;
     },
     get explain(): Explainer {
-      explainer ??= new Explainer(h, a.readsFrom, baseCsr(h.txnCount, h.txnOpStart, h.txnAborted, a.readsFrom.wrSource, sessionPredecessors(h)));
+      explainer ??= new Explainer(h, a.readsFrom, () => soWrGraph(h, a.readsFrom));
       return explainer;
     },
   };

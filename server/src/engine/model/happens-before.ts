@@ -2,6 +2,12 @@
 
 import { BOTTOM, type History } from './history.ts';
 import type { ReadsFrom } from './reads-from.ts';
+import { baseCsr, type Csr } from '../util/graph.ts';
+
+/** so ∪ wr as out-edges, for happens-before paths in sentences (CheckContext keeps its own, with its soPrev). */
+export function soWrGraph(h: History, rf: ReadsFrom): Csr {
+  return baseCsr(h.txnCount, h.txnOpStart, h.txnAborted, rf.wrSource, sessionPredecessors(h));
+}
 
 /**
  * clock[t * k + s] is the so-index of the latest transaction of session s that happens before t

@@ -35,8 +35,10 @@ export interface Witness {
 
 /** How edges are phrased for people: names from the file, "the initial state" for ⊥. */
 export class Explainer {
-  /** hb: the so ∪ wr graph for happens-before paths in CC sentences; a function is called on first need. */
-  constructor(private readonly h: History, private readonly rf: ReadsFrom, private readonly hb: Csr | (() => Csr) | null) {}
+  /** hb: builds the so ∪ wr graph for happens-before paths in CC sentences, called on first need (at most once). */
+  constructor(private readonly h: History, private readonly rf: ReadsFrom, private readonly hb: (() => Csr) | null) {}
+
+  private hbGraph: Csr | null = null;
 
   txn(t: number): string {
     return t === BOTTOM ? 'the initial state' : this.h.names.txnName(t);
@@ -94,7 +96,8 @@ export class Explainer {
 
   /** A shortest so ∪ wr path from a to b, as "T2 → T5 → T3" (BFS over the base graph). */
   private hbPath(a: number, b: number): string {
-    const g = typeof this.hb === 'function' ? this.hb() : this.hb;
+    if (this.hb) this.hbGraph ??= this.hb();
+    const g = this.hbGraph;
     if (!g) return `${this.txn(a)} → … → ${this.txn(b)}`;
     const prev = new Int32Array(g.nodeCount).fill(-1);
     const queue = new Int32Array(g.nodeCount);
