@@ -1,7 +1,7 @@
 // Decides RC, RA and CC (homogeneous or by per-transaction rule) and extracts a witness cycle.
 
 import { EdgeList, EdgeView, EK_CO, EK_INIT, EK_WR } from '../model/edges.ts';
-import { acyclicUnion, baseCsr, buildListCsr, inDegrees, mergeCsr, stronglyConnected, topologicalOrder, unionLeftOver, type Csr } from '../util/graph.ts';
+import { acyclicByPredecessors, baseCsr, buildListCsr, inDegrees, mergeCsr, stronglyConnected, topologicalOrder, unionLeftOver, type Csr } from '../util/graph.ts';
 import { findCycle, DEFAULT_SEARCH } from './cycle-search.ts';
 import { sessionPredecessors, vectorClocks, type VectorClocks } from '../model/happens-before.ts';
 import { BOTTOM, type History } from '../model/history.ts';
@@ -57,10 +57,10 @@ export class CheckContext {
     this.knownCausal = true;
   }
 
-  /** Whether so ∪ wr ∪ extra is acyclic (util/graph.ts acyclicUnion: no CSR is built). */
+  /** Whether so ∪ wr ∪ extra is acyclic (util/graph.ts acyclicByPredecessors: no CSR is built). */
   acyclicWith(extra: EdgeList): boolean {
     const { h, rf } = this;
-    return acyclicUnion(h.txnCount, h.txnOpStart, h.txnAborted, rf.wrSource, this.soPrev, extra.from.data, extra.to.data, extra.length);
+    return acyclicByPredecessors(h.txnCount, h.txnOpStart, h.txnAborted, rf.wrSource, this.soPrev, extra.from.data, extra.to.data, extra.length);
   }
 
   /** A topological order of so ∪ wr, complete unless there is a causality cycle. */
@@ -147,8 +147,8 @@ export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: n
     ctx.markCausal(); // so ∪ wr is part of the union
     return { acyclic: true, cycles: [], view };
   }
-  // Kahn's algorithm on the union marks the nodes on or after a cycle, which acyclicUnion just
-  // found (test/acyclic-union.test.ts compares the two).
+  // Kahn's algorithm on the union marks the nodes on or after a cycle, which acyclicByPredecessors just
+  // found (test/acyclic-by-predecessors.test.ts compares the two).
   const leftOver = unionLeftOver(ctx.baseCsr, ctx.baseIndegree, buildListCsr(n, extra.from.data, extra.to.data, extra.length, view.extraBase));
   if (!leftOver) throw new Error('internal: the two acyclicity checks disagree');
   // The union's left-over nodes are those of the merged graph: no second topological pass.
