@@ -2,6 +2,7 @@
 
 import { buildListCsr, type Csr } from '../util/graph.ts';
 import { Int32Vec } from '../util/int-vec.ts';
+import { memoByObject } from '../util/memo.ts';
 import type { ListEdges, ListInference } from './infer.ts';
 
 /** A CSR of list edges with each slot's edge kind beside it (read in slot order, not by edge id). */
@@ -9,35 +10,23 @@ export interface KindCsr extends Csr {
   kind: Uint8Array;
 }
 
-/** Per inference object: its all-edges CSR (the levels and the cycle search read the same one). */
-const allCache = new WeakMap<ListInference, KindCsr>();
-
-/** Every edge by source, in edge order within a source (as buildListCsr lays them out). */
-export function allEdgesCsr(inf: ListInference): KindCsr {
-  let g = allCache.get(inf);
-  if (!g) {
-    const c = edgeCsr(inf.h.txnCount, inf.edges, -1, false);
-    const kinds = inf.edges.kind.data;
-    const kind = new Uint8Array(c.edgeId.length);
-    for (let p = 0; p < kind.length; p++) kind[p] = kinds[c.edgeId[p]];
-    g = { ...c, kind };
-    allCache.set(inf, g);
-  }
-  return g;
-}
-
-const acyclicCache = new WeakMap<ListInference, boolean>();
+/**
+ * Every edge by source, in edge order within a source (as buildListCsr lays them out); one per
+ * inference object (the levels and the cycle search read the same one).
+ */
+export const allEdgesCsr = memoByObject((inf: ListInference): KindCsr => {
+  const c = edgeCsr(inf.h.txnCount, inf.edges, -1, false);
+  const kinds = inf.edges.kind.data;
+  const kind = new Uint8Array(c.edgeId.length);
+  for (let p = 0; p < kind.length; p++) kind[p] = kinds[c.edgeId[p]];
+  return { ...c, kind };
+});
 
 /** Whether the whole graph (every edge kind, no rt) is acyclic: asked by the SER verdict and the cycle search. */
-export function allEdgesAcyclic(inf: ListInference): boolean {
-  let a = acyclicCache.get(inf);
-  if (a === undefined) {
-    const g = allEdgesCsr(inf);
-    a = unionAcyclic(g, -1, null, g.nodeCount, null);
-    acyclicCache.set(inf, a);
-  }
-  return a;
-}
+export const allEdgesAcyclic = memoByObject((inf: ListInference): boolean => {
+  const g = allEdgesCsr(inf);
+  return unionAcyclic(g, -1, null, g.nodeCount, null);
+});
 
 /**
  * Real time as a chain of virtual nodes: the included timed transactions sorted by start
@@ -53,10 +42,8 @@ export interface RtChain {
   chain: Csr;
 }
 
-const rtCache = new WeakMap<ListInference, RtChain | null>();
-
-export function rtChain(inf: ListInference): RtChain | null {
-  if (rtCache.has(inf)) return rtCache.get(inf) ?? null;
+/** The real-time chain of an inference's included transactions (once per inference), or null. */
+export const rtChain = memoByObject((inf: ListInference): RtChain | null => {
   const h = inf.h;
   const n = h.txnCount;
   const timed: number[] = [];
@@ -105,23 +92,14 @@ export function rtChain(inf: ListInference): RtChain | null {
     }
     out = { byStart, from: from.toArray(), to: to.toArray(), chain: buildListCsr(n + m, from.data, to.data, from.length, 0) };
   }
-  rtCache.set(inf, out);
   return out;
-}
-
-const rtAcyclicCache = new WeakMap<ListInference, boolean>();
+});
 
 /** Whether every edge together with real time (rtChain) is acyclic: the SSER verdict and the realtime cycle search ask it. */
-export function allEdgesWithRtAcyclic(inf: ListInference): boolean {
-  let a = rtAcyclicCache.get(inf);
-  if (a === undefined) {
-    const rt = rtChain(inf);
-    const g = allEdgesCsr(inf);
-    a = rt ? unionAcyclic(g, -1, null, rt.chain.nodeCount, rt.chain) : allEdgesAcyclic(inf);
-    rtAcyclicCache.set(inf, a);
-  }
-  return a;
-}
+export const allEdgesWithRtAcyclic = memoByObject((inf: ListInference): boolean => {
+  const rt = rtChain(inf);
+  return rt ? unionAcyclic(allEdgesCsr(inf), -1, null, rt.chain.nodeCount, rt.chain) : allEdgesAcyclic(inf);
+});
 
 /** The first index whose value is not below x (sorted ascending). */
 function lowerBound(sorted: Float64Array, x: number): number {
