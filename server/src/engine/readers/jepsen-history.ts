@@ -3,6 +3,7 @@
 import { finding, type Finding } from '../model/diagnostics.ts';
 import { HistoryBuilder, INIT_VALUE, OP_APPEND, OP_READ, OP_WRITE, type History } from '../model/history.ts';
 import { Float64Vec, Int32Vec, Uint8Vec } from '../util/int-vec.ts';
+import { DIRECT_LIMIT, IntTable } from '../util/int-table.ts';
 
 export const EV_INVOKE = 0;
 export const EV_OK = 1;
@@ -16,23 +17,18 @@ export const MOP_WRITE = 2;
 
 /** Value ids of scalars: numbers through a flat table or a map, other texts through a map. */
 export class ScalarIds {
-  private direct = new Int32Array(1024).fill(-1);
+  /** Non-negative integers below DIRECT_LIMIT (the usual values); `numbers` holds any other number. */
+  private readonly small = new IntTable(DIRECT_LIMIT);
   private readonly numbers = new Map<number, number>();
   private readonly texts = new Map<string, number>();
   readonly shown: (string | number)[] = [];
 
   num(n: number): number {
-    if (Number.isInteger(n) && n >= 0 && n < 1 << 24) {
-      if (n >= this.direct.length) {
-        let size = this.direct.length;
-        while (size <= n) size *= 2;
-        const grown = new Int32Array(size).fill(-1);
-        grown.set(this.direct);
-        this.direct = grown;
-      }
-      let id = this.direct[n];
+    if (Number.isInteger(n) && n >= 0 && n < DIRECT_LIMIT) {
+      let id = this.small.get(n);
       if (id < 0) {
-        id = this.direct[n] = this.shown.length;
+        id = this.shown.length;
+        this.small.set(n, id);
         this.shown.push(n);
       }
       return id;

@@ -4,7 +4,7 @@ import { finding, type Finding } from '../model/diagnostics.ts';
 import { HistoryBuilder, INIT_VALUE, OP_READ, OP_WRITE, type History } from '../model/history.ts';
 import { Int32Vec } from '../util/int-vec.ts';
 import { LineIndex } from '../syntax/line-index.ts';
-import { PairMap } from '../util/pair-map.ts';
+import { DIRECT_LIMIT, IntTable } from '../util/int-table.ts';
 
 export interface PlumeFile {
   history: History;
@@ -42,44 +42,9 @@ class TextIds {
     return id;
   }
 }
-/** Numbers below this index flat arrays (at most 64 MB each); larger ones go through a hash map. */
-const DIRECT_LIMIT = 1 << 24;
-
-/**
- * A map from plume's integers to int32 (-1 when absent): a flat, growable table for the usual
- * small, dense numbers (keys, sessions, transaction ids), a hash map for the rest. Measured: the
- * transaction lookups through a hash map alone were ~10% of reading a million-line file.
- */
-class IntTable {
-  private direct = new Int32Array(1024).fill(-1);
-  private readonly large = new PairMap(64);
-  /** Numbers from `limit` on use the hash map: a sparse numbering must not grow a huge table. */
-  private readonly limit: number;
-
-  /** lines: the file's line count (estimated); dense numbers stay below a few times that. */
-  constructor(lines: number) {
-    this.limit = Math.min(DIRECT_LIMIT, Math.max(1 << 16, 4 * lines));
-  }
-
-  get(k: number): number {
-    if (k >= 0 && k < this.limit) return k < this.direct.length ? this.direct[k] : -1;
-    return this.large.get(k, 0);
-  }
-
-  set(k: number, v: number): void {
-    if (k < 0 || k >= this.limit) {
-      this.large.set(k, 0, v);
-      return;
-    }
-    if (k >= this.direct.length) {
-      let size = this.direct.length;
-      while (size <= k) size *= 2;
-      const grown = new Int32Array(size).fill(-1);
-      grown.set(this.direct);
-      this.direct = grown;
-    }
-    this.direct[k] = v;
-  }
+/** Numbers of a file of `lines` lines that index flat tables: dense numberings stay below a few times its line count. */
+function plumeLimit(lines: number): number {
+  return Math.min(DIRECT_LIMIT, Math.max(1 << 16, 4 * lines));
 }
 
 /** Dense ids 0, 1, 2, … for plume's integers (keys, sessions) in order of first appearance. */
@@ -88,7 +53,7 @@ class DenseIds {
   readonly originals: number[] = [];
 
   constructor(lines: number) {
-    this.table = new IntTable(lines);
+    this.table = new IntTable(plumeLimit(lines));
   }
 
   /** n: a plume number, or a negative stand-in for one above 2^31−1 (see TextIds). */
@@ -164,7 +129,7 @@ export function readPlume(bytes: Uint8Array, options: PlumeOptions = {}): PlumeF
   const lineEstimate = (bytes.length / 18) | 0;
   const sessions = new DenseIds(lineEstimate);
   const keys = new DenseIds(lineEstimate);
-  const txnOf = new IntTable(lineEstimate); // plume txn id → provisional txn
+  const txnOf = new IntTable(plumeLimit(lineEstimate)); // plume txn id → provisional txn
   const txnSessionOf: number[] = [];
   let lastTxnId = -2; // consecutive lines usually belong to one transaction: skip the lookup
   let lastTxn = -1;
