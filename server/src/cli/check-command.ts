@@ -7,7 +7,7 @@ import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
 import { capDiagnostics } from './cap-diagnostics.ts';
 import { applyClaim, type ClaimedReport } from './claim.ts';
-import { formatOf, inputErrorLine, listInputs, parsePlumeInit, readInput, readSource, unknownFormat } from './inputs.ts';
+import { formatOf, inputErrorLine, listInputs, parsePlumeInit, readCheckInput, readSource, unknownFormat } from './inputs.ts';
 import { createProgress } from './progress.ts';
 import { OUTPUT_FORMATS, parseOutputFormat, renderReport } from './report-formats.ts';
 import { jsonSafe, terminalSafe, terminalSafeLines } from './terminal-text.ts';
@@ -81,24 +81,26 @@ export function runCheck(argv: readonly string[], io: Io): number {
   if (refs.length === 0) return usage(io, `no history files (.hist, .txt, .plume) in ${args.positional.join(', ')}`);
   for (const [index, ref] of refs.entries()) {
     progress.file(ref.file, index, refs.length);
-    const input = readInput(ref, format);
+    // Large plume files come back parsed already (read through a small buffer: inputs.ts).
+    const input = readCheckInput(ref, format, { plumeInit });
     if ('error' in input) {
       progress.end();
       io.err(`isocheck: ${inputErrorLine(input)}`);
       unreadable = true;
       continue;
     }
-    const fmt = formatOf(input.file, format, input.bytes);
+    const fmt = 'source' in input ? 'plume' : formatOf(input.file, format, input.bytes);
+    const size = 'source' in input ? input.size : input.bytes.length;
     // Not asked for by name, the strong levels of a large input get a short search budget: a
     // default run over a million operations should not spend minutes on levels nobody requested.
     // A claimed level always gets the full budget.
-    const strongMillis = levels === undefined && !claim && input.bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
-    progress.read(input.bytes.length, strongMillis ?? DEFAULT_STRONG_BUDGET.millis);
+    const strongMillis = levels === undefined && !claim && size > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
+    progress.read(size, strongMillis ?? DEFAULT_STRONG_BUDGET.millis);
     // Reports never show the forced co edges (editor features): saturations a verdict does not need are skipped.
     const options = { levels, maxWitnesses, strongMillis, plumeInit, onProgress: progress.stage, stop: progress.poll, keepForced: false };
     let report: ClaimedReport;
     try {
-      const analysis = analyzeSource(readSource(input, fmt, { plumeInit }), options);
+      const analysis = analyzeSource('source' in input ? input.source : readSource(input, fmt, { plumeInit }), options);
       report = fileReport(input.file, analysis);
       progress.fileDone();
     } catch (e) {

@@ -3,6 +3,8 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { DIRECTORY_EXTENSIONS, FORMAT_NAMES, headOf, readerForFile, readerNamed, type ReaderOptions, type ReadSource } from '../engine/readers/registry.ts';
+import { readPlumeInPieces } from '../engine/readers/plume-reader.ts';
+import { plumeSource } from '../engine/readers/plume.ts';
 import { terminalSafe } from './terminal-text.ts';
 
 /** A reader's name (engine/readers/registry.ts): hist, plume, dbcop. */
@@ -34,6 +36,9 @@ export function readSource(input: { file: string; bytes: Uint8Array }, forced: I
 
 /** A file read whole, or why it was not: `skipped` marks a directory entry passed over (a FIFO, a device). */
 export type Input = { file: string; bytes: Buffer } | { file: string; error: string; skipped?: boolean };
+
+/** Or, for `check`, a large plume file already parsed through a small buffer (readPlumeInPieces): its length and history. */
+export type CheckInput = Input | { file: string; size: number; source: ReadSource };
 
 /** The text of a .hist file: UTF-8 without a leading byte order mark. */
 export function decodeText(bytes: Buffer): string {
@@ -80,7 +85,12 @@ export function listInputs(paths: readonly string[]): InputRef[] {
  * like /dev/zero never ends; those become errors (skipped, inside a directory).
  */
 export function readInput(ref: InputRef, forced?: InputFormat): Input {
-  return 'error' in ref ? ref : readRegular(ref.file, forced, ref.inDirectory);
+  return 'error' in ref ? ref : (readRegular(ref.file, forced, ref.inDirectory) as Input);
+}
+
+/** readInput for `check`: plume files from PIECES_FROM_BYTES on are parsed as they are read (plume: the reader's options). */
+export function readCheckInput(ref: InputRef, forced: InputFormat | undefined, plume: ReaderOptions): CheckInput {
+  return 'error' in ref ? ref : readRegular(ref.file, forced, ref.inDirectory, plume);
 }
 
 /** listInputs and readInput at once (for one-file commands). */
@@ -95,7 +105,15 @@ export function inputErrorLine(input: { file: string; error: string; skipped?: b
   return `cannot read ${file}: ${input.error}${input.skipped ? ', skipped' : ''}`;
 }
 
-function readRegular(file: string, forced: InputFormat | undefined, inDirectory: boolean): Input {
+/**
+ * Plume files from this size on are parsed as they are read, through one buffer of PIECE_BYTES:
+ * never whole in memory, and parsed while still in the cache (plume-reader.ts PlumeReader).
+ * Smaller files gain nothing from it.
+ */
+const PIECES_FROM_BYTES = 4 * 1024 * 1024;
+const PIECE_BYTES = 1024 * 1024;
+
+function readRegular(file: string, forced: InputFormat | undefined, inDirectory: boolean, plume?: ReaderOptions): CheckInput {
   let fd = -1;
   try {
     // O_NONBLOCK: opening a FIFO without a writer must not wait for one (the kind is checked next).
@@ -105,9 +123,20 @@ function readRegular(file: string, forced: InputFormat | undefined, inDirectory:
     if (!st.isFile()) return { file, error: `not a regular file (${kindOf(st)})`, skipped: inDirectory };
     const cap = formatOf(file, forced) === 'plume' ? MAX_INPUT_BYTES : MAX_HIST_BYTES;
     if (st.size > cap) return { file, error: tooLarge(cap), skipped: inDirectory };
+    let head: Buffer | null = null;
+    let headLength = 0;
+    if (plume && cap === MAX_INPUT_BYTES && st.size >= PIECES_FROM_BYTES) {
+      // The first piece tells the format (a .txt file may be dbcop): plume is parsed piece by piece.
+      head = Buffer.allocUnsafe(PIECE_BYTES);
+      headLength = fill(fd, head, 0);
+      if (formatOf(file, forced, head.subarray(0, headLength)) === 'plume') {
+        const p = readPlumeInPieces(head, headLength, (b, at) => fill(fd, b, at), { init: plume.plumeInit }, st.size, cap);
+        return p ? { file, size: p.size, source: plumeSource(p.plume) } : { file, error: tooLarge(cap), skipped: inDirectory };
+      }
+    }
+    let buf = Buffer.allocUnsafe(Math.max(st.size, headLength, 4096) + 1);
+    let length = head ? head.copy(buf, 0, 0, headLength) : 0;
     // Read to the end (files under /proc report size 0), never past the cap.
-    let buf = Buffer.allocUnsafe(Math.max(st.size, 4096) + 1);
-    let length = 0;
     for (;;) {
       if (length === buf.length) {
         if (buf.length > cap) return { file, error: tooLarge(cap), skipped: inDirectory };
@@ -126,6 +155,17 @@ function readRegular(file: string, forced: InputFormat | undefined, inDirectory:
   } finally {
     if (fd >= 0) closeSync(fd);
   }
+}
+
+/** Reads into buf from `at` until it is full or the file ends; returns how many bytes buf then holds. */
+function fill(fd: number, buf: Uint8Array, at: number): number {
+  let length = at;
+  while (length < buf.length) {
+    const got = readSync(fd, buf, length, buf.length - length, null);
+    if (got === 0) break;
+    length += got;
+  }
+  return length;
 }
 
 function tooLarge(cap: number): string {
