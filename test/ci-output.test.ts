@@ -292,6 +292,17 @@ describe('JUnit XML', () => {
     assert.doesNotMatch(r.stdout, /\u001b/);
     await assert.rejects(parseJunit('<testsuites><testsuite></testsuites>'), 'the parser rejects ill-formed XML');
   });
+
+  test('a file name with a line break and a tab keeps them in the JUnit attributes (character references, not raw)', async () => {
+    const p = join(dir, 'two\nlines\tand "quotes".hist');
+    writeFileSync(p, 'session s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 42)\n');
+    const r = run(['check', p, '--output-format', 'junit']);
+    assert.equal(r.status, 1);
+    assert.match(r.stdout, /two&#10;lines&#9;and &quot;quotes&quot;\.hist/);
+    const j = await junitOf(r.stdout);
+    assert.equal(j.testsuite?.[0].name, p);
+    assert.equal(j.testsuite?.[0].testcase?.[0].classname, p);
+  });
 });
 
 describe('generated histories with a violation at every level', () => {

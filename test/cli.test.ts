@@ -2,8 +2,8 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileReport } from '../server/src/engine/report.ts';
@@ -465,6 +465,34 @@ describe('-o writes atomically and never over an input', () => {
     assert.equal(run(['gen', '--txns', '20', '--format', 'plume', '-o', join(sub, 'via-link.txt')]).status, 0);
     assert.match(readFileSync(real, 'utf8'), /^[rw]\(/);
     assert.deepEqual(leftovers(sub), []);
+  });
+
+  test('-o onto a device or a FIFO writes into it and leaves it what it was (never a regular file renamed over it)', () => {
+    const input = file('device-input.hist', FRACTURED_HIST);
+    for (const args of [['gen', '--txns', '5'], ['witness', input, '--level', 'RA', '--format', 'dot']]) {
+      assert.equal(run([...args, '-o', '/dev/null']).status, 0, args.join(' '));
+      assert.ok(statSync('/dev/null').isCharacterDevice(), '/dev/null is still a device');
+    }
+    if (existsSync('/dev/full')) {
+      const full = run(['gen', '--txns', '5', '-o', '/dev/full']);
+      assert.equal(full.status, 2);
+      assert.match(full.stderr, /^isocheck: cannot write \/dev\/full: no space left on device\n$/);
+      assert.ok(statSync('/dev/full').isCharacterDevice(), '/dev/full is still a device');
+    }
+    const sub = mkdtempSync(join(dir, 'fifo-'));
+    const fifo = join(sub, 'pipe');
+    if (spawnSync('mkfifo', [fifo]).status !== 0) return; // no mkfifo here: the device cases stand
+    // A reader on the FIFO first (the shell's `>(cat > copy)`), then the CLI writes into it.
+    const copy = join(sub, 'copy.dot');
+    const reader = spawn('bash', ['-c', `cat "${fifo}" > "${copy}"`]);
+    const w = run(['witness', input, '--level', 'RA', '--format', 'dot', '-o', fifo]);
+    assert.equal(w.status, 0, w.stderr);
+    return new Promise<void>((done) => reader.on('exit', () => {
+      assert.match(readFileSync(copy, 'utf8'), /^digraph/);
+      assert.ok(statSync(fifo).isFIFO(), 'the FIFO is still a FIFO');
+      assert.deepEqual(leftovers(sub), []);
+      done();
+    }));
   });
 
   test('an unwritable target: exit 2 with a message, no stack trace', () => {

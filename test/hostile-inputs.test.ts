@@ -166,6 +166,19 @@ describe('only regular files are read', () => {
     assert.match(r.stderr, /b\.hist: not a regular file \(a FIFO\), skipped/);
   });
 
+  test('a subdirectory named like a history is passed over silently (directories are not expanded recursively)', () => {
+    const d = join(dir, 'with-subdir');
+    mkdirSync(d);
+    writeFileSync(join(d, 'a.hist'), GOOD);
+    mkdirSync(join(d, 'sub.hist'));
+    writeFileSync(join(d, 'sub.hist', 'inner.hist'), GOOD);
+    const r = run(['check', d, '--json'], 20_000);
+    assertClean(r, 'subdirectory');
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    assert.deepEqual(reportsOf(r).map((x) => x.file), [join(d, 'a.hist')]);
+  });
+
   test('/dev/zero and /dev/null: devices are refused, memory stays bounded', () => {
     for (const dev of ['/dev/zero', '/dev/null']) {
       const r = run(['check', dev], 20_000);

@@ -50,7 +50,8 @@ export function decodeText(bytes: Buffer): string {
 export type InputRef = { file: string; inDirectory: boolean } | { file: string; error: string; skipped?: boolean };
 
 /**
- * Expands directories (their history files, sorted, not recursive) without reading anything: the
+ * Expands directories (their history files, sorted, not recursive: subdirectories are passed over,
+ * whatever their names) without reading anything: the
  * files are read one at a time, so a directory of large histories is never in memory at once.
  * An argument or directory that cannot be listed becomes an entry with an error.
  */
@@ -75,9 +76,22 @@ export function listInputs(paths: readonly string[]): InputRef[] {
       out.push({ file: p, error: `cannot read directory: ${describe(e)}` });
       continue;
     }
-    for (const f of names.filter((n) => HISTORY_EXTENSIONS.some((x) => n.endsWith(x))).sort()) out.push({ file: join(p, f), inDirectory: true });
+    for (const f of names.filter((n) => HISTORY_EXTENSIONS.some((x) => n.endsWith(x))).sort()) {
+      // Not recursive: a subdirectory that happens to be named like a history is not an input.
+      if (isDirectory(join(p, f))) continue;
+      out.push({ file: join(p, f), inDirectory: true });
+    }
   }
   return out;
+}
+
+/** Whether a path is a directory (through symbolic links); false when it cannot be examined (reading it reports why). */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**

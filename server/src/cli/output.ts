@@ -1,6 +1,6 @@
 // Every output of the CLI: files written atomically (temp file + rename), standard output with backpressure.
 
-import { closeSync, fchmodSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -17,7 +17,8 @@ export type WriteResult = { ok: true } | { ok: false; message: string };
  * Writes the chunks to `target` through a temporary file beside it, renamed over the target at
  * the end: a full disk, a crash or an error halfway leaves the old file as it was. Refuses a
  * target that is one of `inputs` (also through a symbolic link); a symbolic link as target is
- * kept and its destination replaced.
+ * kept and its destination replaced. A character device or FIFO (a terminal, /dev/null, `>(…)`)
+ * is written to in place; a block device or socket is refused.
  */
 export function writeFileAtomic(target: string, chunks: Iterable<string>, inputs: readonly string[] = []): WriteResult {
   let dest = target;
@@ -29,13 +30,18 @@ export function writeFileAtomic(target: string, chunks: Iterable<string>, inputs
   const clash = inputs.find((i) => sameFile(i, dest));
   if (clash !== undefined) return { ok: false, message: `refusing to write ${target}: it is the input ${clash}` };
   let oldMode = -1;
+  let st: Stats | null = null;
   try {
-    const st = statSync(dest);
-    if (st.isDirectory()) return { ok: false, message: `cannot write ${target}: is a directory` };
-    oldMode = st.mode & 0o7777;
+    st = statSync(dest);
   } catch {
     // Does not exist yet.
   }
+  if (st?.isDirectory()) return { ok: false, message: `cannot write ${target}: is a directory` };
+  // A terminal, /dev/null, a FIFO or a process substitution is written to, never replaced: a
+  // temporary file renamed over it would turn the device into a regular file.
+  if (st && (st.isCharacterDevice() || st.isFIFO())) return writeInPlace(target, dest, chunks);
+  if (st && !st.isFile()) return { ok: false, message: `cannot write ${target}: not a regular file (${st.isBlockDevice() ? 'a block device' : 'a socket'})` };
+  if (st) oldMode = st.mode & 0o7777;
   const temp = join(dirname(dest), `.${basename(dest)}.isocheck-${process.pid}-${tempSuffix()}.tmp`);
   let fd = -1;
   try {
@@ -61,6 +67,26 @@ export function writeFileAtomic(target: string, chunks: Iterable<string>, inputs
       // Never created, or already gone.
     }
     return { ok: false, message: `cannot write ${target}: ${describeWriteError(e)}${existed(dest) ? ' (the old file is unchanged)' : ''}` };
+  }
+}
+
+/** Writes the chunks straight into a device or FIFO (no atomicity to keep: nothing there to preserve). */
+function writeInPlace(target: string, dest: string, chunks: Iterable<string>): WriteResult {
+  let fd = -1;
+  try {
+    fd = openSync(dest, 'w');
+    for (const chunk of chunks) writeAll(fd, Buffer.from(chunk, 'utf8'));
+    return { ok: true };
+  } catch (e) {
+    return { ok: false, message: `cannot write ${target}: ${describeWriteError(e)}` };
+  } finally {
+    if (fd >= 0) {
+      try {
+        closeSync(fd);
+      } catch {
+        // Written or already failing: the close adds nothing to report.
+      }
+    }
   }
 }
 

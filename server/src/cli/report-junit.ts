@@ -30,18 +30,20 @@ export function junitXml(reports: readonly JunitReport[]): string {
       '@_name': 'isocheck',
       ...count(suites.flatMap((s) => s.cases)),
       testsuite: suites.map((s) => ({
-        '@_name': clean(s.file),
+        '@_name': attribute(s.file),
         ...count(s.cases),
         testcase: s.cases.map((c) => ({
-          '@_classname': clean(s.file),
-          '@_name': clean(c.name),
-          ...(c.failure ? { failure: { '@_message': clean(c.failure.message), '@_type': c.failure.type, '#text': clean(c.failure.text) } } : {}),
-          ...(c.skipped !== undefined ? { skipped: { '@_message': clean(c.skipped) } } : {}),
+          '@_classname': attribute(s.file),
+          '@_name': attribute(c.name),
+          ...(c.failure ? { failure: { '@_message': attribute(c.failure.message), '@_type': attribute(c.failure.type), '#text': text(c.failure.text) } } : {}),
+          ...(c.skipped !== undefined ? { skipped: { '@_message': attribute(c.skipped) } } : {}),
         })),
       })),
     },
   };
-  const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressBooleanAttributes: false, suppressEmptyNode: true });
+  // Every string is escaped here (attribute() and text()): the builder's own escaping leaves line
+  // breaks in attribute values, which XML parsers turn into spaces (a file name with a newline).
+  const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressBooleanAttributes: false, suppressEmptyNode: true, processEntities: false });
   return builder.build(doc);
 }
 
@@ -78,6 +80,18 @@ function verdictText(v: VerdictJson | undefined, fallback: string): string {
   if (v?.note) lines.push(v.note);
   return lines.join('\n');
 }
+
+/** Element text: markup characters escaped; line breaks kept as they are (they survive in content). */
+function text(s: string): string {
+  return clean(s).replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+}
+
+/** An attribute value: also quotes, and tab and line breaks as character references (parsers normalise them to spaces otherwise). */
+function attribute(s: string): string {
+  return clean(s).replace(/[&<>"'\t\n\r]/g, (c) => ATTRIBUTE_ESCAPES[c]);
+}
+
+const ATTRIBUTE_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' };
 
 /** XML 1.0 cannot carry control characters (other than tab and newlines) or lone surrogates, even escaped. */
 function clean(s: string): string {
