@@ -120,7 +120,7 @@ test('malformed EDN: one error per bad event with its line, the rest still read'
   assert.deepEqual(lines, [4, 5, 6, 8]);
   assert.match(f.findings[0].message, /line 4: unknown micro-op :frob/);
   assert.match(f.findings[1].message, /unknown :type :weird/);
-  assert.match(f.findings[2].message, /:process must be a non-negative integer/);
+  assert.match(f.findings[2].message, /a completion \(:ok\) of process "x" without its invoke/);
   assert.match(f.findings[3].message, /ends inside a list/);
   // T0 is read; processes 1 and 2 never completed: indeterminate, without reads.
   assert.deepEqual(describe(f.history).map((x) => x.split(' @')[0]), ['p0/T0', 'p1/T2 unknown', 'p2/T6 unknown']);

@@ -5,14 +5,17 @@
 // of bench/list-append.ts (511 MB) would take 25 s or more, against a 10 s budget for reading and
 // the whole analysis; this reader takes it from bytes into the history's typed arrays in 4–5 s.
 // This reader understands the EDN that Jepsen histories use (maps, vectors, lists, sets, keywords,
-// integers, floats, strings, nil, booleans, #tags) and skips what it does not need.
+// integers, floats, strings, nil, booleans, #tags) and skips what it does not need. Integers are
+// exact up to MAX_INTEGER_DIGITS digits (beyond 2^53 interned by their decimal text).
 
 import type { Finding } from '../model/diagnostics.ts';
 import type { History } from '../model/history.ts';
 import { LineIndex } from '../syntax/line-index.ts';
 import { Int32Vec } from '../util/int-vec.ts';
 import { utf8 } from '../util/utf8.ts';
-import { EV_FAIL, EV_INFO, EV_INVOKE, EV_OK, JepsenAssembler, looksListAppend, MOP_APPEND, MOP_READ, MOP_WRITE } from './jepsen-history.ts';
+import {
+  canonicalInteger, EV_FAIL, EV_INFO, EV_INVOKE, EV_OK, JepsenAssembler, looksListAppend, MAX_INTEGER_DIGITS, MOP_APPEND, MOP_READ, MOP_WRITE,
+} from './jepsen-history.ts';
 
 export interface JepsenFile {
   history: History;
@@ -43,6 +46,11 @@ const K_PROCESS = 3;
 const K_TIME = 4;
 const K_INDEX = 5;
 const K_VALUE = 6;
+
+/** A plain digit run this long or shorter is below 2^53 (the scalar fast path's bound). */
+const SAFE_DIGITS = 15;
+/** How much of an offending token a message quotes. */
+const SHOWN_CHARS = 40;
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9 || c === 44; // commas are whitespace in EDN
@@ -90,14 +98,23 @@ class EdnParser {
   run(): void {
     let eventNo = 0;
     this.ws();
-    // A history written as one vector (or list) of maps: step inside it.
+    // A history written as one vector (or list) of maps: step inside it, and expect it closed.
+    let open = -1;
     if (this.i < this.n && (this.b[this.i] === C_LBRACK || this.b[this.i] === C_LPAREN)) {
-      this.i++;
+      open = this.i++;
       this.ws();
     }
+    /** Where the last skipped (malformed) stretch ended: a closing bracket in it was lost, not missing. */
+    let skippedTo = -1;
     while (this.i < this.n) {
       const c = this.b[this.i];
       if (c === C_RBRACK || c === C_RPAREN) {
+        const want = open < 0 ? -1 : this.b[open] === C_LBRACK ? C_RBRACK : C_RPAREN;
+        if (c !== want) {
+          const what = open < 0 ? 'no history vector is open' : `the history opened with '${String.fromCharCode(this.b[open])}' at line ${this.lineOf(open)} closes with '${String.fromCharCode(want)}'`;
+          this.asm.problem(`malformed EDN at line ${this.lineOf(this.i)}: unexpected '${String.fromCharCode(c)}' (${what})`, this.i, this.i + 1);
+        }
+        open = -1;
         this.i++;
         this.ws();
         continue;
@@ -119,9 +136,25 @@ class EdnParser {
         // Resume at the next line.
         const nl = this.b.indexOf(10, Math.max(at, start));
         this.i = nl < 0 ? this.n : nl + 1;
+        skippedTo = this.i;
       }
       this.ws();
     }
+    if (open >= 0) {
+      let last = this.n - 1;
+      while (last > open && isSpace(this.b[last])) last--;
+      const lost = last < skippedTo && this.b[last] === (this.b[open] === C_LBRACK ? C_RBRACK : C_RPAREN);
+      if (!lost) {
+        const close = this.b[open] === C_LBRACK ? ']' : ')';
+        this.asm.problem(`malformed EDN at line ${this.lineOf(last)}: the history's '${String.fromCharCode(this.b[open])}' at line ${this.lineOf(open)} is never closed (expected '${close}' at the end of the file)`,
+          last, last + 1);
+      }
+    }
+  }
+
+  /** The token [s, e) for a message, cut at SHOWN_CHARS bytes. */
+  private shown(s: number, e: number): string {
+    return e - s > SHOWN_CHARS ? `${this.text(s, s + SHOWN_CHARS)}…` : this.text(s, e);
   }
 
   private describe(): string {
@@ -180,26 +213,49 @@ class EdnParser {
     return this.token();
   }
 
-  /** An integer token's value, or NaN when the token is not a number. */
-  private number(s: number, e: number): number {
+  /**
+   * The exact decimal text (canonicalInteger) of an integer token `[+-]digits[N]` at [s, e), or
+   * null when the token is not an integer. More than MAX_INTEGER_DIGITS digits is an error.
+   */
+  private integerText(s: number, e: number): string | null {
+    const b = this.b;
     let j = s;
-    let neg = false;
-    if (this.b[j] === 45 || this.b[j] === 43) {
-      neg = this.b[j] === 45;
-      j++;
-    }
-    if (j >= e) return NaN;
+    const neg = b[j] === 45;
+    if (neg || b[j] === 43) j++;
+    const end = e > j && b[e - 1] === 78 ? e - 1 : e; // 42N: a bigint, the same integer
+    if (j >= end) return null;
+    for (let k = j; k < end; k++) if (b[k] < 48 || b[k] > 57) return null;
+    while (j < end - 1 && b[j] === 48) j++;
+    if (end - j > MAX_INTEGER_DIGITS) throw new EdnError(`a number may have at most ${MAX_INTEGER_DIGITS} digits (this one has ${end - j})`, s);
+    return canonicalInteger(neg, this.text(j, end));
+  }
+
+  /** An integer token within ±(2^53−1) (:time, :index, :process), or NaN. */
+  private safeInteger(s: number, e: number): number {
+    const b = this.b;
+    let j = s;
+    const neg = b[j] === 45;
+    if (neg || b[j] === 43) j++;
+    const end = e > j && b[e - 1] === 78 ? e - 1 : e;
+    if (j >= end || end - j > 20) return NaN;
     let v = 0;
-    for (; j < e; j++) {
-      const c = this.b[j];
-      if (c < 48 || c > 57) {
-        // Floats, ratios and suffixed numbers (42N, 1.5M): the generic parser.
-        const x = Number(this.text(s, e).replace(/[NM]$/, ''));
-        return x;
-      }
+    for (; j < end; j++) {
+      const c = b[j];
+      if (c < 48 || c > 57) return NaN;
       v = v * 10 + (c - 48);
     }
-    return neg ? -v : v;
+    // Exact while below 2^53; past it the rounded sum stays past it (rounding is monotone).
+    return Number.isSafeInteger(v) ? (neg ? -v : v) : NaN;
+  }
+
+  /** A non-integer numeric token (1.5, 1e3, 1.5M) as a double; NaN when the token is a symbol. */
+  private float(s: number, e: number): number {
+    const b = this.b;
+    const d = b[s] === 45 || b[s] === 43 ? s + 1 : s;
+    if (d >= e || b[d] < 48 || b[d] > 57) return NaN; // symbols (Infinity, -foo) are not numbers
+    const x = Number(this.text(s, e).replace(/M$/, ''));
+    if (x === Infinity || x === -Infinity) throw new EdnError(`the number '${this.shown(s, e)}' is out of range`, s);
+    return x;
   }
 
   /** A scalar (number, string, keyword, symbol) as an id of `ids`; nil yields -1. */
@@ -215,7 +271,7 @@ class EdnParser {
         v = v * 10 + (d - 48);
         d = ++j < this.n ? b[j] : 32;
       }
-      if (DELIMITER[d] === 1) {
+      if (DELIMITER[d] === 1 && j - this.i <= SAFE_DIGITS) {
         this.ts = this.i;
         this.i = j;
         return ids.num(v);
@@ -229,10 +285,13 @@ class EdnParser {
     const e = this.token();
     const s = this.ts;
     if (this.b[s] === 110 && this.is(s, e, 'nil')) return -1;
-    const v = this.number(s, e);
+    const int = this.integerText(s, e);
+    if (int !== null) return ids.integer(int);
+    const v = this.float(s, e);
     return Number.isNaN(v) ? ids.text(this.text(s, e)) : ids.num(v);
   }
 
+  /** The string at i (at its '"'), its escapes decoded. */
   private string(): string {
     const s = ++this.i;
     let escaped = false;
@@ -244,8 +303,43 @@ class EdnParser {
       this.i++;
     }
     if (this.i >= this.n) throw new EdnError('unterminated string', s - 1);
-    const raw = this.text(s, this.i++);
-    return escaped ? raw.replace(/\\(.)/g, (_m, ch: string) => (ch === 'n' ? '\n' : ch === 't' ? '\t' : ch)) : raw;
+    const e = this.i++;
+    return escaped ? this.unescape(s, e) : this.text(s, e);
+  }
+
+  /** The string body [s, e) with EDN's escapes: \t \r \n \\ \" and \uXXXX; any other is an error. */
+  private unescape(s: number, e: number): string {
+    const b = this.b;
+    let out = '';
+    let from = s;
+    for (let j = s; j < e; j++) {
+      if (b[j] !== 92) continue;
+      out += this.text(from, j); // a backslash is ASCII: no UTF-8 sequence is cut
+      const c = b[j + 1];
+      if (c === 110) out += '\n';
+      else if (c === 116) out += '\t';
+      else if (c === 114) out += '\r';
+      else if (c === 92) out += '\\';
+      else if (c === C_QUOTE) out += '"';
+      else if (c === 117) {
+        let code = 0;
+        for (let k = j + 2; k < j + 6; k++) {
+          const h = k < e ? b[k] : -1;
+          const digit = h >= 48 && h <= 57 ? h - 48 : h >= 97 && h <= 102 ? h - 87 : h >= 65 && h <= 70 ? h - 55 : -1;
+          if (digit < 0) throw new EdnError(`'\\u' in a string must be followed by four hexadecimal digits, found '\\u${this.text(j + 2, Math.min(k + 1, e))}'`, j);
+          code = code * 16 + digit;
+        }
+        out += String.fromCharCode(code); // a surrogate pair comes as two escapes, joined here
+        j += 4;
+      } else {
+        let ce = j + 2; // the whole character after the backslash (UTF-8 continuation bytes)
+        while (ce < e && (b[ce] & 0xc0) === 0x80) ce++;
+        throw new EdnError(`unknown escape '\\${this.text(j + 1, ce)}' in a string (EDN has \\t, \\r, \\n, \\\\, \\" and \\uXXXX)`, j);
+      }
+      j++;
+      from = j + 1;
+    }
+    return out + this.text(from, e);
   }
 
   /** Skips one value of any shape (no recursion: a depth counter). */
@@ -294,9 +388,15 @@ class EdnParser {
     let type = -2;
     let isTxn = false;
     let process = -1;
+    /** A process that is not a safe integer: its label and session name (namedProcessSlot). */
+    let processLabel: string | null = null;
+    let processSession = '';
     let time = NaN;
     let index = -1;
     let hasValue = false;
+    /** The known keys seen (bit K_*), and the other keys' spans: EDN forbids a key twice in a map. */
+    let seen = 0;
+    this.otherKeys.length = 0;
     for (;;) {
       this.ws();
       if (this.i >= this.n) throw new EdnError("the file ends inside an event: expected '}'", this.i);
@@ -310,6 +410,10 @@ class EdnParser {
       if (this.i >= this.n) throw new EdnError('the file ends after a key', this.i);
       // Which key: by length and first letter, then one comparison (this runs per key of every event).
       const key = this.eventKey(ks, ke);
+      if (key !== K_OTHER) {
+        if ((seen & (1 << key)) !== 0) throw new EdnError(`the key :${this.text(ks, ke)} appears twice in an event map (EDN forbids duplicate keys)`, ks - 1);
+        seen |= 1 << key;
+      } else this.otherKey(ks, ke);
       if (key === K_TYPE) {
         const e = this.keyword();
         const s = this.ts;
@@ -323,26 +427,39 @@ class EdnParser {
           isTxn = this.is(this.ts, e, 'txn');
         } else this.skipValue();
       } else if (key === K_PROCESS) {
-        if (this.b[this.i] === C_COLON) this.keyword(); // :nemesis
-        else if (this.b[this.i] === C_QUOTE || this.b[this.i] === C_LBRACK || this.b[this.i] === C_LBRACE) {
-          throw new EdnError(`:process must be a non-negative integer or a keyword, found ${this.describe()}`, this.i);
+        // A process is a session whatever its spelling: 3 is `p3`, :p2 is `:p2`, "p2" is `"p2"`.
+        const c = this.b[this.i];
+        if (c === C_COLON) {
+          const e = this.keyword();
+          processLabel = processSession = `:${this.text(this.ts, e)}`;
+        } else if (c === C_QUOTE) processLabel = processSession = JSON.stringify(this.string());
+        else if (c === C_LBRACK || c === C_LBRACE || c === C_LPAREN || c === C_HASH) {
+          throw new EdnError(`:process must be a non-negative integer, a keyword or a string, found ${this.describe()}`, this.i);
         } else {
           const e = this.token();
           const s = this.ts;
-          const v = this.number(s, e);
-          if (!Number.isInteger(v) || v < 0) throw new EdnError(`:process must be a non-negative integer or a keyword, found '${this.text(s, e)}'`, s);
-          process = v;
+          process = this.safeInteger(s, e);
+          if (Number.isNaN(process)) {
+            process = -1;
+            if (!this.is(s, e, 'nil')) { // nil: no process, as if the key were absent
+              const int = this.integerText(s, e);
+              if (int === null || int.charCodeAt(0) === 45) throw new EdnError(`:process must be a non-negative integer, a keyword or a string, found '${this.shown(s, e)}'`, s);
+              processLabel = int; // beyond 2^53: named by its exact digits
+              processSession = `p${int}`;
+            }
+          } else if (process < 0) throw new EdnError(`:process must be a non-negative integer, a keyword or a string, found '${this.shown(s, e)}'`, s);
         }
       } else if (key === K_TIME) {
+        // As .hist's `@ START..END` (a converted history must parse back): integers within ±(2^53−1).
         const e = this.token();
         const s = this.ts;
-        time = this.number(s, e);
-        if (Number.isNaN(time)) throw new EdnError(`:time must be a number, found '${this.text(s, e)}'`, s);
+        time = this.safeInteger(s, e);
+        if (Number.isNaN(time)) throw new EdnError(`:time must be an integer of magnitude at most 2^53−1 (9007199254740991), found '${this.shown(s, e)}'`, s);
       } else if (key === K_INDEX) {
         const e = this.token();
         const s = this.ts;
-        index = this.number(s, e);
-        if (!Number.isInteger(index)) throw new EdnError(`:index must be an integer, found '${this.text(s, e)}'`, s);
+        index = this.safeInteger(s, e);
+        if (Number.isNaN(index) || index < 0) throw new EdnError(`:index must be a non-negative integer of at most 2^53−1, found '${this.shown(s, e)}'`, s);
       } else if (key === K_VALUE) {
         hasValue = true;
         this.txnValue();
@@ -351,8 +468,28 @@ class EdnParser {
     if (type === -2) throw new EdnError('an event without :type', start);
     if (!isTxn) return; // nemesis and other non-transaction operations
     if (!hasValue) throw new EdnError('a :txn event without :value', start);
+    if (process < 0 && processLabel === null) throw new EdnError('a :txn event without :process (its session)', start);
     if (index < 0) index = eventNo;
-    asm.event(type, process, Number.isNaN(time) ? index : time, index, start, this.i);
+    const slot = processLabel === null ? asm.processSlot(process) : asm.namedProcessSlot(processLabel, processSession);
+    asm.event(type, slot, Number.isNaN(time) ? index : time, index, start, this.i);
+  }
+
+  /** Spans of the current event's keys other than the K_* ones (rare: :error, :node…), pairwise. */
+  private readonly otherKeys = new Int32Vec(16);
+
+  /** Records the other key [ks, ke), or throws when the event already has it. */
+  private otherKey(ks: number, ke: number): void {
+    const o = this.otherKeys;
+    const len = ke - ks;
+    for (let k = 0; k < o.length; k += 2) {
+      const s = o.data[k];
+      if (o.data[k + 1] - s !== len) continue;
+      let j = 0;
+      while (j < len && this.b[s + j] === this.b[ks + j]) j++;
+      if (j === len) throw new EdnError(`the key :${this.shown(ks, ke)} appears twice in an event map (EDN forbids duplicate keys)`, ks - 1);
+    }
+    o.push(ks);
+    o.push(ke);
   }
 
   /** `[[:append k v] [:r k [..]] [:r k nil] [:w k v] [:r k v] …]` into the assembler's scratch. */

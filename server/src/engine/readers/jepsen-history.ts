@@ -4,6 +4,21 @@ import { finding, type Finding } from '../model/diagnostics.ts';
 import { HistoryBuilder, INIT_VALUE, OP_APPEND, OP_READ, OP_WRITE, type History } from '../model/history.ts';
 import { Float64Vec, Int32Vec, Uint8Vec } from '../util/int-vec.ts';
 import { DIRECT_LIMIT, IntTable } from '../util/int-table.ts';
+import { MAX_NUMBER_DIGITS } from '../syntax/hist-parser.ts';
+
+/** Most digits an integer may have, as in .hist (a converted history must parse back). */
+export const MAX_INTEGER_DIGITS = MAX_NUMBER_DIGITS;
+
+/**
+ * The canonical decimal text of an integer literal's sign and digits (leading zeros and a '+'
+ * dropped, "-0" as "0"): what an integer beyond 2^53 is interned by, so it compares exactly.
+ */
+export function canonicalInteger(negative: boolean, digits: string): string {
+  let z = 0;
+  while (z < digits.length - 1 && digits.charCodeAt(z) === 48) z++;
+  const d = z === 0 ? digits : digits.slice(z);
+  return negative && d !== '0' ? `-${d}` : d;
+}
 
 export const EV_INVOKE = 0;
 export const EV_OK = 1;
@@ -21,6 +36,8 @@ export class ScalarIds {
   private readonly small = new IntTable(DIRECT_LIMIT);
   private readonly numbers = new Map<number, number>();
   private readonly texts = new Map<string, number>();
+  /** Integers beyond ±(2^53−1) by their canonical decimal text: a double would merge neighbours. */
+  private readonly bigs = new Map<string, number>();
   readonly shown: (string | number)[] = [];
 
   num(n: number): number {
@@ -38,6 +55,20 @@ export class ScalarIds {
       id = this.shown.length;
       this.numbers.set(n, id);
       this.shown.push(n);
+    }
+    return id;
+  }
+
+  /** An integer given as canonicalInteger() text: a number when it is safe, else by its exact text. */
+  integer(text: string): number {
+    const n = Number(text);
+    // Rounding is monotone: a text above 2^53−1 never converts to a safe integer.
+    if (Number.isSafeInteger(n)) return this.num(n);
+    let id = this.bigs.get(text);
+    if (id === undefined) {
+      id = this.shown.length;
+      this.bigs.set(text, id);
+      this.shown.push(text); // shown bare, as integers are
     }
     return id;
   }
@@ -86,7 +117,13 @@ export class JepsenAssembler {
    */
   private readonly slotOf = new Map<number, number>();
   private readonly smallSlot = new Int32Array(4096).fill(-1);
+  /** Processes that are not safe integers (keywords, strings, huge integers), by their label. */
+  private readonly namedSlotOf = new Map<string, number>();
+  /** The process number, NaN for a named process (named ones sort after the numbers). */
   private readonly slotProcess = new Float64Vec(16);
+  /** How messages name the process (`3`, `:p2`, `"p2"`), and its sessions' base name (`p3`, `:p2`, `"p2"`). */
+  private readonly slotLabel: string[] = [];
+  private readonly slotSession: string[] = [];
   private readonly pendActive = new Uint8Vec(16);
   private readonly pendPool = new Int32Vec(16);
   private readonly pendCount = new Int32Vec(16);
@@ -127,15 +164,35 @@ export class JepsenAssembler {
     if (this.reported++ < 100) this.findings.push(finding('syntax', 'error', message, { start, end }));
   }
 
-  /** The process's slot in the per-process columns (made on first sight). */
-  private slot(process: number): number {
-    const small = process < this.smallSlot.length && Number.isInteger(process);
+  /** The slot of a process numbered `process` (a non-negative safe integer) in the per-process columns, made on first sight. */
+  processSlot(process: number): number {
+    const small = process < this.smallSlot.length;
     let p = small ? this.smallSlot[process] : (this.slotOf.get(process) ?? -1);
     if (p >= 0) return p;
-    p = this.slotProcess.length;
+    p = this.newSlot(process, String(process), `p${process}`);
     if (small) this.smallSlot[process] = p;
     else this.slotOf.set(process, p);
+    return p;
+  }
+
+  /**
+   * The slot of a process that is not a safe integer: `label` is how the format spells it (`:p2`,
+   * `"p2"`, or the digits of an integer beyond 2^53), unique per process value; `session` names
+   * its sessions. One label, one slot: the same process value is the same session.
+   */
+  namedProcessSlot(label: string, session: string): number {
+    let p = this.namedSlotOf.get(label);
+    if (p !== undefined) return p;
+    p = this.newSlot(NaN, label, session);
+    this.namedSlotOf.set(label, p);
+    return p;
+  }
+
+  private newSlot(process: number, label: string, session: string): number {
+    const p = this.slotProcess.length;
     this.slotProcess.push(process);
+    this.slotLabel.push(label);
+    this.slotSession.push(session);
     this.pendActive.push(0);
     this.pendPool.push(0);
     this.pendCount.push(0);
@@ -149,13 +206,11 @@ export class JepsenAssembler {
     return p;
   }
 
-  /** One event whose micro-ops are in the scratch. process < 0: not a client process (skipped). */
-  event(type: number, process: number, time: number, index: number, start: number, end: number): void {
-    if (process < 0) return;
-    const p = this.slot(process);
+  /** One event of the process in slot p (processSlot, namedProcessSlot) whose micro-ops are in the scratch. */
+  event(type: number, p: number, time: number, index: number, start: number, end: number): void {
     if (type === EV_INVOKE) {
       if (this.pendActive.data[p] === 1) {
-        this.problem(`process ${process} invokes a transaction before its previous one completed`, start, end);
+        this.problem(`process ${this.slotLabel[p]} invokes a transaction before its previous one completed`, start, end);
         this.finishIncomplete(p);
       }
       const pool = this.pool.kind.length;
@@ -176,11 +231,18 @@ export class JepsenAssembler {
       return;
     }
     if (this.pendActive.data[p] === 0) {
-      this.problem(`a completion (:${['invoke', 'ok', 'fail', 'info'][type]}) of process ${process} without its invoke`, start, end);
+      this.problem(`a completion (:${['invoke', 'ok', 'fail', 'info'][type]}) of process ${this.slotLabel[p]} without its invoke`, start, end);
       return;
     }
     this.pendActive.data[p] = 0;
-    const t = this.txn(p, type === EV_FAIL, type === EV_INFO, this.pendIndex.data[p], start, end, this.pendTime.data[p], time);
+    const t0 = this.pendTime.data[p];
+    let t1 = time;
+    if (type !== EV_INFO && t1 < t0) {
+      // .hist's `@ START..END` needs START ≤ END: the transaction is kept, without a real-time interval.
+      this.problem(`T${this.pendIndex.data[p]} completes (at ${t1}) before it was invoked (at ${t0}); it is read without a real-time interval`, start, end);
+      t1 = NaN;
+    }
+    const t = this.txn(p, type === EV_FAIL, type === EV_INFO, this.pendIndex.data[p], start, end, t0, t1);
     if (type === EV_OK) this.addScratchOps(t);
     else this.addPoolOps(t, this.pendPool.data[p], this.pendCount.data[p], type === EV_INFO);
     if (type === EV_INFO) this.crashCount.data[p]++;
@@ -191,14 +253,14 @@ export class JepsenAssembler {
     const generation = this.crashCount.data[p];
     let s = this.curSession.data[p];
     if (this.curSessionGen.data[p] !== Math.min(generation, 1023)) {
-      const process = this.slotProcess.data[p];
-      s = this.builder.addSession(generation === 0 ? `p${process}` : `p${process}.${generation + 1}`, start, start);
+      const base = this.slotSession[p];
+      s = this.builder.addSession(generation === 0 ? base : `${base}.${generation + 1}`, start, start);
       this.curSession.data[p] = s;
       this.curSessionGen.data[p] = Math.min(generation, 1023);
     }
     const t = this.builder.addTxn(s, aborted, -1, `T${index}`, start, end);
     if (unknown) this.builder.setTxnUnknown(t);
-    this.builder.setTxnTime(t, t0, unknown ? Math.max(t0, t1) : t1);
+    if (!Number.isNaN(t1)) this.builder.setTxnTime(t, t0, unknown ? Math.max(t0, t1) : t1);
     return t;
   }
 
@@ -245,7 +307,9 @@ export class JepsenAssembler {
   finish(): History {
     const open: number[] = [];
     for (let p = 0; p < this.slotProcess.length; p++) if (this.pendActive.data[p] === 1) open.push(p);
-    open.sort((a, b) => this.slotProcess.data[a] - this.slotProcess.data[b]);
+    // Numbered processes in numeric order, then named ones in order of first appearance: input order only.
+    const proc = this.slotProcess.data;
+    open.sort((a, b) => (Number.isNaN(proc[a]) ? (Number.isNaN(proc[b]) ? a - b : 1) : Number.isNaN(proc[b]) ? -1 : proc[a] - proc[b]));
     for (const p of open) this.finishIncomplete(p);
     const keys = this.keys;
     const values = this.values;

@@ -1,0 +1,294 @@
+// Jepsen readers (EDN, JSON lines) on hostile input: named processes, integers beyond 2^53, string escapes, times, deep nesting, unclosed vectors, duplicate keys.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeHistText, analyzeJepsenBytes, type Analysis } from '../server/src/engine/analyze.ts';
+import { readJepsenEdn, type JepsenFile } from '../server/src/engine/readers/edn-reader.ts';
+import { readJepsenJson } from '../server/src/engine/readers/json-events-reader.ts';
+import { writeHistoryAsHist } from '../server/src/engine/export/convert-hist.ts';
+import { OP_LIST_READ, type History } from '../server/src/engine/model/history.ts';
+
+const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+const edn = (lines: string[]): JepsenFile => readJepsenEdn(enc(lines.join('\n') + '\n'));
+const json = (lines: string[]): JepsenFile => readJepsenJson(lines.join('\n') + '\n');
+const messages = (f: JepsenFile): string[] => f.findings.map((x) => x.message);
+const lineOf = (f: JepsenFile, i: number): number => f.lines.range(f.findings[i].span.start, f.findings[i].span.end).start.line + 1;
+
+/** Per session, `name: T… T…`; per transaction its ops as `k+v` (append/write) or `k=[..]` / `k=v` (reads). */
+function shape(h: History): string[] {
+  const out: string[] = [];
+  for (let s = 0; s < h.sessionCount; s++) {
+    const txns: string[] = [];
+    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
+      const t = h.sessionTxns[i];
+      const ops: string[] = [];
+      for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+        const k = h.names.keyName(h.opKey[o]);
+        if (h.opKind[o] === OP_LIST_READ) {
+          const l = h.opListStart as Int32Array;
+          ops.push(`${k}=[${Array.from((h.listElems as Int32Array).subarray(l[o], l[o + 1]), (v) => h.names.valueText(v)).join(' ')}]`);
+        } else ops.push(`${k}:${h.names.valueText(h.opValue[o])}`);
+      }
+      txns.push(`${h.names.txnName(t)}(${ops.join(' ')})`);
+    }
+    out.push(`${h.names.sessionName(s)}: ${txns.join(' ')}`);
+  }
+  return out;
+}
+
+/** 1 when the transaction named `name` is unknown (:info or never completed), 0 when not, -1 when absent. */
+function unknownOf(h: History, name: string): number {
+  for (let t = 1; t < h.txnCount; t++) if (h.names.txnName(t) === name) return h.txnUnknown?.[t] ?? 0;
+  return -1;
+}
+
+const verdicts = (a: Analysis): string => a.levels.map((v) => `${v.level}${v.consistent === true ? '✓' : v.consistent === false ? '✗' : '?'}`).join(' ');
+const codes = (a: Analysis): string[] => a.findings.filter((f) => f.severity === 'error').map((f) => f.code);
+
+// The fuzzer's reproducer: a read of values nobody appended, by a process named by a keyword.
+const KW_PROCESS = [
+  '{:type :invoke, :f :txn, :value [[:r 1 nil]], :time 3, :process :p2, :index 2}',
+  '{:type :ok, :f :txn, :value [[:r 1 [1 5]]], :time 4, :process :p2, :index 3}',
+];
+
+test('a keyword or string :process is a session named after it, checked like an integer one', () => {
+  const byKeyword = analyzeJepsenBytes(enc(KW_PROCESS.join('\n')), 'edn');
+  const byNumber = analyzeJepsenBytes(enc(KW_PROCESS.join('\n').replaceAll(':process :p2', ':process 2')), 'edn');
+  assert.deepEqual(codes(byKeyword), ['garbage-read', 'garbage-read']);
+  assert.deepEqual(codes(byKeyword), codes(byNumber));
+  assert.equal(verdicts(byKeyword), verdicts(byNumber));
+  assert.deepEqual(shape(edn(KW_PROCESS).history), [':p2: T2(1=[1 5])']);
+  assert.deepEqual(shape(edn(KW_PROCESS.map((l) => l.replace(':p2', '"p2"'))).history), ['"p2": T2(1=[1 5])']);
+  const jsonLines = [
+    '{"type":"invoke","f":"txn","value":[["r",1,null]],"time":3,"process":"p2","index":2}',
+    '{"type":"ok","f":"txn","value":[["r",1,[1,5]]],"time":4,"process":"p2","index":3}',
+  ];
+  assert.deepEqual(shape(json(jsonLines).history), ['"p2": T2(1=[1 5])']);
+  assert.deepEqual(codes(analyzeJepsenBytes(jsonLines.join('\n'), 'json')), ['garbage-read', 'garbage-read']);
+});
+
+test('one process value, one session; 2, :p2, "p2" and two integers beyond 2^53 are five; a crashed named process goes on as a new session', () => {
+  const ev = (type: string, p: string, i: number, v = '[[:append 1 ' + i + ']]'): string => `{:type :${type}, :f :txn, :value ${v}, :process ${p}, :time ${i}, :index ${i}}`;
+  const f = edn([
+    ev('invoke', ':p2', 0), ev('invoke', '2', 1), ev('invoke', '"p2"', 2), ev('invoke', '9007199254740993', 3),
+    ev('ok', '"p2"', 4, '[[:append 1 2]]'), ev('ok', ':p2', 5, '[[:append 1 0]]'), ev('info', '2', 6, '[[:append 1 1]]'),
+    ev('ok', '9007199254740993', 7, '[[:append 1 3]]'),
+    ev('invoke', ':p2', 8), ev('info', ':p2', 9, '[[:append 1 8]]'), ev('invoke', ':p2', 10),
+    ev('invoke', '"zz"', 11), ev('invoke', '7', 12), ev('invoke', ':aa', 13),
+    ev('invoke', '9007199254740992', 14), ev('ok', '9007199254740992', 15, '[[:append 1 14]]'),
+  ]);
+  assert.deepEqual(messages(f), []);
+  // Sessions are listed by name (the model's canonical order); invokes never completed are unknown.
+  assert.deepEqual(shape(f.history), [
+    '"p2": T2(1:2)',
+    '"zz": T11(1:11)',
+    ':aa: T13(1:13)',
+    ':p2: T0(1:0) T8(1:8)',
+    ':p2.2: T10(1:10)',
+    'p2: T1(1:1)',
+    'p7: T12(1:12)',
+    'p9007199254740992: T14(1:14)',
+    'p9007199254740993: T3(1:3)',
+  ]);
+  assert.deepEqual(['T0', 'T1', 'T8', 'T10', 'T11', 'T12', 'T13', 'T14'].map((t) => unknownOf(f.history, t)), [0, 1, 1, 1, 1, 1, 1, 0]);
+});
+
+test('a :txn event without a process is an error, not silently dropped; :process must still be a non-negative integer, keyword or string', () => {
+  const f = edn([
+    '{:type :invoke, :f :txn, :value [[:append 1 1]], :time 1}',
+    '{:type :invoke, :f :txn, :value [[:append 1 1]], :process nil, :time 1}',
+    '{:type :invoke, :f :txn, :value [[:append 1 1]], :process -1, :time 1}',
+    '{:type :invoke, :f :txn, :value [[:append 1 1]], :process [1], :time 1}',
+    '{:type :invoke, :f :start, :value nil, :process :nemesis}',
+  ]);
+  assert.deepEqual(messages(f), [
+    'malformed EDN at line 1: a :txn event without :process (its session); the event is skipped',
+    'malformed EDN at line 2: a :txn event without :process (its session); the event is skipped',
+    "malformed EDN at line 3: :process must be a non-negative integer, a keyword or a string, found '-1'; the event is skipped",
+    "malformed EDN at line 4: :process must be a non-negative integer, a keyword or a string, found '[1'; the event is skipped",
+  ]);
+  const j = json(['{"type":"invoke","f":"txn","value":[["append",1,1]],"time":1}', '{"type":"invoke","f":"txn","value":[],"process":true}', '{"type":"invoke","f":"start","process":"nemesis"}']);
+  assert.deepEqual(messages(j), [
+    'malformed JSON event at line 1: a "txn" event without "process" (its session); the event is skipped',
+    'malformed JSON event at line 2: "process" must be a non-negative integer or a string, found true; the event is skipped',
+  ]);
+});
+
+// 2^53 + 1 appended, 2^53 read: a garbage read that rounding to doubles hid.
+const PREC_EDN = [
+  '{:type :invoke, :f :txn, :value [[:append 1 9007199254740993]], :time 1, :process 0, :index 0}',
+  '{:type :ok, :f :txn, :value [[:append 1 9007199254740993]], :time 2, :process 0, :index 1}',
+  '{:type :invoke, :f :txn, :value [[:r 1 nil]], :time 3, :process 1, :index 2}',
+  '{:type :ok, :f :txn, :value [[:r 1 [9007199254740992]]], :time 4, :process 1, :index 3}',
+];
+const PREC_JSON = [
+  '{"type":"invoke","f":"txn","value":[["append",1,9007199254740993]],"time":1,"process":0,"index":0}',
+  '{"type":"ok","f":"txn","value":[["append",1,9007199254740993]],"time":2,"process":0,"index":1}',
+  '{"type":"invoke","f":"txn","value":[["r",1,null]],"time":3,"process":1,"index":2}',
+  '{"type":"ok","f":"txn","value":[["r",1,[9007199254740992]]],"time":4,"process":1,"index":3}',
+];
+
+test('integers beyond 2^53 compare exactly, values and keys, in EDN and JSON lines', () => {
+  for (const a of [analyzeJepsenBytes(enc(PREC_EDN.join('\n')), 'edn'), analyzeJepsenBytes(PREC_JSON.join('\n'), 'json')]) {
+    assert.deepEqual(codes(a), ['garbage-read']);
+    assert.match(a.findings.find((f) => f.code === 'garbage-read')?.message ?? '', /holds 9007199254740992, which no transaction appended to 1/);
+  }
+  assert.deepEqual(shape(edn(PREC_EDN).history), ['p0: T0(1:9007199254740993)', 'p1: T2(1=[9007199254740992])']);
+  assert.deepEqual(shape(json(PREC_JSON).history), shape(edn(PREC_EDN).history));
+  // Keys: two neighbours stay two keys; 42N, +42 and 042 are the integer 42; -0 is 0; 30 digits exact, negative too.
+  const big = '123456789012345678901234567890';
+  const f = edn([
+    `{:type :invoke, :f :txn, :value [[:w 9007199254740993 1] [:w 9007199254740992 2] [:w 42N 3] [:w ${big} -${big}]], :process 0, :time 1, :index 0}`,
+    `{:type :ok, :f :txn, :value [[:w 9007199254740993 1] [:w 9007199254740992 2] [:w 42N 3] [:w ${big} -${big}]], :process 0, :time 2, :index 1}`,
+    '{:type :invoke, :f :txn, :value [[:r +42 nil] [:r 042 nil] [:r -0 nil] [:r 0 nil]], :process 1, :time 3}',
+    '{:type :ok, :f :txn, :value [[:r +42 3] [:r 042 3] [:r -0 nil] [:r 0 nil]], :process 1, :time 4}',
+  ]);
+  assert.deepEqual(messages(f), []);
+  assert.deepEqual(shape(f.history), [`p0: T0(9007199254740993:1 9007199254740992:2 42:3 ${big}:-${big})`, 'p1: T2(42:3 42:3 0:init 0:init)']);
+  const j = json([`{"type":"invoke","f":"txn","value":[["w",9007199254740993,1],["w",9007199254740992,2],["w",42,3],["w",${big},-${big}]],"process":0,"time":1,"index":0}`,
+    `{"type":"ok","f":"txn","value":[["w",9007199254740993,1],["w",9007199254740992,2],["w",42,3],["w",${big},-${big}]],"process":0,"time":2,"index":1}`]);
+  assert.deepEqual(shape(j.history), [shape(f.history)[0]]);
+});
+
+test('integers of more than 30 digits (as in .hist) and floats out of range are errors, not rounded', () => {
+  const f = edn([
+    '{:type :invoke, :f :txn, :value [[:w 1 123456789012345678901234567890123]], :process 0, :time 1}',
+    '{:type :invoke, :f :txn, :value [[:w 1 1.5e400]], :process 1, :time 1}',
+    '{:type :invoke, :f :txn, :value [[:w 1 1.5]], :process 2, :time 1}',
+  ]);
+  assert.deepEqual(messages(f), [
+    'malformed EDN at line 1: a number may have at most 30 digits (this one has 33); the event is skipped',
+    "malformed EDN at line 2: the number '1.5e400' is out of range; the event is skipped",
+  ]);
+  const j = json([
+    '{"type":"invoke","f":"txn","value":[["w",1,123456789012345678901234567890123]],"process":0,"time":1}',
+    '{"type":"invoke","f":"txn","value":[["w",1,1.5e400]],"process":1,"time":1}',
+  ]);
+  assert.deepEqual(messages(j), [
+    'malformed JSON event at line 1: a number may have at most 30 digits (this one has 33) at position 43; the event is skipped',
+    'malformed JSON event at line 2: a number out of range; the event is skipped',
+  ]);
+});
+
+test('EDN string escapes: \\t \\r \\n \\\\ \\" and \\uXXXX decoded; any other escape is an error', () => {
+  const f = edn([
+    String.raw`{:type :invoke, :f :txn, :value [[:w "\u0041" 1] [:w "a\tb\rc\nd\\e\"f" 2] [:w "\uD83D\uDE00\u00e9" 3]], :process 0, :time 1}`,
+    String.raw`{:type :ok, :f :txn, :value [[:w "\u0041" 1] [:w "a\tb\rc\nd\\e\"f" 2] [:w "\uD83D\uDE00\u00e9" 3]], :process 0, :time 2}`,
+    String.raw`{:type :invoke, :f :txn, :value [[:w "\x41" 1]], :process 1, :time 3}`,
+    String.raw`{:type :invoke, :f :txn, :value [[:w "\u00G1" 1]], :process 2, :time 3}`,
+    String.raw`{:type :invoke, :f :txn, :value [[:w "\é" 1]], :process 3, :time 3}`,
+    String.raw`{:type :invoke, :f :txn, :value [[:w 1 1]], :error "\q", :process 4, :time 3}`,
+  ]);
+  assert.deepEqual(shape(f.history)[0], String.raw`p0: T0("A":1 "a\tb\rc\nd\\e\"f":2 "😀é":3)`);
+  assert.deepEqual(messages(f), [
+    String.raw`malformed EDN at line 3: unknown escape '\x' in a string (EDN has \t, \r, \n, \\, \" and \uXXXX); the event is skipped`,
+    String.raw`malformed EDN at line 4: '\u' in a string must be followed by four hexadecimal digits, found '\u00G'; the event is skipped`,
+    String.raw`malformed EDN at line 5: unknown escape '\é' in a string (EDN has \t, \r, \n, \\, \" and \uXXXX); the event is skipped`,
+    String.raw`malformed EDN at line 6: unknown escape '\q' in a string (EDN has \t, \r, \n, \\, \" and \uXXXX); the event is skipped`,
+  ]);
+  assert.deepEqual([lineOf(f, 0), lineOf(f, 3)], [3, 6]);
+});
+
+test(':time must be an integer within ±(2^53−1), as .hist intervals; a completion before its invoke keeps the transaction without an interval', () => {
+  const f = edn([
+    '{:type :invoke, :f :txn, :value [[:w 1 1]], :time -99999999999999999999999, :process 0, :index 0}',
+    '{:type :ok, :f :txn, :value [[:w 1 1]], :time 1.5e400, :process 0, :index 1}',
+    '{:type :invoke, :f :txn, :value [[:w 2 1]], :time 1.5, :process 1}',
+    '{:type :invoke, :f :txn, :value [[:w 2 1]], :time 9007199254740992, :process 2}',
+    '{:type :invoke, :f :txn, :value [[:w 2 1]], :time :soon, :process 3}',
+    '{:type :invoke, :f :txn, :value [[:w 3 1]], :time -9007199254740991, :process 4, :index 5}',
+    '{:type :ok, :f :txn, :value [[:w 3 1]], :time 9007199254740991, :process 4, :index 6}',
+    '{:type :invoke, :f :txn, :value [[:w 4 1]], :time 50, :process 5, :index 7}',
+    '{:type :ok, :f :txn, :value [[:w 4 1]], :time 40, :process 5, :index 8}',
+    '{:type :invoke, :f :txn, :value [[:w 5 1]], :time 1, :process 6, :index -1}',
+  ]);
+  assert.deepEqual(messages(f), [
+    "malformed EDN at line 1: :time must be an integer of magnitude at most 2^53−1 (9007199254740991), found '-99999999999999999999999'; the event is skipped",
+    "malformed EDN at line 2: :time must be an integer of magnitude at most 2^53−1 (9007199254740991), found '1.5e400'; the event is skipped",
+    "malformed EDN at line 3: :time must be an integer of magnitude at most 2^53−1 (9007199254740991), found '1.5'; the event is skipped",
+    "malformed EDN at line 4: :time must be an integer of magnitude at most 2^53−1 (9007199254740991), found '9007199254740992'; the event is skipped",
+    "malformed EDN at line 5: :time must be an integer of magnitude at most 2^53−1 (9007199254740991), found ':soon'; the event is skipped",
+    'T7 completes (at 40) before it was invoked (at 50); it is read without a real-time interval',
+    "malformed EDN at line 10: :index must be a non-negative integer of at most 2^53−1, found '-1'; the event is skipped",
+  ]);
+  const h = f.history;
+  const interval = (name: string): string => {
+    for (let t = 1; t < h.txnCount; t++) if (h.names.txnName(t) === name) return `${h.txnTimeStart?.[t]}..${h.txnTimeEnd?.[t]}`;
+    return 'none';
+  };
+  assert.equal(interval('T5'), '-9007199254740991..9007199254740991');
+  assert.equal(interval('T7'), 'NaN..NaN');
+  // What convert writes parses back with no syntax error.
+  const hist: string[] = [];
+  writeHistoryAsHist(h, 'times', (c) => hist.push(c));
+  assert.deepEqual(analyzeHistText(hist.join('')).findings.filter((x) => x.code === 'syntax').map((x) => x.message), []);
+  const j = json([
+    '{"type":"invoke","f":"txn","value":[["w",1,1]],"time":1.5,"process":0}',
+    '{"type":"invoke","f":"txn","value":[["w",1,1]],"time":"5","process":1}',
+    '{"type":"invoke","f":"txn","value":[["w",1,1]],"time":-99999999999999999999999,"process":2}',
+    '{"type":"invoke","f":"txn","value":[["w",1,1]],"time":1,"index":9007199254740993,"process":3}',
+  ]);
+  assert.deepEqual(messages(j), [
+    'malformed JSON event at line 1: "time" must be an integer of magnitude at most 2^53−1 (9007199254740991), found 1.5; the event is skipped',
+    'malformed JSON event at line 2: "time" must be an integer of magnitude at most 2^53−1 (9007199254740991), found "5"; the event is skipped',
+    'malformed JSON event at line 3: "time" must be an integer of magnitude at most 2^53−1 (9007199254740991), found -99999999999999999999999; the event is skipped',
+    'malformed JSON event at line 4: "index" must be a non-negative integer of magnitude at most 2^53−1 (9007199254740991), found 9007199254740993; the event is skipped',
+  ]);
+});
+
+test('JSON lines nested thousands of levels deep: a plain message, no stack overflow, on both parsing paths', () => {
+  const deep = (d: number): string => '['.repeat(d) + '1' + ']'.repeat(d);
+  const j = json([
+    `{"type":"ok","f":"txn","value":[["r",1,${deep(5000)}]],"process":0}`,
+    `{"type":"ok","f":"txn","value":[["r",1,${deep(5000)}]],"process":9007199254740993}`,
+    `{"type":${deep(100000)},"f":"txn","value":[],"process":0}`,
+    `{"type":"invoke","f":"txn","value":[["w",1,1]],"process":0,"node":${deep(100000)}}`,
+    `{"type":"invoke","f":"txn","value":[["w",1,1]],"process":1,"node":${deep(100000)},"big":9007199254740993}`,
+  ]);
+  assert.deepEqual(messages(j), [
+    "malformed JSON event at line 1: a read list's elements must be numbers or strings, found a list; the event is skipped",
+    "malformed JSON event at line 2: a read list's elements must be numbers or strings, found a list; the event is skipped",
+    'malformed JSON event at line 3: unknown "type" a list (expected invoke, ok, fail or info); the event is skipped',
+  ]);
+  assert.equal(j.history.txnCount, 3, 'both invokes read (never completed: unknown)');
+});
+
+test('JSON lines: keys that name Object.prototype members are not event types or micro-ops; the exact path parses like JSON.parse', () => {
+  const j = json([
+    '{"type":"constructor","f":"txn","value":[],"process":0}',
+    '{"type":"invoke","f":"txn","value":[["toString",1,1]],"process":0}',
+    '{"type":"invoke","f":"txn","value":[["w",1,1]],"process":0,"x":9007199254740993}',
+    '{"type":"invoke","f":"txn","value":[["w","\\u0041",9007199254740993]],"process":1,"__proto__":{"a":[]},"e":[{}, [], true, false, null, -1.5e3]}',
+  ]);
+  assert.deepEqual(messages(j), [
+    'malformed JSON event at line 1: unknown "type" "constructor" (expected invoke, ok, fail or info); the event is skipped',
+    'malformed JSON event at line 2: expected a micro-op like ["append", k, v], found a list of 3 starting with "toString"; the event is skipped',
+  ]);
+  assert.deepEqual(shape(j.history), ['p0: T3(1:1)', 'p1: T4("A":9007199254740993)']);
+});
+
+test('EDN: a history vector never closed, a stray or mismatched bracket, a duplicate key: errors, the rest read', () => {
+  const ev = (type: string, p: number, extra = ''): string => `{:type :${type}, :f :txn, :value [[:append 1 ${p}]], :process ${p}${extra}}`;
+  const unclosed = edn(['[' + ev('invoke', 0), ev('ok', 0), ev('invoke', 1), ev('ok', 1)]);
+  assert.deepEqual(messages(unclosed), ["malformed EDN at line 4: the history's '[' at line 1 is never closed (expected ']' at the end of the file)"]);
+  assert.equal(lineOf(unclosed, 0), 4);
+  assert.deepEqual(shape(unclosed.history), ['p0: T0(1:0)', 'p1: T2(1:1)']);
+  assert.deepEqual(messages(edn(['[' + ev('invoke', 0), ev('ok', 0) + ']'])), []);
+  assert.deepEqual(messages(edn(['(' + ev('invoke', 0), ev('ok', 0) + ')'])), []);
+  // The last event is malformed and its line holds the ']': one error, not a second for the bracket.
+  assert.deepEqual(messages(edn(['[' + ev('invoke', 0), '{:type :weird}]'])), ['malformed EDN at line 2: unknown :type :weird (expected :invoke, :ok, :fail or :info); the event is skipped']);
+  assert.deepEqual(messages(edn(['[' + ev('invoke', 0), ev('ok', 0) + ')'])), ["malformed EDN at line 2: unexpected ')' (the history opened with '[' at line 1 closes with ']')"]);
+  assert.deepEqual(messages(edn([ev('invoke', 0), ']', ev('ok', 0)])), ["malformed EDN at line 2: unexpected ']' (no history vector is open)"]);
+  const dup = edn([
+    ev('invoke', 0), ev('ok', 0, ', :type :fail'),
+    ev('invoke', 1), ev('ok', 1, ', :error 1, :node "n1", :error 2'),
+    ev('invoke', 2), ev('ok', 2, ', :error 1, :errors 2'),
+  ]);
+  assert.deepEqual(messages(dup), [
+    'malformed EDN at line 2: the key :type appears twice in an event map (EDN forbids duplicate keys); the event is skipped',
+    'malformed EDN at line 4: the key :error appears twice in an event map (EDN forbids duplicate keys); the event is skipped',
+  ]);
+  assert.deepEqual(lineOf(dup, 0), 2);
+  assert.deepEqual(shape(dup.history), ['p0: T0(1:0)', 'p1: T2(1:1)', 'p2: T4(1:2)']);
+  assert.deepEqual(['T0', 'T2', 'T4'].map((t) => unknownOf(dup.history, t)), [1, 1, 0], 'T4 committed; T0 and T2 never completed: unknown');
+});
