@@ -204,10 +204,10 @@ describe('dbcop problems are reported where they are', () => {
     assert.match(src.findings[100].message, /^150 more problems not shown/);
   });
 
-  test('versions longer than 40 digits are refused, not converted', () => {
+  test('versions longer than 30 digits (the .hist limit) are refused, not converted', () => {
     const src = readHistory({ text: `[x:=${'9'.repeat(100_000)}]\n` }, { format: 'dbcop' });
     assert.equal(src.findings.length, 1);
-    assert.match(src.findings[0].message, /longer than 40 digits/);
+    assert.match(src.findings[0].message, /a version may have at most 30 digits/);
   });
 });
 

@@ -1,11 +1,13 @@
 // `isocheck convert FILE [--format F] [-o OUT.hist]`: any input the reader registry reads (Jepsen EDN, JSON lines, plume, dbcop, .hist) as a .hist file.
 
-import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { writeHistoryAsHist } from '../engine/export/convert-hist.ts';
+import { HistWriteError } from '../engine/export/hist-writer.ts';
+import type { ReadSource } from '../engine/analyze.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
-import { readSource, unknownFormat } from './inputs.ts';
+import { inputErrorLine, isDirectory, readInputs, readSource, unknownFormat, type InputFormat } from './inputs.ts';
+import { writeFileAtomic } from './output.ts';
 
 export const CONVERT_USAGE = 'usage: isocheck convert FILE [--format hist|plume|edn|json|dbcop] [-o OUT.hist]';
 
@@ -18,14 +20,8 @@ export function runConvert(argv: readonly string[], io: Io): number {
   const forced = lastValue(args, '--format');
   const badFormat = forced === undefined ? null : unknownFormat(forced);
   if (badFormat) return usage(io, badFormat);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (e) {
-    io.err(`isocheck: cannot read ${file}: ${(e as Error).message}`);
-    return 2;
-  }
-  const read = readSource({ file, bytes }, forced);
+  const read = readOne(file, forced, io);
+  if (typeof read === 'number') return read;
   const problems = read.findings.filter((f) => f.severity === 'error');
   for (const f of problems.slice(0, 20)) {
     const at = read.lines.range(f.span.start, f.span.end).start;
@@ -35,29 +31,45 @@ export function runConvert(argv: readonly string[], io: Io): number {
     io.err(`isocheck: nothing to convert in ${file}`);
     return 2;
   }
-  const parts: string[] = [];
-  writeHistoryAsHist(read.history, `converted from ${basename(file)}`, (c) => parts.push(c));
-  const text = parts.join('');
+  const parts = convertedText(read, file, io);
+  if (parts === null) return 2;
   const output = lastValue(args, '-o', '--output');
   if (output === undefined) {
-    io.out(text);
+    io.out(parts.join(''));
   } else {
-    // Atomically: a temporary file beside the target, then a rename.
-    const tmp = `${output}.${process.pid}.tmp`;
-    try {
-      writeFileSync(tmp, text);
-      renameSync(tmp, output);
-    } catch (e) {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // nothing to clean up
-      }
-      io.err(`isocheck: cannot write ${output}: ${(e as Error).message}`);
+    // Atomic, and never over the input itself (a symbolic link to it included): that would lose it.
+    const written = writeFileAtomic(output, parts, [file]);
+    if (!written.ok) {
+      io.err(`isocheck: ${written.message}`);
       return 2;
     }
   }
   return problems.length > 0 ? 1 : 0;
+}
+
+/** The input through its reader, or the exit status after saying why it cannot be read. */
+function readOne(file: string, forced: InputFormat | undefined, io: Io): ReadSource | number {
+  if (isDirectory(file)) return usage(io, `${file} is a directory: give one history file`);
+  // readInputs refuses FIFOs, devices and oversized files as `check` does.
+  const [input] = readInputs([file], forced);
+  if (!input || 'error' in input) {
+    io.err(`isocheck: ${input ? inputErrorLine(input) : `cannot read ${file}: not a history file`}`);
+    return 2;
+  }
+  return readSource(input, forced);
+}
+
+/** The .hist text in chunks (the input's title, else "converted from FILE"), or null after saying what it cannot hold. */
+function convertedText(read: ReadSource, file: string, io: Io): string[] | null {
+  const parts: string[] = [];
+  try {
+    writeHistoryAsHist(read.history, `converted from ${basename(file)}`, (c) => parts.push(c), read.directives ?? null);
+  } catch (e) {
+    if (!(e instanceof HistWriteError)) throw e;
+    io.err(`isocheck: cannot convert ${file} to .hist: ${e.message}; nothing written`);
+    return null;
+  }
+  return parts;
 }
 
 function usage(io: Io, message: string): number {

@@ -2,43 +2,84 @@
 
 import { INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, type History } from '../model/history.ts';
 import { levelById } from '../levels/levels.ts';
+import { MAX_NUMBER_DIGITS } from '../syntax/hist-parser.ts';
 import type { Target } from '../witness/violation.ts';
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const KEYWORDS = new Set(['history', 'level', 'check', 'expect', 'init', 'session', 'committed', 'aborted', 'ok', 'violated', 'r', 'w', 'a', 'read', 'write', 'append']);
+
+/**
+ * Something the `.hist` language cannot say as it is (a number of more than 30 digits, a time
+ * that is no integer): writing it anyway would make a file the parser refuses, so the writers
+ * throw this instead and the caller reports the message.
+ */
+export class HistWriteError extends Error {
+  override name = 'HistWriteError';
+}
+
+/** Quoted text cut for a message: what the history holds may be megabytes long. */
+function shown(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}… (${text.length} characters)` : text;
+}
 
 /** A `.hist` double-quoted string: only `\"` and `\\` are escapes; line breaks become spaces. */
 export function histString(s: string): string {
   return `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ')}"`;
 }
 
-/** A key as the language accepts it: identifiers and integers bare, anything else quoted. */
-export function histKey(name: string): string {
-  if ((IDENT.test(name) && !KEYWORDS.has(name.toLowerCase())) || /^-?\d+$/.test(name)) return name;
-  // The model keeps non-identifier keys JSON-quoted ("user:42"): unquote before re-escaping.
-  if (name.length >= 2 && name.startsWith('"') && name.endsWith('"')) {
-    try {
-      const inner = JSON.parse(name) as unknown;
-      if (typeof inner === 'string') return histString(inner);
-    } catch { /* not JSON: quote it as it is */ }
-  }
-  return histString(name);
+/**
+ * A string quoted for `.hist`. exact: a line break (which histString turns into a space, so two
+ * different strings could become one) is a HistWriteError instead.
+ */
+function quoted(s: string, exact: boolean, what: string): string {
+  if (exact && /[\r\n]/.test(s)) throw new HistWriteError(`the ${what} ${JSON.stringify(shown(s))} contains a line break, which a .hist string cannot hold`);
+  return histString(s);
 }
 
-/** A value: integers bare, strings (kept JSON-quoted by the model) re-escaped for `.hist`. */
-export function histValue(text: string): string {
-  if (/^-?\d+$/.test(text)) return text;
+/** The string a model text stands for: the model keeps non-identifier names JSON-quoted ("user:42"). */
+function unquoted(text: string): string {
   if (text.length >= 2 && text.startsWith('"') && text.endsWith('"')) {
     try {
       const inner = JSON.parse(text) as unknown;
-      if (typeof inner === 'string') return histString(inner);
-    } catch { /* fall through */ }
+      if (typeof inner === 'string') return inner;
+    } catch { /* not JSON: quote it as it is */ }
   }
-  return histString(text);
+  return text;
+}
+
+/** A key as the language accepts it: identifiers and integers bare, anything else quoted. */
+export function histKey(name: string, exact = false): string {
+  if ((IDENT.test(name) && !KEYWORDS.has(name.toLowerCase())) || /^-?\d+$/.test(name)) return name;
+  return quoted(unquoted(name), exact, 'key');
+}
+
+/**
+ * A value: integers bare, strings (kept JSON-quoted by the model) re-escaped for `.hist`. An
+ * integer of more than MAX_NUMBER_DIGITS digits is a HistWriteError: the parser refuses it, and
+ * quoting it would make it a string, a different value (docs/hist-language.md).
+ */
+export function histValue(text: string, exact = false): string {
+  if (/^-?\d+$/.test(text)) {
+    const digits = text.length - (text.charCodeAt(0) === 45 ? 1 : 0);
+    if (digits > MAX_NUMBER_DIGITS) throw new HistWriteError(`the value ${shown(text)} has ${digits} digits; a .hist number may have at most ${MAX_NUMBER_DIGITS}`);
+    return text;
+  }
+  return quoted(unquoted(text), exact, 'value');
+}
+
+/** A transaction's real-time interval as ` @ START..END`, '' without one; refused unless the parser reads it back. */
+export function histInterval(h: History, t: number): string {
+  const start = h.txnTimeStart?.[t] ?? NaN;
+  const end = h.txnTimeEnd?.[t] ?? NaN;
+  if (Number.isNaN(start) && Number.isNaN(end)) return '';
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start > end) {
+    throw new HistWriteError(`the real-time interval ${start}..${end} of transaction ${shown(h.names.txnName(t))} is not two integers START ≤ END below 2^53, which a .hist interval needs`);
+  }
+  return ` @ ${start}..${end}`;
 }
 
 /** Names made into identifiers (plume's `aborted@line7` → `aborted_line7`), unique. */
-function identifiers(names: string[], prefix: string): string[] {
+export function identifiers(names: string[], prefix: string): string[] {
   const used = new Set<string>();
   return names.map((n, i) => {
     let id = IDENT.test(n) && !KEYWORDS.has(n.toLowerCase()) ? n : n.replace(/[^A-Za-z0-9_.-]/g, '_');
@@ -93,7 +134,7 @@ export function writeHistText(h: History, o: HistWriteOptions): string {
       const t = h.sessionTxns[i];
       const tag = mixed && h.txnLevel[t] >= 0 ? ` [${levelById(h.txnLevel[t])}]` : '';
       const status = h.txnAborted[t] === 1 ? ' aborted' : h.txnUnknown?.[t] === 1 ? ' unknown' : '';
-      const time = h.txnTimeStart && h.txnTimeEnd && !Number.isNaN(h.txnTimeStart[t]) ? ` @ ${h.txnTimeStart[t]}..${h.txnTimeEnd[t]}` : '';
+      const time = histInterval(h, t);
       const ops: string[] = [];
       for (let op = h.txnOpStart[t]; op < h.txnOpStart[t + 1]; op++) {
         const kind = h.opKind[op];

@@ -2,14 +2,23 @@
 
 import { finding, type Finding } from '../model/diagnostics.ts';
 import { HistoryBuilder, INIT_VALUE, OP_READ, OP_WRITE } from '../model/history.ts';
+import { MAX_NUMBER_DIGITS } from '../syntax/hist-parser.ts';
 import { LineIndex } from '../syntax/line-index.ts';
 import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
 import type { ReadSource } from './reader.ts';
 
 /** At most this many problems are reported per file; then a count of the rest. */
 export const MAX_REPORTED = 100;
-/** Versions longer than this are refused (dbcop's are 64-bit integers: 20 digits). */
-export const MAX_VERSION_DIGITS = 40;
+/**
+ * Versions longer than this are refused: the limit of numbers in the `.hist` language, so that
+ * whatever reads cleanly also converts to `.hist` (dbcop's own are 64-bit integers: 20 digits).
+ */
+export const MAX_VERSION_DIGITS = MAX_NUMBER_DIGITS;
+
+/** The finding's message for a version of `digits` digits (leading zeros count, as in `.hist`). */
+export function versionTooLong(digits: number): string {
+  return `a version may have at most ${MAX_VERSION_DIGITS} digits, as numbers in .hist files (this one has ${digits})`;
+}
 /** evVersion of `x==?`, a read of the uninitialised variable. */
 export const NO_VERSION = -1;
 

@@ -1,7 +1,7 @@
 // dbcop's JSON form: sessions of `{events, committed}` (or the older `{events, success}` with `{write, variable, value, success}` events).
 
 import { createScanner, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { MAX_VERSION_DIGITS, type DbcopDraft, type Problems } from './dbcop-draft.ts';
+import { MAX_VERSION_DIGITS, versionTooLong, type DbcopDraft, type Problems } from './dbcop-draft.ts';
 
 /** dbcop's JSON nests 7 levels at most (wrapper, sessions, session, transaction, events, event, Write). */
 const MAX_DEPTH = 32;
@@ -109,6 +109,6 @@ function event(text: string, e: Node, txn: number, d: DbcopDraft, problems: Prob
   }
   const raw = text.slice(version.offset, version.offset + version.length);
   if (version.type !== 'number' || !/^\d+$/.test(raw)) return bad('expected a version: a non-negative integer');
-  if (raw.length > MAX_VERSION_DIGITS) return bad(`a version longer than ${MAX_VERSION_DIGITS} digits`);
+  if (raw.length > MAX_VERSION_DIGITS) return bad(versionTooLong(raw.length));
   d.addEvent(txn, write, key, raw, start, end);
 }

@@ -5,35 +5,40 @@ import { scanDbcopJson } from './dbcop-json.ts';
 import { scanDbcopText } from './dbcop-text.ts';
 import { textOf, type HistoryReader, type ReaderInput, type ReadSource } from './reader.ts';
 
-/** The first line that is not blank and not a `//` comment. */
-function firstContent(head: string): string {
-  for (const line of head.split(/\r\n|\r|\n/)) {
-    const t = line.trim();
-    if (t.length > 0 && !t.startsWith('//')) return t;
-  }
-  return '';
-}
-
 /** JSON: `[` or `{` followed by a nested array, object, string or the end of the array, and dbcop's `"events"`. */
 export function looksLikeDbcopJson(head: string): boolean {
   return jsonStart(head) && /"events"\s*:/.test(head);
 }
 
-/** Whether a dbcop file is JSON rather than text: it opens an array or object like JSON does. */
-function jsonStart(head: string): boolean {
-  return /^\uFEFF?\s*[[{]\s*(?:[[{"\]]|$)/.test(head);
+/**
+ * Whether a dbcop file is JSON rather than text: it opens an array or object like JSON does. `[]`
+ * with anything after it is the text form's empty first transaction: JSON allows nothing after
+ * its one top-level value, so only a lone `[]` is the empty JSON array.
+ */
+function jsonStart(text: string): boolean {
+  return /^\uFEFF?\s*[[{]\s*(?:[[{"\]]|$)/.test(text) && !/^\uFEFF?\s*\[\s*\]\s*\S/.test(text);
 }
 
-/** The text form: a line starting with a transaction `[x:=1` or `[x==1`. */
+/** Empty transactions `[]` or `[]!` at the start of a line: not events, so they say nothing about the form. */
+const EMPTY_TXNS = /^(?:\[[ \t]*\]!?[ \t]*)+/;
+
+/** The text form: a transaction `[x:=1` or `[x==1` opens the first line that has one (leading `[]` passed over). */
 export function looksLikeDbcopText(head: string): boolean {
-  return /^\[\s*\w+\s*(?::=|==)/.test(firstContent(head.replace(/^\uFEFF/, '')));
+  for (const line of head.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/)) {
+    const t = line.trim();
+    if (t.length === 0 || t.startsWith('//')) continue;
+    const events = t.replace(EMPTY_TXNS, '');
+    // A line of empty transactions only: the next content line decides.
+    if (events.length > 0) return /^\[\s*\w+\s*(?::=|==)/.test(events);
+  }
+  return false;
 }
 
 export function readDbcop(input: ReaderInput): ReadSource {
   const text = textOf(input);
   const problems = new Problems();
   const draft = new DbcopDraft();
-  if (jsonStart(text.slice(0, 4096))) scanDbcopJson(text, draft, problems);
+  if (jsonStart(text)) scanDbcopJson(text, draft, problems);
   else scanDbcopText(text, draft, problems);
   return buildDbcop(draft, text, problems.done());
 }

@@ -1,6 +1,6 @@
 // dbcop's compact text form: `[x:=1 y==2] [z==?]!` transactions, one session's lines, `---` between sessions, `//` comments.
 
-import { MAX_VERSION_DIGITS, type DbcopDraft, type Problems } from './dbcop-draft.ts';
+import { MAX_VERSION_DIGITS, versionTooLong, type DbcopDraft, type Problems } from './dbcop-draft.ts';
 
 const isWord = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
@@ -70,7 +70,7 @@ function scanLine(text: string, from: number, end: number, d: DbcopDraft): void 
         const digits = p;
         while (isDigit(at(p))) p++;
         if (p === digits) throw new LineError(p, write ? 'expected a version (a non-negative integer)' : 'expected a version (a non-negative integer) or `?`');
-        if (p - digits > MAX_VERSION_DIGITS) throw new LineError(digits, `a version longer than ${MAX_VERSION_DIGITS} digits`);
+        if (p - digits > MAX_VERSION_DIGITS) throw new LineError(digits, versionTooLong(p - digits));
         version = text.slice(digits, p);
       }
       d.addEvent(txn, write, key, version, eventStart, p);
