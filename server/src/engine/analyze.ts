@@ -152,8 +152,11 @@ export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): An
   });
   if (d && (d.level || src.hasTags)) options.onProgress?.('mixed', evaluated.length, evaluated.length);
   const registerMixed = mixedVerdict(verdicts, d, src.hasTags ?? false, options.deferStrong ?? false);
+  // A file at one level (no tags) is explained by that level's list witness: SER's may be a cycle
+  // that level allows (a G2-item cycle under PSI); with tags, SER's as before.
+  const mixedWitnessLevel = d?.level && !src.hasTags ? d.level.level : 'SER';
   const mixed = registerMixed && list && d
-    ? { ...registerMixed, verdict: withList(registerMixed.verdict, 'SER', list.mixed(mixedListLevels(h, d))) }
+    ? { ...registerMixed, verdict: withList(registerMixed.verdict, mixedWitnessLevel, list.mixed(mixedListLevels(h, d))) }
     : registerMixed;
   verdicts.checks.causality(); // its findings, if no check above needed them yet
 

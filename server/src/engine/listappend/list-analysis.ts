@@ -5,8 +5,9 @@ import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
 import { opSpan, txnSpan } from '../model/reads-from.ts';
 import { anomalyRow, CYCLE_CLASSES, LIST_LEVELS, type AnomalyCode, type ListLevel } from './anomaly-table.ts';
 import { findCycles, type CycleEdge } from './cycles.ts';
-import { inferListAppend, LIST_EDGE_NAMES, listOf, listText, LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
-import { levelRow } from '../levels/levels.ts';
+import { hasListOps, inferListAppend, LIST_EDGE_NAMES, listOf, listText, LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
+import { levelById, levelRow, weakerOrEqual } from '../levels/levels.ts';
+import { memoByObject } from '../util/memo.ts';
 import { decideListLevel, ListLevelContext, listLevelId } from './list-levels.ts';
 
 /** One edge of an anomaly's cycle, as shown to people and in --json. */
@@ -47,14 +48,34 @@ export interface ListAnalysis {
   mixed(levels: Int8Array): boolean | null;
 }
 
+/**
+ * The list-append analysis with every level decided (LIST_LEVELS): computed once per history, so
+ * the register verdicts' lattice shortcuts (verdicts/homogeneous.ts) read the same verdicts the
+ * report combines them with.
+ */
+const analyzeAllLevels = memoByObject((h: History): ListAnalysis => analyzeLevels(h, LIST_LEVELS));
+
 export function analyzeListAppend(h: History, levels: readonly ListLevel[] = LIST_LEVELS): ListAnalysis {
+  return levels === LIST_LEVELS ? analyzeAllLevels(h) : analyzeLevels(h, levels);
+}
+
+const hasListOpsOf = memoByObject(hasListOps);
+
+/**
+ * The list-append verdict of `level` on h (the same analysis the report combines with the
+ * register verdict): undefined when h has no list operations, so only the register keys count.
+ */
+export function listVerdictOf(h: History, level: ListLevel): boolean | null | undefined {
+  if (!hasListOpsOf(h)) return undefined;
+  return analyzeAllLevels(h).verdicts.get(level) ?? null;
+}
+
+function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
   const inf = inferListAppend(h);
   const ctx = new ListLevelContext(inf);
-  const verdicts = new Map<ListLevel, boolean | null>();
-  // SER first: a serial order satisfies every weaker level too (each premise implies t2 co t3).
-  const uniform = (l: ListLevel): boolean | null => decideListLevel(ctx, new Int8Array(h.txnCount).fill(listLevelId(l)));
-  const ser = uniform('SER');
-  for (const l of levels) verdicts.set(l, ser === true && !levelRow(l).realTime ? true : l === 'SER' ? ser : uniform(l));
+  // The anomalies first: each one breaks the levels of its row in the catalogue (docs/list-append.md)
+  // whatever the commit order between unread appends, so it decides them before any bounded search
+  // (a lost update among many unread appends must not leave PSI or SI undecided).
   const anomalies: ListAnomaly[] = [];
   const hasTimes = h.txnTimeStart !== undefined;
   for (const c of findCycles(inf, hasTimes, CYCLE_CLASSES)) {
@@ -68,13 +89,52 @@ export function analyzeListAppend(h: History, levels: readonly ListLevel[] = LIS
       span: txnSpan(h, first),
     });
   }
-  anomalies.push(...lostUpdates(inf));
+  const lost = lostUpdates(inf);
+  anomalies.push(...lost.map((x) => x.anomaly));
+  const broken = new Set<ListLevel>();
+  for (const a of anomalies) for (const l of anomalyRow(a.code).violates) broken.add(l);
+
+  const verdicts = new Map<ListLevel, boolean | null>();
+  const uniform = (l: ListLevel): boolean | null => decideListLevel(ctx, new Int8Array(h.txnCount).fill(listLevelId(l)));
+  // Then SER: a serial order satisfies every weaker level too (each premise implies t2 co t3).
+  let ser: boolean | null | undefined;
+  const serVerdict = (): boolean | null => (ser === undefined ? (ser = broken.has('SER') ? false : uniform('SER')) : ser);
+  for (const l of levels) {
+    let v: boolean | null;
+    if (broken.has(l)) v = false;
+    else if (l === 'SER') v = serVerdict();
+    else if (!levelRow(l).realTime && serVerdict() === true) v = true;
+    else v = uniform(l);
+    verdicts.set(l, v);
+  }
   const findings: Finding[] = [...inf.findings];
   for (const a of anomalies) {
     const related: RelatedSpan[] = a.related ?? a.cycle.map((x) => ({ span: x.span, message: edgeSentence(x) }));
     findings.push(finding(a.code, 'error', a.message, a.span, related));
   }
-  return { inference: inf, findings, anomalies, verdicts, mixed: (lvl) => decideListLevel(ctx, lvl) };
+  const mixed = (lvl: Int8Array): boolean | null => (mixedBroken(inf, anomalies, lost, lvl) ? false : decideListLevel(ctx, lvl));
+  return { inference: inf, findings, anomalies, verdicts, mixed };
+}
+
+/** Whether every included transaction runs at `level` or a stronger one. */
+function allAtLeast(inf: ListInference, lvl: Int8Array, level: ListLevel): boolean {
+  for (let t = 1; t < inf.h.txnCount; t++) if (inf.included[t] === 1 && !weakerOrEqual(level, levelById(lvl[t]))) return false;
+  return true;
+}
+
+/**
+ * Whether an anomaly already decides the mixed verdict as violated: one that breaks a level every
+ * transaction runs at or above (the mixed constraints then include that level's), or a lost update
+ * whose two transactions both order conflicting writers into their snapshots (PSI, SI, SER, SSER:
+ * whichever commits second must have seen the other's append, and did not).
+ */
+function mixedBroken(inf: ListInference, anomalies: readonly ListAnomaly[], lost: readonly LostUpdate[], lvl: Int8Array): boolean {
+  for (const a of anomalies) if (anomalyRow(a.code).violates.some((l) => allAtLeast(inf, lvl, l))) return true;
+  const seesConflicts = (t: number): boolean => {
+    const v = levelRow(levelById(lvl[t])).visibility;
+    return v.noConflict || v.total;
+  };
+  return lost.some((x) => seesConflicts(x.a) && seesConflicts(x.b));
 }
 
 /** "T3 → T7 [ww] T7 appended 4 to x right after T3's 3: T9 read x = [1, 3, 4]". */
@@ -143,10 +203,17 @@ function appendSpan(h: History, t: number, k: number, v: number): Span {
   return txnSpan(h, t);
 }
 
+/** A lost update with its two transactions' ids (a read first). */
+interface LostUpdate {
+  anomaly: ListAnomaly;
+  a: number;
+  b: number;
+}
+
 /** Two included transactions read the same version of a key (externally) and both append to it. */
-function lostUpdates(inf: ListInference): ListAnomaly[] {
+function lostUpdates(inf: ListInference): LostUpdate[] {
   const h = inf.h;
-  const out: ListAnomaly[] = [];
+  const out: LostUpdate[] = [];
   // (key, version length) → first reader that also appends the key.
   const first = new Map<number, number>();
   const reported = new Set<number>();
@@ -175,8 +242,11 @@ function lostUpdates(inf: ListInference): ListAnomaly[] {
       const list = listText(h, listOf(h, o));
       const message = `lost-update: ${A} and ${B} both read ${keyName} = ${list} and both appended to ${keyName}: one of the appends was made without seeing the other`;
       out.push({
-        code: 'lost-update', cycle: [], txns: [A, B], message, span: txnSpan(h, t),
-        related: [{ span: opSpan(h, prev), message: `${A} read ${keyName} = ${list}` }, { span: opSpan(h, o), message: `${B} read ${keyName} = ${list}` }],
+        a: h.opTxn[prev], b: t,
+        anomaly: {
+          code: 'lost-update', cycle: [], txns: [A, B], message, span: txnSpan(h, t),
+          related: [{ span: opSpan(h, prev), message: `${A} read ${keyName} = ${list}` }, { span: opSpan(h, o), message: `${B} read ${keyName} = ${list}` }],
+        },
       });
     }
   }

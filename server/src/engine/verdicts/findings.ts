@@ -62,8 +62,13 @@ export function levelFindings(verdicts: LevelVerdicts, levels: readonly Verdict[
     const added = claimed.witness ? reporter.report(code, soften('error'), claimed.witness) : 0;
     if (added === 0) {
       const name = code === 'mixed' ? 'mixed levels' : code;
-      const why = claimed.witness ? clip(claimed.witness.message) : 'no witness was built';
-      findings.push(finding(code, soften('error'), `${name} violated (the witness search ran out of its budget before it found a small witness): ${why}`,
+      // A named anomaly that points at no read (a list-append lost update) is stated as it is; a
+      // commit-order witness without such reads is one the work budget could not shrink.
+      const w = claimed.witness;
+      const why = w && !(LEVELS as readonly string[]).includes(w.anomaly)
+        ? `${name} violated: ${clip(w.message)}`
+        : `${name} violated (the witness search ran out of its budget before it found a small witness): ${w ? clip(w.message) : 'no witness was built'}`;
+      findings.push(finding(code, soften('error'), why,
         firstMention(h, d, [...LEVELS]) ?? ZERO, claimed.witness ? relatedOf(claimed.witness) : []));
     }
   }

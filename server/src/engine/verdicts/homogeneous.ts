@@ -10,6 +10,7 @@ import { levelOfTarget, minimizeWitness, type Target } from '../witness/violatio
 import type { Witness } from '../witness/witness.ts';
 import type { Checks } from './checks.ts';
 import { decided, implied, pending, undecided, type Verdict } from './verdict.ts';
+import { listVerdictOf } from '../listappend/list-analysis.ts';
 
 export interface VerdictOptions {
   strongMillis?: number;
@@ -67,7 +68,7 @@ export class LevelVerdicts {
     const row = levelRow(level);
     for (const f of row.decideFirst) {
       if (weakerOrEqual(level, f)) {
-        if (!this.knownViolated(f) && this.search(f).kind === 'consistent') return implied(level, this.verdictOf(f));
+        if (!this.knownViolated(f) && this.search(f).kind === 'consistent') return this.impliedByHolding(level, this.verdictOf(f));
       } else if (weakerOrEqual(f, level)) {
         const v = this.verdictOf(f);
         if (v.consistent === false) return implied(level, v);
@@ -75,10 +76,24 @@ export class LevelVerdicts {
     }
     for (const k of row.useKnown) {
       const v = this.strong.get(k);
-      if (v?.consistent === true && weakerOrEqual(level, k)) return implied(level, v);
+      if (v?.consistent === true && weakerOrEqual(level, k)) return this.impliedByHolding(level, v);
       if (v?.consistent === false && weakerOrEqual(k, level)) return implied(level, v);
     }
     return null;
+  }
+
+  /**
+   * `level` holds on the register keys because the stronger level of `v` does. On a history with
+   * list-append keys the report's verdict of that level also needs the list analysis (analyze.ts
+   * joins both): "implied: SER holds" is said only when SER holds there too. Otherwise the order
+   * the stronger level's search found still satisfies `level` on the register keys, so the verdict
+   * is decided by that search (and, on the list keys, by the list analysis), not implied by SER.
+   */
+  private impliedByHolding(level: Level, v: Verdict): Verdict {
+    const source = v.basis.kind === 'implied' ? v.basis.from : (v.level as Level);
+    const onLists = listVerdictOf(this.checks.h, source);
+    if (onLists === undefined || onLists === true) return implied(level, v);
+    return decided(level, true, null, undefined, v.order);
   }
 
   /** Whether a verdict computed so far already shows that `level` is violated (a weaker-or-equal level is). */
