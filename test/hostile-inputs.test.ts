@@ -179,6 +179,18 @@ describe('only regular files are read', () => {
     assert.deepEqual(reportsOf(r).map((x) => x.file), [join(d, 'a.hist')]);
   });
 
+  test('a file in a checked directory whose name is not UTF-8 is read (by its bytes) and shown with U+FFFD', () => {
+    const d = join(dir, 'odd-names');
+    mkdirSync(d);
+    const raw = Buffer.concat([Buffer.from(join(d, 'bad'), 'utf8'), Buffer.from([0xff, 0xfe]), Buffer.from('.hist')]);
+    writeFileSync(raw, GOOD);
+    writeFileSync(join(d, 'z.hist'), GOOD);
+    const r = run(['check', d, '--json'], 20_000);
+    assertClean(r, 'non-UTF-8 name');
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(reportsOf(r).map((x) => x.file), [join(d, 'bad\ufffd\ufffd.hist'), join(d, 'z.hist')]);
+  });
+
   test('/dev/zero and /dev/null: devices are refused, memory stays bounded', () => {
     for (const dev of ['/dev/zero', '/dev/null']) {
       const r = run(['check', dev], 20_000);

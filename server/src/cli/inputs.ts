@@ -47,7 +47,7 @@ export function decodeText(bytes: Buffer): string {
 }
 
 /** A file to read, or an argument or directory entry that could not be listed. */
-export type InputRef = { file: string; inDirectory: boolean } | { file: string; error: string; skipped?: boolean };
+export type InputRef = { file: string; inDirectory: boolean; path?: Buffer } | { file: string; error: string; skipped?: boolean };
 
 /**
  * Expands directories (their history files, sorted, not recursive: subdirectories are passed over,
@@ -69,24 +69,32 @@ export function listInputs(paths: readonly string[]): InputRef[] {
       out.push({ file: p, inDirectory: false });
       continue;
     }
-    let names: string[];
+    let names: Buffer[];
     try {
-      names = readdirSync(p);
+      // As bytes: a name that is not UTF-8 (older file systems, other locales) must still open.
+      names = readdirSync(p, { encoding: 'buffer' });
     } catch (e) {
       out.push({ file: p, error: `cannot read directory: ${describe(e)}` });
       continue;
     }
-    for (const f of names.filter((n) => HISTORY_EXTENSIONS.some((x) => n.endsWith(x))).sort()) {
+    const entries = names
+      .map((raw) => ({ raw, text: raw.toString('utf8') }))
+      .filter((e) => HISTORY_EXTENSIONS.some((x) => e.text.endsWith(x)))
+      // By name; two names that differ only in bytes that are not UTF-8 by those bytes.
+      .sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : Buffer.compare(a.raw, b.raw)));
+    for (const { raw, text } of entries) {
+      const exact = Buffer.from(text, 'utf8').equals(raw);
+      const path = exact ? undefined : Buffer.concat([Buffer.from(join(p, 'x').slice(0, -1), 'utf8'), raw]);
       // Not recursive: a subdirectory that happens to be named like a history is not an input.
-      if (isDirectory(join(p, f))) continue;
-      out.push({ file: join(p, f), inDirectory: true });
+      if (isDirectory(path ?? join(p, text))) continue;
+      out.push(path ? { file: join(p, text), inDirectory: true, path } : { file: join(p, text), inDirectory: true });
     }
   }
   return out;
 }
 
 /** Whether a path is a directory (through symbolic links); false when it cannot be examined (reading it reports why). */
-function isDirectory(path: string): boolean {
+export function isDirectory(path: string | Buffer): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {
@@ -99,12 +107,12 @@ function isDirectory(path: string): boolean {
  * like /dev/zero never ends; those become errors (skipped, inside a directory).
  */
 export function readInput(ref: InputRef, forced?: InputFormat): Input {
-  return 'error' in ref ? ref : (readRegular(ref.file, forced, ref.inDirectory) as Input);
+  return 'error' in ref ? ref : (readRegular(ref.file, ref.path ?? ref.file, forced, ref.inDirectory) as Input);
 }
 
 /** readInput for `check`: plume files from PIECES_FROM_BYTES on are parsed as they are read (plume: the reader's options). */
 export function readCheckInput(ref: InputRef, forced: InputFormat | undefined, plume: ReaderOptions): CheckInput {
-  return 'error' in ref ? ref : readRegular(ref.file, forced, ref.inDirectory, plume);
+  return 'error' in ref ? ref : readRegular(ref.file, ref.path ?? ref.file, forced, ref.inDirectory, plume);
 }
 
 /** listInputs and readInput at once (for one-file commands). */
@@ -127,11 +135,12 @@ export function inputErrorLine(input: { file: string; error: string; skipped?: b
 const PIECES_FROM_BYTES = 4 * 1024 * 1024;
 const PIECE_BYTES = 1024 * 1024;
 
-function readRegular(file: string, forced: InputFormat | undefined, inDirectory: boolean, plume?: ReaderOptions): CheckInput {
+/** file: the name shown; path: what opens it (its bytes when the name is not UTF-8). */
+function readRegular(file: string, path: string | Buffer, forced: InputFormat | undefined, inDirectory: boolean, plume?: ReaderOptions): CheckInput {
   let fd = -1;
   try {
     // O_NONBLOCK: opening a FIFO without a writer must not wait for one (the kind is checked next).
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     const st = fstatSync(fd);
     if (st.isDirectory()) return { file, error: 'is a directory', skipped: inDirectory };
     if (!st.isFile()) return { file, error: `not a regular file (${kindOf(st)})`, skipped: inDirectory };
