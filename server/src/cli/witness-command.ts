@@ -1,13 +1,12 @@
 // `isocheck witness FILE --level L --format json|dot|svg|hist [-o FILE]`: one level's witness, exported.
 
-import { statSync } from 'node:fs';
 import { exportWitnessOfSource } from '../engine/export/witness-of-text.ts';
 import { WITNESS_FORMATS, type WitnessFormat } from '../engine/export/witness-export.ts';
 import type { ViewLevel } from '../engine/export/layout.ts';
 import { LEVELS, parseLevel } from '../engine/levels/levels.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
-import { inputErrorLine, parsePlumeInit, readInputs, readSource, unknownFormat } from './inputs.ts';
+import { inputErrorLine, isDirectory, parsePlumeInit, readInputs, readSource, unknownFormat } from './inputs.ts';
 import { writeFileAtomic } from './output.ts';
 import { terminalSafeLines } from './terminal-text.ts';
 
@@ -59,7 +58,7 @@ export function runWitness(argv: readonly string[], io: Io): number {
   const result = exportWitnessOfSource(readSource(input, inputFormat, { plumeInit }), options);
   if (!result.ok) {
     io.err(`isocheck: ${result.message}`);
-    return 1;
+    return result.reason === 'unwritable' ? 2 : 1;
   }
   if (output !== undefined && output !== '-') {
     const written = writeFileAtomic(output, [result.text], [input.file]);
@@ -77,12 +76,4 @@ export function runWitness(argv: readonly string[], io: Io): number {
 function usage(io: Io, message: string): number {
   io.err(`isocheck: ${message}\n${WITNESS_USAGE}`);
   return 2;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false; // unreadable paths are reported by readInputs
-  }
 }

@@ -5,7 +5,7 @@ import type { Level } from '../levels/levels.ts';
 import { fileReport, type WitnessJson as ReportWitnessJson } from '../report.ts';
 import { analysisData, sourceOfAnalysis } from './analysis-data.ts';
 import { writeWitnessDot } from './dot-writer.ts';
-import { writeHistText } from './hist-writer.ts';
+import { HistWriteError, writeHistText } from './hist-writer.ts';
 import { layoutGraph, MAX_INTERACTIVE, visibleSet, witnessSentences, type ViewLevel } from './layout.ts';
 import { minimizeWitness, type Target } from '../witness/violation.ts';
 import { LIGHT_PALETTE, renderSvg, type Palette } from './svg-writer.ts';
@@ -29,7 +29,7 @@ export interface WitnessExportOptions {
 
 export type WitnessExportResult =
   | { ok: true; text: string; extension: string }
-  | { ok: false; reason: 'holds' | 'undecided' | 'not-evaluated'; message: string };
+  | { ok: false; reason: 'holds' | 'undecided' | 'not-evaluated' | 'unwritable'; message: string };
 
 export interface WitnessJsonDocument extends ReportWitnessJson {
   file: string;
@@ -62,8 +62,14 @@ export function exportWitness(a: Analysis, o: WitnessExportOptions): WitnessExpo
     case 'hist': {
       const target: Target = o.level === 'mixed' ? { level: 'mixed', fallback: o.claimed ?? 'SER' } : { level: o.level };
       const min = minimizeWitness(a.history, a.readsFrom, target, { work: o.minimizeWork });
-      const text = writeHistText(min.h, { title: a.title, target, anomaly: w.anomaly, message: w.message, source: o.file });
-      return { ok: true, text, extension: 'hist' };
+      try {
+        const text = writeHistText(min.h, { title: a.title, target, anomaly: w.anomaly, message: w.message, source: o.file });
+        return { ok: true, text, extension: 'hist' };
+      } catch (e) {
+        // A value .hist cannot hold exactly (hist-writer.ts): said, not written approximately.
+        if (!(e instanceof HistWriteError)) throw e;
+        return { ok: false, reason: 'unwritable', message: `${o.file}: the witness cannot be written as .hist: ${e.message}` };
+      }
     }
   }
 }
