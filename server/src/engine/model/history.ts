@@ -90,10 +90,10 @@ export class HistoryBuilder {
   private txnLabels: string[] = ['init'];
   private readonly txnNumbers: Int32Vec;
   private readonly txnUnknown: Uint8Vec;
-  private readonly txnTimeStart: Float64Vec;
-  private readonly txnTimeEnd: Float64Vec;
+  /** Created by the first setTxnTime(): most inputs have no times, and two columns less per transaction count on plume files. */
+  private txnTimeStart: Float64Vec | null = null;
+  private txnTimeEnd: Float64Vec | null = null;
   private hasUnknown = false;
-  private hasTimes = false;
   /** Per op, where its list elements start in listElems (-1: not a list read); only once a list is seen. */
   private opList: Int32Vec | null = null;
   private opListLen: Int32Vec | null = null;
@@ -124,8 +124,6 @@ export class HistoryBuilder {
     this.txnEnd = new Int32Vec(txns);
     this.txnNumbers = new Int32Vec(numericNames ? txns : 4);
     this.txnUnknown = new Uint8Vec(txns);
-    this.txnTimeStart = new Float64Vec(txns);
-    this.txnTimeEnd = new Float64Vec(txns);
     this.opTxn = new Int32Vec(ops);
     this.opKind = new Uint8Vec(ops);
     this.opKey = new Int32Vec(ops);
@@ -141,8 +139,6 @@ export class HistoryBuilder {
     this.txnEnd.push(0);
     this.txnNumbers.push(0);
     this.txnUnknown.push(0);
-    this.txnTimeStart.push(NaN);
-    this.txnTimeEnd.push(NaN);
   }
 
   get txnCount(): number {
@@ -170,8 +166,10 @@ export class HistoryBuilder {
     if (typeof label === 'number') this.txnNumbers.push(label);
     else this.txnLabels.push(label);
     this.txnUnknown.push(0);
-    this.txnTimeStart.push(NaN);
-    this.txnTimeEnd.push(NaN);
+    if (this.txnTimeStart && this.txnTimeEnd) {
+      this.txnTimeStart.push(NaN);
+      this.txnTimeEnd.push(NaN);
+    }
     return this.txnSession.length - 1;
   }
 
@@ -183,9 +181,18 @@ export class HistoryBuilder {
 
   /** t's real-time interval (invocation and completion, one clock). */
   setTxnTime(t: number, start: number, end: number): void {
+    if (!this.txnTimeStart || !this.txnTimeEnd) {
+      // Every transaction so far has no times (NaN), ⊥ included.
+      const n = this.txnSession.length;
+      this.txnTimeStart = new Float64Vec(Math.max(16, 2 * n));
+      this.txnTimeEnd = new Float64Vec(Math.max(16, 2 * n));
+      for (let u = 0; u < n; u++) {
+        this.txnTimeStart.push(NaN);
+        this.txnTimeEnd.push(NaN);
+      }
+    }
     this.txnTimeStart.data[t] = start;
     this.txnTimeEnd.data[t] = end;
-    this.hasTimes = true;
   }
 
   /** Adds a list read returning `elems` (value ids); returns the op's id as addOp does. */
@@ -274,7 +281,7 @@ export class HistoryBuilder {
       initValues, names: this.makeNames(keyName, valueText), ranges,
     };
     if (this.hasUnknown) h.txnUnknown = this.txnUnknown.data.slice(0, txnCount);
-    if (this.hasTimes) {
+    if (this.txnTimeStart && this.txnTimeEnd) {
       h.txnTimeStart = this.txnTimeStart.data.slice(0, txnCount);
       h.txnTimeEnd = this.txnTimeEnd.data.slice(0, txnCount);
     }
@@ -317,6 +324,7 @@ export class HistoryBuilder {
     }
     if (!tOrder) return;
     for (const v of [this.txnSession, this.txnAborted, this.txnLevel, this.txnStart, this.txnEnd, this.txnUnknown, this.txnTimeStart, this.txnTimeEnd]) {
+      if (!v) continue;
       permuteInPlace(v.data, tOrder);
     }
     if (this.numericNames) permuteInPlace(this.txnNumbers.data, tOrder);

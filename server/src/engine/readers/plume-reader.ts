@@ -382,7 +382,8 @@ export class PlumeReader {
       true,
     );
     if (this.size === 0 || this.endsWithBreak) lineStarts.push(this.size); // the empty last line
-    return { history, findings, lines: LineIndex.ofLineStarts(lineStarts.toArray()) };
+    // A view, not a copy: the copy of a 4M-line file's starts cost 8 ms and 16 MB at its peak.
+    return { history, findings, lines: LineIndex.ofLineStarts(lineStarts.data.subarray(0, lineStarts.length)) };
   }
 }
 
