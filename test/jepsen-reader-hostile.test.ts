@@ -292,3 +292,29 @@ test('EDN: a history vector never closed, a stray or mismatched bracket, a dupli
   assert.deepEqual(shape(dup.history), ['p0: T0(1:0)', 'p1: T2(1:1)', 'p2: T4(1:2)']);
   assert.deepEqual(['T0', 'T2', 'T4'].map((t) => unknownOf(dup.history, t)), [1, 1, 0], 'T4 committed; T0 and T2 never completed: unknown');
 });
+
+test('a transaction spelled :f "txn" (EDN string) or "f": ":txn" (JSON) is an error, not skipped as a non-transaction operation', () => {
+  const e = edn([
+    '{:type :invoke, :f :txn, :value [[:r 1 nil]], :time 1, :process 1, :index 0}',
+    '{:type :ok, :f "txn", :value [[:r 1 [2]]], :time 2, :process 1, :index 1}',
+    '{:type :invoke, :f :read, :value nil, :time 3, :process 2, :index 2}',
+  ]);
+  assert.deepEqual(messages(e), ['malformed EDN at line 2: :f is the string "txn"; a transaction is :f :txn (a keyword); the event is skipped']);
+  const j = json([
+    '{"type":"invoke","f":"txn","value":[["r",1,null]],"time":1,"process":1,"index":0}',
+    '{"type":"ok","f":":txn","value":[["r",1,[2]]],"time":2,"process":1,"index":1}',
+    '{"type":"invoke","f":"read","value":null,"time":3,"process":2,"index":2}',
+  ]);
+  assert.deepEqual(messages(j), ['malformed JSON event at line 2: "f" is ":txn"; a transaction is "f": "txn"; the event is skipped']);
+});
+
+test('convert refuses a float value (as the string "1.5" it would equal a string value): verdicts would change', () => {
+  const a = analyzeJepsenBytes(enc([
+    '{:type :invoke, :f :txn, :value [[:append 1 1.5]], :time 1, :process 0, :index 0}',
+    '{:type :ok, :f :txn, :value [[:append 1 1.5]], :time 2, :process 0, :index 1}',
+    '{:type :invoke, :f :txn, :value [[:r 1 nil]], :time 3, :process 1, :index 2}',
+    '{:type :ok, :f :txn, :value [[:r 1 ["1.5"]]], :time 4, :process 1, :index 3}',
+  ].join('\n')), 'edn');
+  assert.ok(codes(a).includes('garbage-read'), 'the string "1.5" was never appended');
+  assert.throws(() => writeHistoryAsHist(a.history, 't', () => {}), /the value 1\.5 is a number but not an integer/);
+});

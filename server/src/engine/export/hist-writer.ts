@@ -64,6 +64,11 @@ export function histValue(text: string, exact = false): string {
     if (digits > MAX_NUMBER_DIGITS) throw new HistWriteError(`the value ${shown(text)} has ${digits} digits; a .hist number may have at most ${MAX_NUMBER_DIGITS}`);
     return text;
   }
+  // A bare non-integer (a Jepsen float or ratio: 1.5, 1/2) has no .hist form: as the string "1.5"
+  // it would be the same value as a string "1.5" the history may also hold (found by fuzzing).
+  if (exact && !text.startsWith('"') && /^[-+]?[\d.]/.test(text)) {
+    throw new HistWriteError(`the value ${shown(text)} is a number but not an integer; .hist values are integers or strings, and as a string it could be confused with one`);
+  }
   return quoted(unquoted(text), exact, 'value');
 }
 

@@ -425,6 +425,11 @@ class EdnParser {
         if (this.b[this.i] === C_COLON) {
           const e = this.keyword();
           isTxn = this.is(this.ts, e, 'txn');
+        } else if (this.b[this.i] === C_QUOTE) {
+          // "txn" as a string would be skipped as a non-transaction operation: its transaction
+          // would never be checked (a false clean verdict). Said instead.
+          const f = this.string();
+          if (f === 'txn' || f === ':txn') throw new EdnError(`:f is the string ${JSON.stringify(f)}; a transaction is :f :txn (a keyword)`, start);
         } else this.skipValue();
       } else if (key === K_PROCESS) {
         // A process is a session whatever its spelling: 3 is `p3`, :p2 is `:p2`, "p2" is `"p2"`.

@@ -116,7 +116,11 @@ function event(asm: JepsenAssembler, e: unknown, exact: boolean, lineNo: number,
   const o = e as Record<string, unknown>;
   const type = TYPES.get(o.type);
   if (type === undefined) throw new JsonEventError(`unknown "type" ${describe(o.type)} (expected invoke, ok, fail or info)`);
-  if (o.f !== 'txn') return; // the nemesis and other non-transaction operations
+  if (o.f !== 'txn') {
+    // ":txn" (EDN's spelling) would be skipped as a non-transaction operation, its transaction never checked.
+    if (o.f === ':txn') throw new JsonEventError('"f" is ":txn"; a transaction is "f": "txn"');
+    return; // the nemesis and other non-transaction operations
+  }
   const slot = processSlot(asm, o.process, exact);
   if (!Array.isArray(o.value)) throw new JsonEventError('"value" must be the list of micro-ops');
   const index = safeInteger(o.index, 'index', 0, exact) ?? lineNo;
