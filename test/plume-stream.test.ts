@@ -27,15 +27,20 @@ function digest(p: PlumeFile): unknown {
   return { counts: [h.txnCount, h.sessionCount, h.opCount, h.keyCount], columns, ranges, names, findings: p.findings, positions };
 }
 
-/** readPlumeInPieces (the CLI's protocol) over bytes in memory, through a buffer of `size` bytes. */
-function readInPieces(bytes: Uint8Array, size: number, options: PlumeOptions = {}): PlumeFile {
+/** readPlumeInPieces's fill() over bytes in memory: the next bytes into buf from `at`, as far as they go. */
+function memoryFill(bytes: Uint8Array): (buf: Uint8Array, at: number) => number {
   let pos = 0;
-  const fill = (buf: Uint8Array, at: number): number => {
+  return (buf, at) => {
     const got = Math.min(buf.length - at, bytes.length - pos);
     buf.set(bytes.subarray(pos, pos + got), at);
     pos += got;
     return at + got;
   };
+}
+
+/** readPlumeInPieces (the CLI's protocol) over bytes in memory, through a buffer of `size` bytes. */
+function readInPieces(bytes: Uint8Array, size: number, options: PlumeOptions = {}): PlumeFile {
+  const fill = memoryFill(bytes);
   const buf = new Uint8Array(size);
   const result = readPlumeInPieces(buf, fill(buf, 0), fill, options, bytes.length, Infinity);
   assert.ok(result);
@@ -129,14 +134,7 @@ test('a reader refuses pieces after the last one, and a history before it', () =
 });
 
 test('readPlumeInPieces refuses a file longer than its limit', () => {
-  const bytes = Buffer.from('w(1,1,0,1)\n'.repeat(10));
-  let pos = 0;
-  const fill = (buf: Uint8Array, at: number): number => {
-    const got = Math.min(buf.length - at, bytes.length - pos);
-    buf.set(bytes.subarray(pos, pos + got), at);
-    pos += got;
-    return at + got;
-  };
+  const fill = memoryFill(Buffer.from('w(1,1,0,1)\n'.repeat(10)));
   const buf = new Uint8Array(16);
   assert.equal(readPlumeInPieces(buf, fill(buf, 0), fill, {}, 0, 50), null);
 });

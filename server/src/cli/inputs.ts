@@ -84,7 +84,7 @@ export function listInputs(paths: readonly string[]): InputRef[] {
       .sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : Buffer.compare(a.raw, b.raw)));
     for (const { raw, text } of entries) {
       const exact = Buffer.from(text, 'utf8').equals(raw);
-      const path = exact ? undefined : Buffer.concat([Buffer.from(join(p, 'x').slice(0, -1), 'utf8'), raw]);
+      const path = exact ? undefined : Buffer.concat([Buffer.from(join(p, '/'), 'utf8'), raw]);
       // Not recursive: a subdirectory that happens to be named like a history is not an input.
       if (isDirectory(path ?? join(p, text))) continue;
       out.push(path ? { file: join(p, text), inDirectory: true, path } : { file: join(p, text), inDirectory: true });
@@ -107,7 +107,7 @@ export function isDirectory(path: string | Buffer): boolean {
  * like /dev/zero never ends; those become errors (skipped, inside a directory).
  */
 export function readInput(ref: InputRef, forced?: InputFormat): Input {
-  return 'error' in ref ? ref : (readRegular(ref.file, ref.path ?? ref.file, forced, ref.inDirectory) as Input);
+  return 'error' in ref ? ref : readRegular(ref.file, ref.path ?? ref.file, forced, ref.inDirectory);
 }
 
 /** readInput for `check`: plume files from PIECES_FROM_BYTES on are parsed as they are read (plume: the reader's options). */
@@ -135,7 +135,12 @@ export function inputErrorLine(input: { file: string; error: string; skipped?: b
 const PIECES_FROM_BYTES = 4 * 1024 * 1024;
 const PIECE_BYTES = 1024 * 1024;
 
-/** file: the name shown; path: what opens it (its bytes when the name is not UTF-8). */
+/**
+ * file: the name shown; path: what opens it (its bytes when the name is not UTF-8). Only with
+ * `plume` (the reader's options, for check) may a large plume file come back parsed.
+ */
+function readRegular(file: string, path: string | Buffer, forced: InputFormat | undefined, inDirectory: boolean): Input;
+function readRegular(file: string, path: string | Buffer, forced: InputFormat | undefined, inDirectory: boolean, plume: ReaderOptions): CheckInput;
 function readRegular(file: string, path: string | Buffer, forced: InputFormat | undefined, inDirectory: boolean, plume?: ReaderOptions): CheckInput {
   let fd = -1;
   try {

@@ -91,8 +91,7 @@ export class HistoryBuilder {
   private readonly txnNumbers: Int32Vec;
   private readonly txnUnknown: Uint8Vec;
   /** Created by the first setTxnTime(): most inputs have no times, and two columns less per transaction count on plume files. */
-  private txnTimeStart: Float64Vec | null = null;
-  private txnTimeEnd: Float64Vec | null = null;
+  private txnTimes: { start: Float64Vec; end: Float64Vec } | null = null;
   private hasUnknown = false;
   /** Per op, where its list elements start in listElems (-1: not a list read); only once a list is seen. */
   private opList: Int32Vec | null = null;
@@ -166,9 +165,9 @@ export class HistoryBuilder {
     if (typeof label === 'number') this.txnNumbers.push(label);
     else this.txnLabels.push(label);
     this.txnUnknown.push(0);
-    if (this.txnTimeStart && this.txnTimeEnd) {
-      this.txnTimeStart.push(NaN);
-      this.txnTimeEnd.push(NaN);
+    if (this.txnTimes) {
+      this.txnTimes.start.push(NaN);
+      this.txnTimes.end.push(NaN);
     }
     return this.txnSession.length - 1;
   }
@@ -181,18 +180,16 @@ export class HistoryBuilder {
 
   /** t's real-time interval (invocation and completion, one clock). */
   setTxnTime(t: number, start: number, end: number): void {
-    if (!this.txnTimeStart || !this.txnTimeEnd) {
+    if (!this.txnTimes) {
       // Every transaction so far has no times (NaN), ⊥ included.
       const n = this.txnSession.length;
-      this.txnTimeStart = new Float64Vec(Math.max(16, 2 * n));
-      this.txnTimeEnd = new Float64Vec(Math.max(16, 2 * n));
-      for (let u = 0; u < n; u++) {
-        this.txnTimeStart.push(NaN);
-        this.txnTimeEnd.push(NaN);
-      }
+      this.txnTimes = { start: new Float64Vec(Math.max(16, 2 * n)), end: new Float64Vec(Math.max(16, 2 * n)) };
+      this.txnTimes.start.data.fill(NaN, 0, n);
+      this.txnTimes.end.data.fill(NaN, 0, n);
+      this.txnTimes.start.length = this.txnTimes.end.length = n;
     }
-    this.txnTimeStart.data[t] = start;
-    this.txnTimeEnd.data[t] = end;
+    this.txnTimes.start.data[t] = start;
+    this.txnTimes.end.data[t] = end;
   }
 
   /** Adds a list read returning `elems` (value ids); returns the op's id as addOp does. */
@@ -281,9 +278,9 @@ export class HistoryBuilder {
       initValues, names: this.makeNames(keyName, valueText), ranges,
     };
     if (this.hasUnknown) h.txnUnknown = this.txnUnknown.data.slice(0, txnCount);
-    if (this.txnTimeStart && this.txnTimeEnd) {
-      h.txnTimeStart = this.txnTimeStart.data.slice(0, txnCount);
-      h.txnTimeEnd = this.txnTimeEnd.data.slice(0, txnCount);
+    if (this.txnTimes) {
+      h.txnTimeStart = this.txnTimes.start.data.slice(0, txnCount);
+      h.txnTimeEnd = this.txnTimes.end.data.slice(0, txnCount);
     }
     if (this.opList) this.attachLists(h, ops.order);
     if (!options.keepOrder) renumberKeysAndValues(h, keyName, valueText, options.valueCount, (k, v) => this.makeNames(k, v));
@@ -323,9 +320,8 @@ export class HistoryBuilder {
       for (let t = 1; t < txnCount; t++) txnSession[t] = sessionRank[txnSession[t]];
     }
     if (!tOrder) return;
-    for (const v of [this.txnSession, this.txnAborted, this.txnLevel, this.txnStart, this.txnEnd, this.txnUnknown, this.txnTimeStart, this.txnTimeEnd]) {
-      if (!v) continue;
-      permuteInPlace(v.data, tOrder);
+    for (const v of [this.txnSession, this.txnAborted, this.txnLevel, this.txnStart, this.txnEnd, this.txnUnknown, this.txnTimes?.start, this.txnTimes?.end]) {
+      if (v) permuteInPlace(v.data, tOrder);
     }
     if (this.numericNames) permuteInPlace(this.txnNumbers.data, tOrder);
     else {
