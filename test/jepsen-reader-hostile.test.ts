@@ -135,13 +135,13 @@ test('integers beyond 2^53 compare exactly, values and keys, in EDN and JSON lin
   }
   assert.deepEqual(shape(edn(PREC_EDN).history), ['p0: T0(1:9007199254740993)', 'p1: T2(1=[9007199254740992])']);
   assert.deepEqual(shape(json(PREC_JSON).history), shape(edn(PREC_EDN).history));
-  // Keys: two neighbours stay two keys; 42N, +42 and 042 are the integer 42; -0 is 0; 30 digits exact, negative too.
+  // Keys: two neighbours stay two keys; 42N and +42 are the integer 42; -0 is 0; 30 digits exact, negative too.
   const big = '123456789012345678901234567890';
   const f = edn([
     `{:type :invoke, :f :txn, :value [[:w 9007199254740993 1] [:w 9007199254740992 2] [:w 42N 3] [:w ${big} -${big}]], :process 0, :time 1, :index 0}`,
     `{:type :ok, :f :txn, :value [[:w 9007199254740993 1] [:w 9007199254740992 2] [:w 42N 3] [:w ${big} -${big}]], :process 0, :time 2, :index 1}`,
-    '{:type :invoke, :f :txn, :value [[:r +42 nil] [:r 042 nil] [:r -0 nil] [:r 0 nil]], :process 1, :time 3}',
-    '{:type :ok, :f :txn, :value [[:r +42 3] [:r 042 3] [:r -0 nil] [:r 0 nil]], :process 1, :time 4}',
+    '{:type :invoke, :f :txn, :value [[:r +42 nil] [:r 42 nil] [:r -0 nil] [:r 0 nil]], :process 1, :time 3}',
+    '{:type :ok, :f :txn, :value [[:r +42 3] [:r 42 3] [:r -0 nil] [:r 0 nil]], :process 1, :time 4}',
   ]);
   assert.deepEqual(messages(f), []);
   assert.deepEqual(shape(f.history), [`p0: T0(9007199254740993:1 9007199254740992:2 42:3 ${big}:-${big})`, 'p1: T2(42:3 42:3 0:init 0:init)']);
@@ -317,4 +317,48 @@ test('convert refuses a float value (as the string "1.5" it would equal a string
   ].join('\n')), 'edn');
   assert.ok(codes(a).includes('garbage-read'), 'the string "1.5" was never appended');
   assert.throws(() => writeHistoryAsHist(a.history, 't', () => {}), /the value 1\.5 is a number but not an integer/);
+});
+
+test('EDN values are equal as Clojure says: "a", :a and the symbol a differ, 1.0 and 1e5 are not the integers 1 and 100000, 042 is refused', () => {
+  const appendsThenReads = (appended: string, read: string): Analysis => analyzeJepsenBytes(enc([
+    `{:type :invoke, :f :txn, :value [[:append 1 ${appended}]], :time 1, :process 0, :index 0}`,
+    `{:type :ok, :f :txn, :value [[:append 1 ${appended}]], :time 2, :process 0, :index 1}`,
+    '{:type :invoke, :f :txn, :value [[:r 1 nil]], :time 3, :process 1, :index 2}',
+    `{:type :ok, :f :txn, :value [[:r 1 [${read}]]], :time 4, :process 1, :index 3}`,
+  ].join('\n')), 'edn');
+  for (const [appended, read] of [[':a', '":a"'], ['":a"', ':a'], ['a', '"a"'], ['true', '"true"'], ['1e5', '100000'], ['100000', '1e5'], ['1.0', '1'], ['1/2', '"1/2"']]) {
+    assert.deepEqual(codes(appendsThenReads(appended, read)), ['garbage-read'], `${appended} appended, ${read} read`);
+  }
+  for (const [appended, read] of [[':a', ':a'], ['"a"', '"a"'], ['a', 'a'], ['1e5', '100000.0'], ['1.5', '1.50'], ['42', '42N'], ['42', '+42']]) {
+    assert.deepEqual(codes(appendsThenReads(appended, read)), [], `${appended} appended, ${read} read`);
+  }
+  // Shown as EDN writes them: the keyword bare, the string quoted, the float with its point.
+  assert.deepEqual(shape(edn([
+    '{:type :invoke, :f :txn, :value [[:w :k :a] [:w "k" "a"] [:w k a] [:w 1 1e5] [:w 2 1.0]], :process 0, :time 1}',
+    '{:type :ok, :f :txn, :value [[:w :k :a] [:w "k" "a"] [:w k a] [:w 1 1e5] [:w 2 1.0]], :process 0, :time 2}',
+  ]).history), ['p0: T0(:k::a "k":"a" k:a 1:100000.0 2:1.0)']);
+  const zero = edn([
+    '{:type :invoke, :f :txn, :value [[:w 042 1]], :process 0, :time 1}',
+    '{:type :ok, :f :txn, :value [[:w 1 0]], :process 0, :time 2}',
+  ]);
+  assert.deepEqual(messages(zero), ["malformed EDN at line 1: the integer '042' starts with 0, which EDN does not allow (Clojure would read it as an octal number); the event is skipped",
+    'a completion (:ok) of process 0 without its invoke']);
+});
+
+test('convert refuses two values that .hist would write alike (the keyword :a and the string ":a"), keeps them when alone', () => {
+  const both = analyzeJepsenBytes(enc([
+    '{:type :invoke, :f :txn, :value [[:append 1 :a] [:append 1 ":a"]], :time 1, :process 0, :index 0}',
+    '{:type :ok, :f :txn, :value [[:append 1 :a] [:append 1 ":a"]], :time 2, :process 0, :index 1}',
+  ].join('\n')), 'edn');
+  assert.throws(() => writeHistoryAsHist(both.history, 't', () => {}), /the values :a and ":a" would both be the value ":a" in \.hist/);
+  const alone = analyzeJepsenBytes(enc([
+    '{:type :invoke, :f :txn, :value [[:append 1 :a]], :time 1, :process 0, :index 0}',
+    '{:type :ok, :f :txn, :value [[:append 1 :a]], :time 2, :process 0, :index 1}',
+    '{:type :invoke, :f :txn, :value [[:r 1 nil]], :time 3, :process 1, :index 2}',
+    '{:type :ok, :f :txn, :value [[:r 1 [:a]]], :time 4, :process 1, :index 3}',
+  ].join('\n')), 'edn');
+  let text = '';
+  writeHistoryAsHist(alone.history, 't', (c) => { text += c; });
+  assert.match(text, /a\(1, ":a"\)/);
+  assert.deepEqual(verdicts(analyzeHistText(text)), verdicts(alone));
 });

@@ -20,6 +20,10 @@ interface Names {
    * writes of the initial value use, so the reads stay as ambiguous as they were.
    */
   initLiteral: Map<number, string>;
+  /** Each value id's token once written (valueText). */
+  values: Map<number, string>;
+  /** Token → the value id written with it: two values that would become one token are refused. */
+  valueOfToken: Map<string, number>;
 }
 
 /**
@@ -58,7 +62,7 @@ function namesOf(h: History): Names {
     if (h.initValues.has(k)) throw new HistWriteError(`${h.names.txnName(h.opTxn[o])} writes the initial value of ${h.names.keyName(k)}, which also has an init value of its own`);
     initLiteral.set(k, histValue(h.names.valueText(INIT_VALUE), true));
   }
-  return { txns, sessions, keys, initLiteral };
+  return { txns, sessions, keys, initLiteral, values: new Map(), valueOfToken: new Map() };
 }
 
 /**
@@ -88,7 +92,7 @@ function headerLines(h: History, title: string, d: Directives | null, names: Nam
   if (d && d.checks.length > 0) lines.push(`check ${d.checks.map((c) => c.level).join(' ')}`);
   for (const e of d?.expects ?? []) lines.push(`expect ${e.level} ${e.ok ? 'ok' : 'violated'}`);
   for (const e of d?.anomalyExpects ?? []) lines.push(`expect ${e.anomaly} ${e.found ? 'found' : 'absent'}`);
-  const inits = [...h.initValues].map(([k, v]): [number, string] => [k, histValue(h.names.valueText(v), true)]);
+  const inits = [...h.initValues].map(([k, v]): [number, string] => [k, valueText(h, v, names)]);
   inits.push(...names.initLiteral);
   inits.sort((a, b) => a[0] - b[0]);
   for (const [k, literal] of inits) lines.push(`init ${names.keys[k]} = ${literal}`);
@@ -107,7 +111,7 @@ function opText(h: History, o: number, names: Names): string {
   const k = h.opKey[o];
   const key = names.keys[k];
   const kind = h.opKind[o];
-  if (kind === OP_LIST_READ) return `r(${key}, [${listItems(h, o).join(', ')}])`;
+  if (kind === OP_LIST_READ) return `r(${key}, [${listItems(h, o, names).join(', ')}])`;
   if (kind !== OP_READ) return `${kind === OP_APPEND ? 'a' : 'w'}(${key}, ${valueToken(h, h.opValue[o], k, names)})`;
   const v = h.opValue[o];
   const src = h.opSource[o];
@@ -116,20 +120,37 @@ function opText(h: History, o: number, names: Names): string {
   return `r(${key}${value})${src >= 0 ? ` <- ${names.txns[src]}` : ''}`;
 }
 
+/**
+ * The token of value v (not the initial value), refusing two values that would be one: a Jepsen
+ * history may hold the keyword :a and the string ":a" apart, which .hist both writes as ":a".
+ */
+function valueText(h: History, v: number, names: Names): string {
+  let token = names.values.get(v);
+  if (token !== undefined) return token;
+  token = histValue(h.names.valueText(v), true);
+  const other = names.valueOfToken.get(token);
+  if (other !== undefined && other !== v) {
+    throw new HistWriteError(`the values ${h.names.valueText(other)} and ${h.names.valueText(v)} would both be the value ${token} in .hist, which does not tell them apart`);
+  }
+  names.values.set(v, token);
+  names.valueOfToken.set(token, v);
+  return token;
+}
+
 /** A value of key k: the initial value as `init` (or the literal declared for k), others by their text. */
 function valueToken(h: History, v: number, k: number, names: Names): string {
-  if (v !== INIT_VALUE) return histValue(h.names.valueText(v), true);
+  if (v !== INIT_VALUE) return valueText(h, v, names);
   const literal = names.initLiteral.get(k);
   if (literal !== undefined) return literal;
   // Only a read can say `init`; namesOf declares a literal for every key whose initial value is written.
   return 'init';
 }
 
-function listItems(h: History, o: number): string[] {
+function listItems(h: History, o: number, names: Names): string[] {
   const starts = h.opListStart;
   const elems = h.listElems;
   if (!starts || !elems) return [];
   const items: string[] = [];
-  for (let j = starts[o]; j < starts[o + 1]; j++) items.push(histValue(h.names.valueText(elems[j]), true));
+  for (let j = starts[o]; j < starts[o + 1]; j++) items.push(valueText(h, elems[j], names));
   return items;
 }

@@ -6,7 +6,9 @@
 // the whole analysis; this reader takes it from bytes into the history's typed arrays in 4–5 s.
 // This reader understands the EDN that Jepsen histories use (maps, vectors, lists, sets, keywords,
 // integers, floats, strings, nil, booleans, #tags) and skips what it does not need. Integers are
-// exact up to MAX_INTEGER_DIGITS digits (beyond 2^53 interned by their decimal text).
+// exact up to MAX_INTEGER_DIGITS digits (beyond 2^53 interned by their decimal text). Values are
+// equal as Clojure's = says: the string "a", the keyword :a and the symbol a differ, and so do the
+// float 1.0 and the integer 1.
 
 import type { Finding } from '../model/diagnostics.ts';
 import type { History } from '../model/history.ts';
@@ -51,6 +53,8 @@ const K_VALUE = 6;
 const SAFE_DIGITS = 15;
 /** How much of an offending token a message quotes. */
 const SHOWN_CHARS = 40;
+/** EDN forbids leading zeros, and Clojure would read 017 as octal 15: refused rather than guessed. */
+const LEADING_ZERO = (token: string): string => `the integer '${token}' starts with 0, which EDN does not allow (Clojure would read it as an octal number)`;
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9 || c === 44; // commas are whitespace in EDN
@@ -225,7 +229,7 @@ class EdnParser {
     const end = e > j && b[e - 1] === 78 ? e - 1 : e; // 42N: a bigint, the same integer
     if (j >= end) return null;
     for (let k = j; k < end; k++) if (b[k] < 48 || b[k] > 57) return null;
-    while (j < end - 1 && b[j] === 48) j++;
+    if (b[j] === 48 && end - j > 1) throw new EdnError(LEADING_ZERO(this.shown(s, e)), s);
     if (end - j > MAX_INTEGER_DIGITS) throw new EdnError(`a number may have at most ${MAX_INTEGER_DIGITS} digits (this one has ${end - j})`, s);
     return canonicalInteger(neg, this.text(j, end));
   }
@@ -237,7 +241,7 @@ class EdnParser {
     const neg = b[j] === 45;
     if (neg || b[j] === 43) j++;
     const end = e > j && b[e - 1] === 78 ? e - 1 : e;
-    if (j >= end || end - j > 20) return NaN;
+    if (j >= end || end - j > 20 || (b[j] === 48 && end - j > 1)) return NaN;
     let v = 0;
     for (; j < end; j++) {
       const c = b[j];
@@ -271,7 +275,7 @@ class EdnParser {
         v = v * 10 + (d - 48);
         d = ++j < this.n ? b[j] : 32;
       }
-      if (DELIMITER[d] === 1 && j - this.i <= SAFE_DIGITS) {
+      if (DELIMITER[d] === 1 && j - this.i <= SAFE_DIGITS && (c !== 48 || j - this.i === 1)) {
         this.ts = this.i;
         this.i = j;
         return ids.num(v);
@@ -280,7 +284,7 @@ class EdnParser {
     if (c === C_QUOTE) return ids.text(this.string());
     if (c === C_COLON) {
       const e = this.keyword();
-      return ids.text(`:${this.text(this.ts, e)}`);
+      return ids.keyword(this.text(this.ts, e));
     }
     const e = this.token();
     const s = this.ts;
@@ -288,7 +292,7 @@ class EdnParser {
     const int = this.integerText(s, e);
     if (int !== null) return ids.integer(int);
     const v = this.float(s, e);
-    return Number.isNaN(v) ? ids.text(this.text(s, e)) : ids.num(v);
+    return Number.isNaN(v) ? ids.symbol(this.text(s, e)) : ids.float(v);
   }
 
   /** The string at i (at its '"'), its escapes decoded. */

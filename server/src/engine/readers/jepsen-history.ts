@@ -35,7 +35,10 @@ export class ScalarIds {
   /** Non-negative integers below DIRECT_LIMIT (the usual values); `numbers` holds any other number. */
   private readonly small = new IntTable(DIRECT_LIMIT);
   private readonly numbers = new Map<number, number>();
+  /** Strings, keywords and symbols, each text prefixed by its kind: EDN's "a", :a and a are three values. */
   private readonly texts = new Map<string, number>();
+  /** EDN's floating-point numbers: 1.0 is not the integer 1 (Clojure's = tells them apart). */
+  private readonly floats = new Map<number, number>();
   /** Integers beyond ±(2^53−1) by their canonical decimal text: a double would merge neighbours. */
   private readonly bigs = new Map<string, number>();
   readonly shown: (string | number)[] = [];
@@ -73,12 +76,40 @@ export class ScalarIds {
     return id;
   }
 
+  /** A string, shown JSON-quoted. */
   text(s: string): number {
-    let id = this.texts.get(s);
+    return this.tagged('"', s, JSON.stringify);
+  }
+
+  /** An EDN keyword by its name (without the colon), shown as :name. */
+  keyword(name: string): number {
+    return this.tagged(':', name, (n) => `:${n}`);
+  }
+
+  /** An EDN symbol (true, false, a bare word, a ratio such as 1/2), shown as written. */
+  symbol(name: string): number {
+    return this.tagged(' ', name, (n) => n);
+  }
+
+  private tagged(kind: string, text: string, show: (text: string) => string): number {
+    const k = kind + text;
+    let id = this.texts.get(k);
     if (id === undefined) {
       id = this.shown.length;
-      this.texts.set(s, id);
-      this.shown.push(JSON.stringify(s));
+      this.texts.set(k, id);
+      this.shown.push(show(text));
+    }
+    return id;
+  }
+
+  /** An EDN floating-point number, apart from the integers and shown with a point or an exponent (1.0, 1.5, 1e+21). */
+  float(x: number): number {
+    let id = this.floats.get(x);
+    if (id === undefined) {
+      id = this.shown.length;
+      this.floats.set(x, id);
+      const text = String(x);
+      this.shown.push(/[.eEIN]/.test(text) ? text : `${text}.0`);
     }
     return id;
   }
