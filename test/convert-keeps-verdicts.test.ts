@@ -108,6 +108,40 @@ function randomPlumeWithZeros(seed: number): string {
   return lines.join('\n') + '\n';
 }
 
+/**
+ * A random history in AWDIT's test format, as sessions of transactions: the first writes every
+ * key's 0 (AWDIT's histories have no initial state), then fresh writes, and reads of any value
+ * written to the key anywhere (so stale, fractured and future reads, cycles: anomalies are common).
+ */
+function randomAwditTest(seed: number): { s: number; ops: [string, number, number][] }[] {
+  const rng = new Rng(seed);
+  const keys = 1 + rng.below(3);
+  const txns: { s: number; ops: [string, number, number][] }[] = [{ s: 0, ops: Array.from({ length: keys }, (_, k): [string, number, number] => ['w', k, 0]) }];
+  let value = 1;
+  const sessions = 1 + rng.below(3);
+  for (let s = 0; s < sessions; s++) {
+    for (let t = 0; t < 1 + rng.below(3); t++) {
+      txns.push({ s, ops: Array.from({ length: 1 + rng.below(3) }, (): [string, number, number] => (rng.below(2) === 0 ? ['w', rng.below(keys), value++] : ['r', rng.below(keys), -1])) });
+    }
+  }
+  const written = (k: number): number[] => txns.flatMap((t) => t.ops.filter((o) => o[0] === 'w' && o[1] === k).map((o) => o[2]));
+  for (const t of txns) for (const o of t.ops) if (o[0] === 'r') o[2] = pick(rng, written(o[1]));
+  return txns;
+}
+
+function awditTestText(txns: ReturnType<typeof randomAwditTest>): string {
+  return txns.map((t, i) => `${i === 0 ? '' : t.s === txns[i - 1].s ? '-----\n' : '=====\n'}${t.ops.map((o) => `${o[0]} ${o[1]} ${o[2]}\n`).join('')}`).join('');
+}
+
+/** The same history as plume lines (session, transaction numbers), to be read with 0 as an ordinary value. */
+function awditTestAsPlume(txns: ReturnType<typeof randomAwditTest>): string {
+  let session = 0;
+  return txns.map((t, i) => {
+    if (i > 0 && t.s !== txns[i - 1].s) session++;
+    return t.ops.map((o) => `${o[0]}(${o[1]},${o[2]},${session},${i})\n`).join('');
+  }).join('');
+}
+
 interface DbcopEvent { write: boolean; key: string; version: number | null }
 
 /** A random dbcop history: sessions of transactions, versions 0 and `?` included, some uncommitted. */
@@ -213,6 +247,16 @@ describe('convert keeps verdicts', () => {
   test('200 Jepsen EDN and 200 JSON-lines list-append histories', () => {
     for (let seed = 1; seed <= 200; seed++) assertKeepsVerdicts(listEvents(seed, 'edn'), 'edn', `edn seed ${seed}`);
     for (let seed = 1; seed <= 200; seed++) assertKeepsVerdicts(listEvents(seed, 'json'), 'json', `json seed ${seed}`);
+  });
+
+  test("300 histories in AWDIT's test format; each checks as its plume form read with --plume-init none", () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const h = randomAwditTest(seed);
+      const text = awditTestText(h);
+      assertKeepsVerdicts(text, 'awdit-test', `awdit-test seed ${seed}`);
+      const asPlume = readHistory({ bytes: bytes(awditTestAsPlume(h)) }, { format: 'plume', options: { plumeInit: 'none' } });
+      assert.deepEqual(decided(readHistory({ text }, { format: 'awdit-test' })), decided(asPlume), `awdit-test seed ${seed}: as plume\n${text}`);
+    }
   });
 
   test('300 dbcop histories in the text form and 300 in JSON (version 0, x==?, uncommitted)', () => {

@@ -17,8 +17,8 @@ const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 const verdicts = (a: Analysis): Record<string, boolean | null> => Object.fromEntries(a.levels.map((v) => [v.level, v.consistent]));
 
 describe('registry', () => {
-  test('five readers, each with a name and endings', () => {
-    assert.deepEqual(FORMAT_NAMES, ['hist', 'plume', 'edn', 'json', 'dbcop']);
+  test('six readers, each with a name and endings', () => {
+    assert.deepEqual(FORMAT_NAMES, ['hist', 'plume', 'edn', 'json', 'dbcop', 'awdit-test']);
     for (const r of READERS) assert.ok(r.extensions.every((x) => x.startsWith('.')), r.name);
   });
 
@@ -32,6 +32,9 @@ describe('registry', () => {
     assert.equal(readerForFile('a.edn', '')?.name, 'edn');
     assert.equal(readerForFile('a.txt', 'w(1,1,0,1)\nr(1,1,1,2)\n')?.name, 'plume');
     assert.equal(readerForFile('a.txt', '// s1\n[x:=1]\n---\n[x==1]\n')?.name, 'dbcop');
+    assert.equal(readerForFile('a.txt', 'w 0 0\nw 1 0\n=====\nr 0 0\n')?.name, 'awdit-test');
+    assert.equal(readerForFile('a.txt', '\n=====\nr 1 1\n')?.name, 'awdit-test');
+    assert.equal(readerForFile('a.txt', '---\n[x:=1]\n')?.name, 'dbcop', 'a separator alone says nothing: the line after it does');
     assert.equal(readerForFile('A.TXT', 'hello')?.name, 'plume', 'no reader recognises it: the first that claims the ending');
     assert.equal(readerForFile('a.md', ''), null);
   });
@@ -240,6 +243,70 @@ describe('the CLI reads dbcop files', () => {
   test('an unknown --format lists the readers', () => {
     const r = cli('check', '--format', 'yaml', join(FIXTURES, 'write-skew.dbcop'));
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /unknown format 'yaml' \(hist, plume, edn, json, dbcop\)/);
+    assert.match(r.stderr, /unknown format 'yaml' \(hist, plume, edn, json, dbcop, awdit-test\)/);
+  });
+});
+
+const AWDIT_FIXTURES = join(ROOT, 'test', 'fixtures', 'awdit-test');
+/** The verdicts of test/fixtures/awdit-test/SOURCES.md: AWDIT's for RC, RA and CC. */
+const AWDIT_VERDICTS: Record<string, Record<string, boolean>> = {
+  'causality-cycle.txt': { RC: false, RA: false, CC: false, PC: false, PSI: false, SI: false, SER: false },
+  'fractured-read.txt': { RC: true, RA: false, CC: false, PC: false, PSI: false, SI: false, SER: false },
+  'causality-violation.txt': { RC: true, RA: true, CC: false, PC: false, PSI: false, SI: false, SER: false },
+  'long-fork.txt': { RC: true, RA: true, CC: true, PC: false, PSI: true, SI: false, SER: false },
+  'lost-update.txt': { RC: true, RA: true, CC: true, PC: true, PSI: false, SI: false, SER: false },
+};
+
+describe("AWDIT's test format", () => {
+  for (const [file, want] of Object.entries(AWDIT_VERDICTS)) {
+    test(`${file}: the verdicts AWDIT gives`, () => {
+      const src = readHistory({ bytes: readFileSync(join(AWDIT_FIXTURES, file)) }, { fileName: file });
+      assert.deepEqual(src.findings, []);
+      assert.deepEqual(verdicts(analyzeSource(src)), want);
+    });
+  }
+
+  test('sessions, transactions and names: = and - lines of any length, empty blocks skipped, T1… in file order', () => {
+    const src = readHistory({ text: '=\n\nw 1 5\nw 2 6\n-\n---\nr 1 5\n=========\n====\n  r 2 6  \r\n-----\nw 007 7\n' }, { format: 'awdit-test' });
+    assert.deepEqual(src.findings, []);
+    const h = src.history;
+    assert.equal(h.sessionCount, 2);
+    assert.deepEqual(Array.from({ length: h.txnCount - 1 }, (_, i) => h.names.txnName(i + 1)), ['T1', 'T2', 'T3', 'T4']);
+    assert.deepEqual([h.names.sessionName(h.txnSession[3]), h.names.sessionName(h.txnSession[4])], ['s2', 's2']);
+    const last = h.txnOpStart[4];
+    assert.deepEqual([h.names.keyName(h.opKey[last]), h.names.valueText(h.opValue[last])], ['7', '7'], '007 is 7');
+    const text = '=\n\nw 1 5\n';
+    const one = readHistory({ text }, { format: 'awdit-test' });
+    assert.equal(text.slice(one.history.ranges!.opStart[0], one.history.ranges!.opEnd[0]), 'w 1 5');
+  });
+
+  test('no initial state: a value nobody writes is a thin-air read, and 0 is an ordinary value', () => {
+    const a = analyzeSource(readHistory({ text: 'r 1 0\n' }, { format: 'awdit-test' }));
+    assert.deepEqual(a.findings.filter((f) => f.severity === 'error').map((f) => f.code), ['thin-air']);
+    const b = analyzeSource(readHistory({ text: 'w 1 0\n=====\nr 1 0\n' }, { format: 'awdit-test' }));
+    assert.deepEqual(b.findings, []);
+  });
+
+  test('a bad line is an error at its place and left out; numbers beyond 30 digits too; the first 100 listed', () => {
+    const text = 'w 1 1\nx 1 1\nr 1\n=====\nr 1 1 extra\nr -1 1\nr 1 1234567890123456789012345678901\nr 1 1\n';
+    const src = readHistory({ text }, { format: 'awdit-test' });
+    assert.deepEqual(src.findings.map((f) => [src.lines.position(f.span.start).line + 1, f.message.split(':')[0]]),
+      [[2, 'line 2'], [3, 'line 3'], [5, 'line 5'], [6, 'line 6'], [7, 'line 7']]);
+    assert.match(src.findings[4].message, /at most 30 digits/);
+    assert.equal(src.history.opCount, 2, 'the two good events are kept');
+    const many = readHistory({ text: 'bad\n'.repeat(150) }, { format: 'awdit-test' });
+    assert.equal(many.findings.length, 101);
+    assert.match(many.findings[100].message, /^50 more problems not shown/);
+  });
+
+  test('the CLI picks it for a .txt that looks like it, and --format awdit-test names it', () => {
+    ensureBuilt();
+    const file = join(AWDIT_FIXTURES, 'fractured-read.txt');
+    for (const extra of [[], ['--format', 'awdit-test']]) {
+      const r = spawnSync('node', [CLI, 'check', file, '--level', 'RC,RA', '--json', ...extra], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      const report = JSON.parse(r.stdout) as { levels: Record<string, { consistent: boolean }> }[];
+      assert.deepEqual([report[0].levels.RC.consistent, report[0].levels.RA.consistent], [true, false]);
+    }
   });
 });

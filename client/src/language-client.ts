@@ -8,7 +8,7 @@ import { HISTORY_LANGUAGES, TEXT_HISTORY_PATTERN } from '../../server/src/protoc
 /** The client id: vscode-languageclient reads `isocheck.trace.server` because of it. */
 export const CLIENT_ID = 'isocheck';
 
-/** .hist, .plume and .dbcop documents, and .txt files (the server reads those that look like plume or dbcop). */
+/** .hist, .plume and .dbcop documents, and .txt files (the server reads those that look like plume, dbcop or AWDIT test histories). */
 export const HIST_SELECTOR: { scheme: string; language: string; pattern?: string }[] = [
   ...HISTORY_LANGUAGES.flatMap((language) => [{ scheme: 'file', language }, { scheme: 'untitled', language }]),
   { scheme: 'file', language: 'plaintext', pattern: TEXT_HISTORY_PATTERN },

@@ -1,5 +1,6 @@
-// `isocheck check FILE… [--level L,L…] [--claim L] [--json | --output-format F] [--format hist|plume|edn|json|dbcop]`: verdicts, witnesses, exit status.
+// `isocheck check FILE… [--level L,L…] [--claim L] [--json | --output-format F] [--format hist|plume|edn|json|dbcop|awdit-test]`: verdicts, witnesses, exit status.
 
+import { FORMAT_NAMES } from '../engine/readers/registry.ts';
 import { analyzeSource } from '../engine/analyze.ts';
 import { DEFAULT_LEVELS, LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
 import { DEFAULT_STRONG_BUDGET } from '../engine/strong/strong-check.ts';
@@ -16,7 +17,7 @@ import { renderDetails, renderHeading, renderTable } from './text-report.ts';
 const LARGE_INPUT_BYTES = 2_000_000;
 const IMPLICIT_STRONG_MILLIS = 2_000;
 
-export const CHECK_USAGE = 'usage: isocheck check FILE|DIR… [--level L,L…] [--claim L [--undecided ok|fail]] [--json | --output-format table|json|sarif|junit] [--quiet] [--docs-url URL] [--format hist|plume|edn|json|dbcop] [--plume-init zero|none] [--witnesses N]';
+export const CHECK_USAGE = `usage: isocheck check FILE|DIR… [--level L,L…] [--claim L [--undecided ok|fail]] [--json | --output-format table|json|sarif|junit] [--quiet] [--docs-url URL] [--format ${FORMAT_NAMES.join('|')}] [--plume-init zero|none] [--witnesses N]`;
 
 /** Exit statuses of `check`, most serious first when files disagree: 2, then 1, then 3. */
 export const EXIT_OK = 0;

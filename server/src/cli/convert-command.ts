@@ -1,5 +1,6 @@
 // `isocheck convert FILE [--format F] [-o OUT.hist]`: any input the reader registry reads (Jepsen EDN, JSON lines, plume, dbcop, .hist) as a .hist file.
 
+import { FORMAT_NAMES } from '../engine/readers/registry.ts';
 import { basename } from 'node:path';
 import { writeHistoryAsHist } from '../engine/export/convert-hist.ts';
 import { HistWriteError } from '../engine/export/hist-writer.ts';
@@ -9,7 +10,7 @@ import type { Io } from './check-command.ts';
 import { inputErrorLine, isDirectory, readInputs, readSource, unknownFormat, type InputFormat } from './inputs.ts';
 import { writeFileAtomic } from './output.ts';
 
-export const CONVERT_USAGE = 'usage: isocheck convert FILE [--format hist|plume|edn|json|dbcop] [-o OUT.hist]';
+export const CONVERT_USAGE = `usage: isocheck convert FILE [--format ${FORMAT_NAMES.join('|')}] [-o OUT.hist]`;
 
 export function runConvert(argv: readonly string[], io: Io): number {
   const parsed = parseArgs(argv, ['--format', '-o', '--output'], []);

@@ -22,9 +22,10 @@ function lazyCommands(): typeof import('./lazy-commands.ts') {
 const HELP = `isocheck — does a transactional history honour its isolation level?
 
 ${CHECK_USAGE}
-  Checks .hist files (and AWDIT/Plume text files: .txt, .plume; Jepsen histories: .edn, .jsonl) at all seven
-  levels (or those given with --level) and the file's mixed levels; prints a verdict table and
-  each violation's witness.
+  Checks .hist files (and AWDIT/Plume text files: .txt, .plume; Jepsen histories: .edn, .jsonl;
+  dbcop histories: .dbcop, .txt; AWDIT's test histories: .txt) at all seven levels (or those
+  given with --level) and the file's mixed levels; prints a verdict table and each violation's
+  witness. A .txt file is read as the format it looks like (plume when none fits).
   --output-format table|json|sarif|junit  json (or --json) is the report as JSON, sarif is SARIF
                   2.1.0 for code scanning, junit is JUnit XML for test reports (docs/ci.md)
   --quiet         no progress bar (drawn on standard error only when that is a terminal)
@@ -53,12 +54,22 @@ ${RUN_USAGE}
 ${HERMITAGE_USAGE}
   Runs Hermitage's anomaly scripts at each isolation level of a database and prints its table.
 ${CONVERT_USAGE}
-  Writes any input (Jepsen EDN .edn, JSON lines .jsonl, plume, .hist) as a .hist file.
+  Writes any input (Jepsen EDN .edn, JSON lines .jsonl, plume, dbcop, AWDIT test, .hist) as a .hist file.
 
 usage: isocheck gen [options] [-o FILE]      (isocheck gen --help for the options)
 usage: isocheck lsp [--stdio]                (the language server, for editors: docs/editors.md)
 usage: isocheck --version
 `;
+
+/** `check --help` and `convert --help`: their options are the main help's (the other commands have their own). */
+function asksHelp(args: readonly string[]): boolean {
+  return args.includes('--help') || args.includes('-h');
+}
+
+function help(io: Io): number {
+  io.out(HELP);
+  return 0;
+}
 
 function main(argv: readonly string[]): number | Promise<number> {
   const io: Io = {
@@ -71,7 +82,7 @@ function main(argv: readonly string[]): number | Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'check':
-      return runCheck(rest, io);
+      return asksHelp(rest) ? help(io) : runCheck(rest, io);
     case 'gen':
       return runGen(rest, io);
     case 'witness':
@@ -81,7 +92,7 @@ function main(argv: readonly string[]): number | Promise<number> {
       // Loaded on demand (the database drivers); asynchronous: they talk to a database.
       return command === 'run' ? lazyCommands().runWorkload(rest, io) : lazyCommands().runHermitage(rest, io);
     case 'convert':
-      return runConvert(rest, io);
+      return asksHelp(rest) ? help(io) : runConvert(rest, io);
     case 'lsp':
       // Loaded on demand, so that `check` does not pay for the LSP libraries. The server runs until
       // the client sends exit (or closes stdin), then ends the process itself.

@@ -1,5 +1,6 @@
 // `isocheck witness FILE --level L --format json|dot|svg|hist [-o FILE]`: one level's witness, exported.
 
+import { FORMAT_NAMES } from '../engine/readers/registry.ts';
 import { exportWitnessOfSource } from '../engine/export/witness-of-text.ts';
 import { WITNESS_FORMATS, type WitnessFormat } from '../engine/export/witness-export.ts';
 import type { ViewLevel } from '../engine/export/layout.ts';
@@ -10,7 +11,7 @@ import { inputErrorLine, isDirectory, parsePlumeInit, readInputs, readSource, un
 import { writeFileAtomic } from './output.ts';
 import { terminalSafeLines } from './terminal-text.ts';
 
-export const WITNESS_USAGE = 'usage: isocheck witness FILE --level L|mixed [--format json|dot|svg|hist] [-o FILE] [--input-format hist|plume|dbcop] [--plume-init zero|none]';
+export const WITNESS_USAGE = `usage: isocheck witness FILE --level L|mixed [--format json|dot|svg|hist] [-o FILE] [--input-format ${FORMAT_NAMES.join('|')}] [--plume-init zero|none]`;
 
 export const WITNESS_HELP = `${WITNESS_USAGE}
   Exports the witness of FILE's violation of level L (${LEVELS.join(', ')}, or mixed):

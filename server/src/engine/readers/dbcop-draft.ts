@@ -1,14 +1,13 @@
 // dbcop histories as read, before they become a History: transactions and events as columns, with spans.
 
-import { finding, type Finding } from '../model/diagnostics.ts';
+import type { Finding } from '../model/diagnostics.ts';
 import { HistoryBuilder, INIT_VALUE, OP_READ, OP_WRITE } from '../model/history.ts';
 import { MAX_NUMBER_DIGITS } from '../syntax/hist-parser.ts';
 import { LineIndex } from '../syntax/line-index.ts';
 import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
+import { intern, withoutLeadingZeros } from '../util/text-lines.ts';
 import type { ReadSource } from './reader.ts';
 
-/** At most this many problems are reported per file; then a count of the rest. */
-export const MAX_REPORTED = 100;
 /**
  * Versions longer than this are refused: the limit of numbers in the `.hist` language, so that
  * whatever reads cleanly also converts to `.hist` (dbcop's own are 64-bit integers: 20 digits).
@@ -21,24 +20,6 @@ export function versionTooLong(digits: number): string {
 }
 /** evVersion of `x==?`, a read of the uninitialised variable. */
 export const NO_VERSION = -1;
-
-/** Collects a reader's problems, capped. */
-export class Problems {
-  readonly findings: Finding[] = [];
-  private count = 0;
-
-  add(message: string, start: number, end: number): void {
-    this.count++;
-    if (this.count <= MAX_REPORTED) this.findings.push(finding('syntax', 'error', message, { start, end }));
-  }
-
-  done(): Finding[] {
-    if (this.count > MAX_REPORTED) {
-      this.findings.push(finding('syntax', 'error', `${this.count - MAX_REPORTED} more problems not shown`, { start: 0, end: 0 }));
-    }
-    return this.findings;
-  }
-}
 
 /**
  * Sessions, transactions and events in file order, as columns (no object per event). Keys and
@@ -85,7 +66,7 @@ export class DbcopDraft {
     this.evTxn.push(txn);
     this.evWrite.push(write ? 1 : 0);
     this.evKey.push(intern(this.keyIds, this.keyNames, key));
-    this.evVersion.push(version === null ? NO_VERSION : intern(this.versionIds, this.versionNames, canonical(version)));
+    this.evVersion.push(version === null ? NO_VERSION : intern(this.versionIds, this.versionNames, withoutLeadingZeros(version)));
     this.evStart.push(start);
     this.evEnd.push(end);
   }
@@ -104,24 +85,6 @@ export class DbcopDraft {
   get zeroVersion(): number {
     return this.versionIds.get('0') ?? -2;
   }
-}
-
-/** Decimal digits without leading zeros ("007" → "7", "0" stays). */
-function canonical(digits: string): string {
-  if (digits.length < 2 || digits.charCodeAt(0) !== 48) return digits;
-  let i = 0;
-  while (i < digits.length - 1 && digits.charCodeAt(i) === 48) i++;
-  return digits.slice(i);
-}
-
-function intern(map: Map<string, number>, names: string[], s: string): number {
-  let id = map.get(s);
-  if (id === undefined) {
-    id = names.length;
-    map.set(s, id);
-    names.push(s);
-  }
-  return id;
 }
 
 /**

@@ -1,7 +1,8 @@
 // dbcop's JSON form: sessions of `{events, committed}` (or the older `{events, success}` with `{write, variable, value, success}` events).
 
 import { createScanner, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { MAX_VERSION_DIGITS, versionTooLong, type DbcopDraft, type Problems } from './dbcop-draft.ts';
+import { MAX_VERSION_DIGITS, versionTooLong, type DbcopDraft } from './dbcop-draft.ts';
+import type { Problems } from './problems.ts';
 
 /** dbcop's JSON nests 7 levels at most (wrapper, sessions, session, transaction, events, event, Write). */
 const MAX_DEPTH = 32;

@@ -1,6 +1,7 @@
 // The dbcop reader: dbcop's text form and its JSON form (chosen by the first characters), with spans for diagnostics.
 
-import { buildDbcop, DbcopDraft, Problems } from './dbcop-draft.ts';
+import { buildDbcop, DbcopDraft } from './dbcop-draft.ts';
+import { Problems } from './problems.ts';
 import { scanDbcopJson } from './dbcop-json.ts';
 import { scanDbcopText } from './dbcop-text.ts';
 import { textOf, type HistoryReader, type ReaderInput, type ReadSource } from './reader.ts';
@@ -22,11 +23,11 @@ function jsonStart(text: string): boolean {
 /** Empty transactions `[]` or `[]!` at the start of a line: not events, so they say nothing about the form. */
 const EMPTY_TXNS = /^(?:\[[ \t]*\]!?[ \t]*)+/;
 
-/** The text form: a transaction `[x:=1` or `[x==1` opens the first line that has one (leading `[]` passed over). */
+/** The text form: a transaction `[x:=1` or `[x==1` opens the first line that has one (leading `[]` and `---` passed over). */
 export function looksLikeDbcopText(head: string): boolean {
   for (const line of head.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/)) {
     const t = line.trim();
-    if (t.length === 0 || t.startsWith('//')) continue;
+    if (t.length === 0 || t.startsWith('//') || /^-+$/.test(t)) continue; // a session separator says nothing yet
     const events = t.replace(EMPTY_TXNS, '');
     // A line of empty transactions only: the next content line decides.
     if (events.length > 0) return /^\[\s*\w+\s*(?::=|==)/.test(events);

@@ -1,6 +1,8 @@
 // dbcop's compact text form: `[x:=1 y==2] [z==?]!` transactions, one session's lines, `---` between sessions, `//` comments.
 
-import { MAX_VERSION_DIGITS, versionTooLong, type DbcopDraft, type Problems } from './dbcop-draft.ts';
+import { MAX_VERSION_DIGITS, versionTooLong, type DbcopDraft } from './dbcop-draft.ts';
+import type { Problems } from './problems.ts';
+import { eachLine } from '../util/text-lines.ts';
 
 const isWord = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
@@ -16,12 +18,7 @@ class LineError extends Error {
 /** Reads the text form into the draft; a bad line is reported once and left out. */
 export function scanDbcopText(text: string, d: DbcopDraft, problems: Problems): void {
   d.newSession();
-  let lineNumber = 0;
-  for (let start = 0; start <= text.length;) {
-    let end = start;
-    while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
-    const next = end < text.length && text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
-    lineNumber++;
+  eachLine(text, (start, end, lineNumber) => {
     let p = start;
     while (p < end && isBlank(text.charCodeAt(p))) p++;
     const c = text.charCodeAt(p);
@@ -39,8 +36,7 @@ export function scanDbcopText(text: string, d: DbcopDraft, problems: Problems): 
         problems.add(`line ${lineNumber}: ${e.message}`, e.at, Math.max(e.at + 1, end));
       }
     }
-    start = next;
-  }
+  });
 }
 
 /** One line of transactions into the draft; throws a LineError at the first problem. */

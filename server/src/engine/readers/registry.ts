@@ -1,5 +1,6 @@
 // The one registry of input formats: the CLI, the language server and the browser pick readers here.
 
+import { AWDIT_TEST_READER } from './awdit-test.ts';
 import { DBCOP_READER } from './dbcop-reader.ts';
 import { HIST_READER } from './hist-reader.ts';
 import { EDN_READER, JEPSEN_JSON_READER } from './jepsen.ts';
@@ -11,7 +12,7 @@ import { decodeUtf8, type HistoryReader, type ReaderInput, type ReaderOptions, t
  * the first reader whose sniff accepts the file wins, else the first that claims the ending
  * (.txt: plume, .json: Jepsen JSON).
  */
-export const READERS: readonly HistoryReader[] = [HIST_READER, PLUME_READER, EDN_READER, JEPSEN_JSON_READER, DBCOP_READER];
+export const READERS: readonly HistoryReader[] = [HIST_READER, PLUME_READER, EDN_READER, JEPSEN_JSON_READER, DBCOP_READER, AWDIT_TEST_READER];
 
 export const FORMAT_NAMES: readonly string[] = READERS.map((r) => r.name);
 
