@@ -5,15 +5,13 @@ import { analyzeHistText, analyzeSource, type Analysis } from '../../server/src/
 import { analysisData, sourceOfAnalysis } from '../../server/src/engine/export/analysis-data.ts';
 import { exportWitness } from '../../server/src/engine/export/witness-export.ts';
 import { headOf, readerForAnyFile } from '../../server/src/engine/readers/registry.ts';
+import { implicitStrongMillis } from '../../server/src/engine/strong/strong-check.ts';
 import { buildSnapshot } from '../../server/src/lsp/snapshot.ts';
 import type { FromWorker, LevelSummary, ToWorker } from './protocol.ts';
 
 const port = self as unknown as { postMessage(m: FromWorker, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent<ToWorker>) => void) | null };
 const post = (m: FromWorker, transfer: Transferable[] = []): void => port.postMessage(m, transfer);
 
-/** The CLI's policy for inputs over 2 MB checked without naming levels (server/src/cli/check-command.ts). */
-const LARGE_INPUT_BYTES = 2_000_000;
-const IMPLICIT_STRONG_MILLIS = 2_000;
 
 /** The last dropped file's analysis (exports of a file that is not in the editor). */
 let file: { name: string; analysis: Analysis } | null = null;
@@ -40,7 +38,7 @@ port.onmessage = (e: MessageEvent<ToWorker>): void => {
         const bytes = new Uint8Array(m.bytes);
         post({ type: 'progress', id: m.id, stage: `Reading and checking ${m.name}`, done: 1, total: 3 });
         // As the CLI does: on a large input the strong levels get a short search budget (then maybe undecided).
-        const options = { strongMillis: bytes.length > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined };
+        const options = { strongMillis: implicitStrongMillis(bytes.length) };
         // The one reader registry, as the CLI and the language server use it: by ending, else by content.
         const analysis = analyzeSource(readerForAnyFile(m.name, headOf({ bytes })).read({ bytes }), options);
         file = { name: m.name, analysis };

@@ -3,7 +3,7 @@
 import { FORMAT_NAMES } from '../engine/readers/registry.ts';
 import { analyzeSource } from '../engine/analyze.ts';
 import { DEFAULT_LEVELS, LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
-import { DEFAULT_STRONG_BUDGET } from '../engine/strong/strong-check.ts';
+import { DEFAULT_STRONG_BUDGET, implicitStrongMillis } from '../engine/strong/strong-check.ts';
 import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
 import { capDiagnostics } from './cap-diagnostics.ts';
@@ -14,8 +14,6 @@ import { OUTPUT_FORMATS, parseOutputFormat, renderReport } from './report-format
 import { jsonSafe, terminalSafe, terminalSafeLines } from './terminal-text.ts';
 import { renderDetails, renderHeading, renderTable } from './text-report.ts';
 
-const LARGE_INPUT_BYTES = 2_000_000;
-const IMPLICIT_STRONG_MILLIS = 2_000;
 
 export const CHECK_USAGE = `usage: isocheck check FILE|DIR… [--level L,L…] [--claim L [--undecided ok|fail]] [--json | --output-format table|json|sarif|junit] [--quiet] [--docs-url URL] [--format ${FORMAT_NAMES.join('|')}] [--plume-init zero|none] [--witnesses N]`;
 
@@ -95,7 +93,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
     // Not asked for by name, the strong levels of a large input get a short search budget: a
     // default run over a million operations should not spend minutes on levels nobody requested.
     // A claimed level always gets the full budget.
-    const strongMillis = levels === undefined && !claim && size > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
+    const strongMillis = levels === undefined && !claim ? implicitStrongMillis(size) : undefined;
     progress.read(size, strongMillis ?? DEFAULT_STRONG_BUDGET.millis);
     // Reports never show the forced co edges (editor features): saturations a verdict does not need are skipped.
     const options = { levels, maxWitnesses, strongMillis, plumeInit, onProgress: progress.stage, stop: progress.poll, keepForced: false };

@@ -31,6 +31,21 @@ export interface StrongBudget {
 
 export const DEFAULT_STRONG_BUDGET: StrongBudget = { states: 4_000_000, millis: 10_000, enumerateUpTo: 8 };
 
+/** Inputs larger than this many bytes checked without naming levels get IMPLICIT_STRONG_MILLIS per strong search. */
+export const LARGE_INPUT_BYTES = 2_000_000;
+/**
+ * The strong-level budget of a large input nobody asked strong levels of (the CLI without
+ * --level or --claim, the playground's dropped files): a default run over a million operations
+ * should not spend minutes on levels nobody requested, yet decide what it can. 5 s: SER on the
+ * bench's 1M-operation causal-store history takes 3 s here (then the lattice decides PC, PSI, SI).
+ */
+export const IMPLICIT_STRONG_MILLIS = 5_000;
+
+/** The strong-search milliseconds for an input of `bytes` checked at the default levels (undefined: the full budget). */
+export function implicitStrongMillis(bytes: number): number | undefined {
+  return bytes > LARGE_INPUT_BYTES ? IMPLICIT_STRONG_MILLIS : undefined;
+}
+
 /** The propagation keeps a reachability matrix (n² bits): a pruning worth it up to this size. */
 const PROPAGATION_MAX_TXNS = 4000;
 /** The PSI search recomputes reachability matrices (n² bits) after every choice. */
@@ -38,11 +53,13 @@ const ORIENTATION_MAX_TXNS = 4000;
 /** Exact verification of an order keeps the visible sets as n² bits (20,000 transactions: 50 MB). */
 const VERIFY_MAX_TXNS = 20_000;
 /**
- * Entries (events × sessions) of each of the event propagation's two clock tables (4 bytes each;
- * four more tables of half that size remember what the rules last saw): 16M entries bound the
- * whole at 256 MB, and hold 64 sessions × 125,000 transactions.
+ * Entries (events × sessions: two events per transaction, ⊥ included) of each of the event
+ * propagation's two clock tables (4 bytes each; four more tables of half that size remember what
+ * the rules last saw): 2^24 entries bound the whole at 268 MB, and hold 64 sessions × 131,000
+ * transactions. (At 16,000,000 the bench's 1M-operation histories, 64 × 125,000 transactions and
+ * ⊥, were 128 entries over: their strong levels fell to the plain search and ended undecided.)
  */
-const EVENT_CLOCK_ENTRIES = 16_000_000;
+export const EVENT_CLOCK_ENTRIES = 1 << 24;
 /** An order found on events was checked exactly there (linear time); the n² verification repeats it on small histories only. */
 const FOUND_VERIFY_MAX_TXNS = 2000;
 /** A PSI propagation round (reachability over all transactions) counts as this many search states. */
@@ -137,7 +154,12 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
     memoEntries: Math.floor(MEMO_BYTES / (4 * Math.max(1, h.sessionCount) + 8)),
   });
   if (result.kind === 'violated') return { kind: 'violated' };
-  if (result.kind === 'unknown') return { kind: 'unknown', reason: searchStopReason(result.states, states, budget.millis) };
+  if (result.kind === 'unknown') {
+    const reason = searchStopReason(result.states, states, budget.millis);
+    // Without the event propagation the search is blind on large histories: say why it was left out.
+    const tooLarge = ev?.kind === 'search' && ev.events === null;
+    return { kind: 'unknown', reason: tooLarge ? `${reason} (the necessary conditions were left out: ${2 * h.txnCount} events × ${h.sessionCount} sessions is more than their ${EVENT_CLOCK_ENTRIES} clock entries)` : reason };
+  }
   // The search is exact for snapshot levels beside RC and RA; verification (n² bits) double-checks
   // it where affordable, and is required where CC or PSI readers were only approximated.
   if (!approximate && (committed > VERIFY_MAX_TXNS || (found !== null && committed > FOUND_VERIFY_MAX_TXNS))) return { kind: 'consistent', order: result.order };
