@@ -24,7 +24,10 @@ export function restrictHistory(h: History, rf: ReadsFrom, keep: Uint8Array, dro
 
 /** restrictHistory, also returning where each sub-history id came from (witnesses name the original ids). */
 export function restrictWithOrigin(h: History, rf: ReadsFrom, keep: Uint8Array, dropOps: Uint8Array | null = null): Restricted {
-  const b = new HistoryBuilder(false, h.opCount);
+  // Sized for the kept operations: the witness minimiser restricts large histories to small windows many times.
+  let keptOps = 0;
+  for (let t = 1; t < h.txnCount; t++) if (keep[t] === 1) keptOps += h.txnOpStart[t + 1] - h.txnOpStart[t];
+  const b = new HistoryBuilder(false, keptOps);
   const sessionOf = new Int32Array(h.sessionCount).fill(-1);
   const newId = new Int32Array(h.txnCount).fill(-1);
   newId[0] = 0;

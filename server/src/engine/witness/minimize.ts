@@ -24,12 +24,16 @@ export interface Shrunk extends Restricted {
   stopped: boolean;
 }
 
+/** Transactions per window of the first pass over a large history (see shrinkHistory). */
+const WINDOW = 256;
+
 /**
- * Removes chunks of transactions (halving the chunk size down to one), then single operations
- * (last first), then transactions left empty, as long as `keeps` holds of the candidate. With a
- * property closed under adding back what was removed (a violation of a sub-history is one of the
- * history: dropping transactions and reads only removes constraints), the result is 1-minimal
- * for transactions when the budget allows. Ids of the result map back through txnOrigin/opOrigin.
+ * On a history of more than 2 × WINDOW transactions, first looks for a window of WINDOW
+ * consecutive transactions that keeps the property. Then removes chunks of transactions (halving
+ * the chunk size down to one), then single operations (last first), then transactions left empty,
+ * as long as `keeps` holds of the candidate. With a property closed under adding back what was
+ * removed (a violation of a sub-history is one of the history: dropping transactions and reads
+ * only removes constraints), the result is 1-minimal for transactions when the budget allows. Ids of the result map back through txnOrigin/opOrigin.
  */
 export function shrinkHistory(h: History, rf: ReadsFrom, keeps: (sub: History, subRf: ReadsFrom) => boolean, budget: ShrinkBudget): Shrunk {
   let cur: Restricted & { rf: ReadsFrom } = { ...unrestricted(h), rf };
@@ -51,6 +55,21 @@ export function shrinkHistory(h: History, rf: ReadsFrom, keeps: (sub: History, s
     return true;
   };
   const allTxns = (): Uint8Array => new Uint8Array(cur.h.txnCount).fill(1);
+
+  // A large history first: windows of WINDOW consecutive transactions (in canonical order, which is
+  // time order for recorded histories), half overlapping, for at most half the work. Violations of
+  // a real run are mostly local in time, and halving a 100,000-transaction history checks
+  // candidates of tens of thousands of transactions, each costing as much: measured on a 1M-operation
+  // history, the halving alone ended at 2,440 transactions where the first window violated.
+  if (cur.h.txnCount - 1 > 2 * WINDOW) {
+    const n = cur.h.txnCount - 1;
+    const stopAt = work - budget.work / 2;
+    for (let start = 1; start <= n && open() && work > stopAt; start += WINDOW / 2) {
+      const keep = new Uint8Array(cur.h.txnCount);
+      keep.fill(1, start, Math.min(n + 1, start + WINDOW));
+      if (attempt(keep, null)) break;
+    }
+  }
 
   let chunk = Math.max(1, Math.floor((cur.h.txnCount - 1) / 2));
   while (chunk >= 1 && open()) {
