@@ -107,7 +107,7 @@ function theirs(file: string, level: LevelName): Run {
  * The floor of any Node.js program on this file: starting Node and scanning the file's lines
  * `r(k,v,s,t)` into five int32 columns through a 1 MB buffer (no ids, no checks, no transactions,
  * no output). Compared with AWDIT's time it bounds the ratio a Node.js checker can reach: on the
- * 1M files it alone is about 0.4 of AWDIT's RA time on the permissive store.
+ * 1M files it alone is about a third of AWDIT's RA time on the permissive store.
  */
 const FLOOR_PROGRAM = `
 const fs = require('fs');

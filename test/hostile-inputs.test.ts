@@ -545,3 +545,18 @@ describe('witness exports on a terminal', () => {
     }
   });
 });
+
+describe('a .txt holding a text format (dbcop, AWDIT test) over 512 MB', () => {
+  test('is refused by its first piece, as text formats are, instead of failing as one string (sparse files)', () => {
+    for (const [name, head] of [['huge-awdit.txt', 'w 1 1\n=====\nr 1 1\n'], ['huge-dbcop.txt', '[x:=1]\n---\n[x==1]\n']]) {
+      const p = file(name, head);
+      assert.equal(spawnSync('truncate', ['-s', '600M', p]).status, 0);
+      for (const args of [['check', p], ['convert', p]]) {
+        const r = run(args);
+        assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+        assert.match(r.stderr, /larger than 512 MB \(the limit for text formats/, args.join(' '));
+        assert.doesNotMatch(r.stderr, /internal error/);
+      }
+    }
+  });
+});

@@ -6,6 +6,7 @@ import { analyzeHistText, analyzeJepsenBytes, type Analysis } from '../server/sr
 import { readJepsenEdn, type JepsenFile } from '../server/src/engine/readers/edn-reader.ts';
 import { readJepsenJson } from '../server/src/engine/readers/json-events-reader.ts';
 import { writeHistoryAsHist } from '../server/src/engine/export/convert-hist.ts';
+import { exportWitness } from '../server/src/engine/export/witness-export.ts';
 import { OP_LIST_READ, type History } from '../server/src/engine/model/history.ts';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -326,10 +327,10 @@ test('EDN values are equal as Clojure says: "a", :a and the symbol a differ, 1.0
     '{:type :invoke, :f :txn, :value [[:r 1 nil]], :time 3, :process 1, :index 2}',
     `{:type :ok, :f :txn, :value [[:r 1 [${read}]]], :time 4, :process 1, :index 3}`,
   ].join('\n')), 'edn');
-  for (const [appended, read] of [[':a', '":a"'], ['":a"', ':a'], ['a', '"a"'], ['true', '"true"'], ['1e5', '100000'], ['100000', '1e5'], ['1.0', '1'], ['1/2', '"1/2"']]) {
+  for (const [appended, read] of [[':a', '":a"'], ['":a"', ':a'], ['a', '"a"'], ['true', '"true"'], ['1e5', '100000'], ['100000', '1e5'], ['1.0', '1'], ['1/2', '"1/2"'], ['1.5M', '1.5'], ['1M', '1']]) {
     assert.deepEqual(codes(appendsThenReads(appended, read)), ['garbage-read'], `${appended} appended, ${read} read`);
   }
-  for (const [appended, read] of [[':a', ':a'], ['"a"', '"a"'], ['a', 'a'], ['1e5', '100000.0'], ['1.5', '1.50'], ['42', '42N'], ['42', '+42']]) {
+  for (const [appended, read] of [[':a', ':a'], ['"a"', '"a"'], ['a', 'a'], ['1e5', '100000.0'], ['1.5', '1.50'], ['42', '42N'], ['42', '+42'], ['1.5M', '1.50M'], ['2.', '2.0']]) {
     assert.deepEqual(codes(appendsThenReads(appended, read)), [], `${appended} appended, ${read} read`);
   }
   // Shown as EDN writes them: the keyword bare, the string quoted, the float with its point.
@@ -337,6 +338,10 @@ test('EDN values are equal as Clojure says: "a", :a and the symbol a differ, 1.0
     '{:type :invoke, :f :txn, :value [[:w :k :a] [:w "k" "a"] [:w k a] [:w 1 1e5] [:w 2 1.0]], :process 0, :time 1}',
     '{:type :ok, :f :txn, :value [[:w :k :a] [:w "k" "a"] [:w k a] [:w 1 1e5] [:w 2 1.0]], :process 0, :time 2}',
   ]).history), ['p0: T0(:k::a "k":"a" k:a 1:100000.0 2:1.0)']);
+  for (const token of ['0x1F', '1e', '1.2.3', '2r101']) {
+    const bad = edn([`{:type :invoke, :f :txn, :value [[:w 1 ${token}]], :process 0, :time 1}`]);
+    assert.match(messages(bad)[0], new RegExp(`'${token.replace(/\./g, '\\.')}' is not a number EDN knows`), token);
+  }
   const zero = edn([
     '{:type :invoke, :f :txn, :value [[:w 042 1]], :process 0, :time 1}',
     '{:type :ok, :f :txn, :value [[:w 1 0]], :process 0, :time 2}',
@@ -361,4 +366,21 @@ test('convert refuses two values that .hist would write alike (the keyword :a an
   writeHistoryAsHist(alone.history, 't', (c) => { text += c; });
   assert.match(text, /a\(1, ":a"\)/);
   assert.deepEqual(verdicts(analyzeHistText(text)), verdicts(alone));
+});
+
+test('witness --format hist refuses two values .hist would write alike, instead of exporting another history', () => {
+  const a = analyzeJepsenBytes(enc([
+    '{:type :invoke, :f :txn, :value [[:append 1 :a]], :time 1, :process 0, :index 0}',
+    '{:type :ok, :f :txn, :value [[:append 1 :a]], :time 2, :process 0, :index 1}',
+    '{:type :invoke, :f :txn, :value [[:append 1 ":a"]], :time 3, :process 1, :index 2}',
+    '{:type :ok, :f :txn, :value [[:append 1 ":a"]], :time 4, :process 1, :index 3}',
+    '{:type :invoke, :f :txn, :value [[:r 1 nil]], :time 5, :process 2, :index 4}',
+    '{:type :ok, :f :txn, :value [[:r 1 [:a ":a"]]], :time 6, :process 2, :index 5}',
+    '{:type :invoke, :f :txn, :value [[:r 1 nil]], :time 7, :process 3, :index 6}',
+    '{:type :ok, :f :txn, :value [[:r 1 [":a" :a]]], :time 8, :process 3, :index 7}',
+  ].join('\n')), 'edn');
+  assert.ok(codes(a).includes('incompatible-order'));
+  const r = exportWitness(a, { file: 'k.edn', level: 'SER', format: 'hist', claimed: null });
+  assert.equal(r.ok, false);
+  assert.match(r.ok ? '' : r.message, /the values :a and ":a" would both be the value ":a" in \.hist/);
 });

@@ -280,6 +280,15 @@ describe("AWDIT's test format", () => {
     assert.equal(text.slice(one.history.ranges!.opStart[0], one.history.ranges!.opEnd[0]), 'w 1 5');
   });
 
+  test('leading zeros do not count toward the 30 digits; a file of separators only is an empty history', () => {
+    const src = readHistory({ text: `w 1 ${'0'.repeat(40)}7\n=====\nr 01 7\n` }, { format: 'awdit-test' });
+    assert.deepEqual(src.findings, []);
+    assert.deepEqual(verdicts(analyzeSource(src)).SER, true);
+    assert.equal(readerForFile('empty.txt', '-----\n=====\n')?.name, 'awdit-test');
+    const empty = readHistory({ text: '-----\n=====\n' }, { fileName: 'empty.txt' });
+    assert.deepEqual([empty.findings, empty.history.txnCount], [[], 1]);
+  });
+
   test('no initial state: a value nobody writes is a thin-air read, and 0 is an ordinary value', () => {
     const a = analyzeSource(readHistory({ text: 'r 1 0\n' }, { format: 'awdit-test' }));
     assert.deepEqual(a.findings.filter((f) => f.severity === 'error').map((f) => f.code), ['thin-air']);

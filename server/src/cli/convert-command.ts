@@ -1,4 +1,4 @@
-// `isocheck convert FILE [--format F] [-o OUT.hist]`: any input the reader registry reads (Jepsen EDN, JSON lines, plume, dbcop, .hist) as a .hist file.
+// `isocheck convert FILE [--format F] [-o OUT.hist]`: any input the reader registry reads (Jepsen EDN, JSON lines, plume, dbcop, AWDIT test, .hist) as a .hist file.
 
 import { FORMAT_NAMES } from '../engine/readers/registry.ts';
 import { basename } from 'node:path';

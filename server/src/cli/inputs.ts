@@ -7,7 +7,7 @@ import { readPlumeInPieces } from '../engine/readers/plume-reader.ts';
 import { plumeSource } from '../engine/readers/plume.ts';
 import { terminalSafe } from './terminal-text.ts';
 
-/** A reader's name (engine/readers/registry.ts): hist, plume, dbcop. */
+/** A reader's name (engine/readers/registry.ts): hist, plume, edn, json, dbcop, awdit-test. */
 export type InputFormat = string;
 
 export const HISTORY_EXTENSIONS = DIRECTORY_EXTENSIONS;
@@ -149,15 +149,19 @@ function readRegular(file: string, path: string | Buffer, forced: InputFormat | 
     const st = fstatSync(fd);
     if (st.isDirectory()) return { file, error: 'is a directory', skipped: inDirectory };
     if (!st.isFile()) return { file, error: `not a regular file (${kindOf(st)})`, skipped: inDirectory };
-    const cap = formatOf(file, forced) === 'plume' ? MAX_INPUT_BYTES : MAX_HIST_BYTES;
+    let cap = formatOf(file, forced) === 'plume' ? MAX_INPUT_BYTES : MAX_HIST_BYTES;
     if (st.size > cap) return { file, error: tooLarge(cap), skipped: inDirectory };
     let head: Buffer | null = null;
     let headLength = 0;
-    if (plume && cap === MAX_INPUT_BYTES && st.size >= PIECES_FROM_BYTES) {
-      // The first piece tells the format (a .txt file may be dbcop): plume is parsed piece by piece.
+    if (cap === MAX_INPUT_BYTES && (st.size > MAX_HIST_BYTES || (plume && st.size >= PIECES_FROM_BYTES))) {
+      // The first piece tells the format: a .txt file may be dbcop or AWDIT test text, which must
+      // fit one JavaScript string; plume is parsed piece by piece (for check).
       head = Buffer.allocUnsafe(PIECE_BYTES);
       headLength = fill(fd, head, 0);
-      if (formatOf(file, forced, head.subarray(0, headLength)) === 'plume') {
+      if (formatOf(file, forced, head.subarray(0, headLength)) !== 'plume') {
+        cap = MAX_HIST_BYTES;
+        if (st.size > cap) return { file, error: tooLarge(cap), skipped: inDirectory };
+      } else if (plume && st.size >= PIECES_FROM_BYTES) {
         const p = readPlumeInPieces(head, headLength, (b, at) => fill(fd, b, at), { init: plume.plumeInit }, st.size, cap);
         return p ? { file, size: p.size, source: plumeSource(p.plume) } : { file, error: tooLarge(cap), skipped: inDirectory };
       }
@@ -197,7 +201,7 @@ function fill(fd: number, buf: Uint8Array, at: number): number {
 }
 
 function tooLarge(cap: number): string {
-  return `larger than ${cap >= MAX_INPUT_BYTES ? '2 GB' : '512 MB (the limit for text formats such as .hist and dbcop; plume files may have up to 2 GB)'}`;
+  return `larger than ${cap >= MAX_INPUT_BYTES ? '2 GB' : '512 MB (the limit for text formats such as .hist, dbcop and AWDIT test; plume files may have up to 2 GB)'}`;
 }
 
 function kindOf(st: Stats): string {

@@ -3,8 +3,7 @@
 import { levelById } from '../levels/levels.ts';
 import { INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, type History } from '../model/history.ts';
 import type { Directives } from '../syntax/hist-parser.ts';
-import { unquote } from '../syntax/hist-lexer.ts';
-import { histInterval, histKey, histString, histValue, HistWriteError, identifiers } from './hist-writer.ts';
+import { histInterval, histString, histValue, HistWriteError, identifiers, keyTokens, ValueTokens } from './hist-writer.ts';
 
 /** Text is handed to the sink in chunks of about this size: a large history is never one string. */
 const CHUNK = 1 << 16;
@@ -20,10 +19,8 @@ interface Names {
    * writes of the initial value use, so the reads stay as ambiguous as they were.
    */
   initLiteral: Map<number, string>;
-  /** Each value id's token once written (valueText). */
-  values: Map<number, string>;
-  /** Token → the value id written with it: two values that would become one token are refused. */
-  valueOfToken: Map<string, number>;
+  /** Each value's token, refusing two values that would become one. */
+  values: ValueTokens;
 }
 
 /**
@@ -54,7 +51,7 @@ function namesOf(h: History): Names {
   // ⊥ takes the name init_ so that no transaction is renamed to it.
   const txns = identifiers(Array.from({ length: h.txnCount }, (_, t) => (t === 0 ? 'init_' : h.names.txnName(t))), 'T');
   const sessions = identifiers(Array.from({ length: h.sessionCount }, (_, s) => h.names.sessionName(s)), 's');
-  const keys = keyTokens(h);
+  const keys = keyTokens(h, true);
   const initLiteral = new Map<number, string>();
   for (let o = 0; o < h.opCount; o++) {
     const k = h.opKey[o];
@@ -62,27 +59,7 @@ function namesOf(h: History): Names {
     if (h.initValues.has(k)) throw new HistWriteError(`${h.names.txnName(h.opTxn[o])} writes the initial value of ${h.names.keyName(k)}, which also has an init value of its own`);
     initLiteral.set(k, histValue(h.names.valueText(INIT_VALUE), true));
   }
-  return { txns, sessions, keys, initLiteral, values: new Map(), valueOfToken: new Map() };
-}
-
-/**
- * Each key as written, refusing two keys that would become one: `.hist` reads `x` and `"x"` as the
- * same key, where a Jepsen history may hold the number 1 and the string "1" apart.
- */
-function keyTokens(h: History): string[] {
-  const seen = new Map<string, number>();
-  const keys: string[] = [];
-  for (let k = 0; k < h.keyCount; k++) {
-    const token = histKey(h.names.keyName(k), true);
-    const identity = token.startsWith('"') ? unquote(token) : token;
-    const other = seen.get(identity);
-    if (other !== undefined) {
-      throw new HistWriteError(`the keys ${h.names.keyName(other)} and ${h.names.keyName(k)} would both be the key ${token} in .hist, which does not tell them apart`);
-    }
-    seen.set(identity, k);
-    keys.push(token);
-  }
-  return keys;
+  return { txns, sessions, keys, initLiteral, values: new ValueTokens(h, true) };
 }
 
 /** The comment, `history`, the directives that decide the verdicts, and the initial values. */
@@ -92,7 +69,7 @@ function headerLines(h: History, title: string, d: Directives | null, names: Nam
   if (d && d.checks.length > 0) lines.push(`check ${d.checks.map((c) => c.level).join(' ')}`);
   for (const e of d?.expects ?? []) lines.push(`expect ${e.level} ${e.ok ? 'ok' : 'violated'}`);
   for (const e of d?.anomalyExpects ?? []) lines.push(`expect ${e.anomaly} ${e.found ? 'found' : 'absent'}`);
-  const inits = [...h.initValues].map(([k, v]): [number, string] => [k, valueText(h, v, names)]);
+  const inits = [...h.initValues].map(([k, v]): [number, string] => [k, names.values.of(v)]);
   inits.push(...names.initLiteral);
   inits.sort((a, b) => a[0] - b[0]);
   for (const [k, literal] of inits) lines.push(`init ${names.keys[k]} = ${literal}`);
@@ -112,34 +89,17 @@ function opText(h: History, o: number, names: Names): string {
   const key = names.keys[k];
   const kind = h.opKind[o];
   if (kind === OP_LIST_READ) return `r(${key}, [${listItems(h, o, names).join(', ')}])`;
-  if (kind !== OP_READ) return `${kind === OP_APPEND ? 'a' : 'w'}(${key}, ${valueToken(h, h.opValue[o], k, names)})`;
+  if (kind !== OP_READ) return `${kind === OP_APPEND ? 'a' : 'w'}(${key}, ${valueToken(h.opValue[o], k, names)})`;
   const v = h.opValue[o];
   const src = h.opSource[o];
   if (v === NO_VALUE && src < 0) throw new HistWriteError(`a read of ${h.names.keyName(k)} in ${h.names.txnName(h.opTxn[o])} names neither its value nor its writer`);
-  const value = v === NO_VALUE ? '' : `, ${valueToken(h, v, k, names)}`;
+  const value = v === NO_VALUE ? '' : `, ${valueToken(v, k, names)}`;
   return `r(${key}${value})${src >= 0 ? ` <- ${names.txns[src]}` : ''}`;
 }
 
-/**
- * The token of value v (not the initial value), refusing two values that would be one: a Jepsen
- * history may hold the keyword :a and the string ":a" apart, which .hist both writes as ":a".
- */
-function valueText(h: History, v: number, names: Names): string {
-  let token = names.values.get(v);
-  if (token !== undefined) return token;
-  token = histValue(h.names.valueText(v), true);
-  const other = names.valueOfToken.get(token);
-  if (other !== undefined && other !== v) {
-    throw new HistWriteError(`the values ${h.names.valueText(other)} and ${h.names.valueText(v)} would both be the value ${token} in .hist, which does not tell them apart`);
-  }
-  names.values.set(v, token);
-  names.valueOfToken.set(token, v);
-  return token;
-}
-
 /** A value of key k: the initial value as `init` (or the literal declared for k), others by their text. */
-function valueToken(h: History, v: number, k: number, names: Names): string {
-  if (v !== INIT_VALUE) return valueText(h, v, names);
+function valueToken(v: number, k: number, names: Names): string {
+  if (v !== INIT_VALUE) return names.values.of(v);
   const literal = names.initLiteral.get(k);
   if (literal !== undefined) return literal;
   // Only a read can say `init`; namesOf declares a literal for every key whose initial value is written.
@@ -151,6 +111,6 @@ function listItems(h: History, o: number, names: Names): string[] {
   const elems = h.listElems;
   if (!starts || !elems) return [];
   const items: string[] = [];
-  for (let j = starts[o]; j < starts[o + 1]; j++) items.push(valueText(h, elems[j], names));
+  for (let j = starts[o]; j < starts[o + 1]; j++) items.push(names.values.of(elems[j]));
   return items;
 }

@@ -3,6 +3,7 @@
 import { INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, type History } from '../model/history.ts';
 import { levelById } from '../levels/levels.ts';
 import { MAX_NUMBER_DIGITS } from '../syntax/hist-parser.ts';
+import { unquote } from '../syntax/hist-lexer.ts';
 import type { Target } from '../witness/violation.ts';
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -72,6 +73,51 @@ export function histValue(text: string, exact = false): string {
   return quoted(unquoted(text), exact, 'value');
 }
 
+/**
+ * Each key's token, refusing two keys that would become one: `.hist` reads `x` and `"x"` as the
+ * same key, where a Jepsen history may hold the number 1 and the string "1" apart.
+ */
+export function keyTokens(h: History, exact: boolean): string[] {
+  const seen = new Map<string, number>();
+  const keys: string[] = [];
+  for (let k = 0; k < h.keyCount; k++) {
+    const token = histKey(h.names.keyName(k), exact);
+    const identity = token.startsWith('"') ? unquote(token) : token;
+    const other = seen.get(identity);
+    if (other !== undefined) {
+      throw new HistWriteError(`the keys ${h.names.keyName(other)} and ${h.names.keyName(k)} would both be the key ${token} in .hist, which does not tell them apart`);
+    }
+    seen.set(identity, k);
+    keys.push(token);
+  }
+  return keys;
+}
+
+/**
+ * The tokens of a history's values (not the initial value), refusing two values that would become
+ * one: a Jepsen history may hold the keyword :a and the string ":a" apart, which .hist both
+ * writes as ":a".
+ */
+export class ValueTokens {
+  private readonly tokens = new Map<number, string>();
+  private readonly owners = new Map<string, number>();
+
+  constructor(private readonly h: History, private readonly exact: boolean) {}
+
+  of(v: number): string {
+    let token = this.tokens.get(v);
+    if (token !== undefined) return token;
+    token = histValue(this.h.names.valueText(v), this.exact);
+    const other = this.owners.get(token);
+    if (other !== undefined && other !== v) {
+      throw new HistWriteError(`the values ${this.h.names.valueText(other)} and ${this.h.names.valueText(v)} would both be the value ${token} in .hist, which does not tell them apart`);
+    }
+    this.tokens.set(v, token);
+    this.owners.set(token, v);
+    return token;
+  }
+}
+
 /** A transaction's real-time interval as ` @ START..END`, '' without one; refused unless the parser reads it back. */
 export function histInterval(h: History, t: number): string {
   const start = h.txnTimeStart?.[t] ?? NaN;
@@ -125,10 +171,13 @@ export function writeHistText(h: History, o: HistWriteOptions): string {
   if (o.target.level === 'mixed') lines.push(`level ${o.target.fallback}`);
   else lines.push(`expect ${o.target.level} violated`);
 
+  // Two keys or values of the history written alike would make another history: refused (HistWriteError).
+  const keys = keyTokens(h, false);
+  const values = new ValueTokens(h, false);
   const usedKeys = new Set<number>();
   for (let op = 0; op < h.opCount; op++) usedKeys.add(h.opKey[op]);
   const inits = [...h.initValues].filter(([k]) => usedKeys.has(k)).sort((a, b) => a[0] - b[0]);
-  if (inits.length > 0) lines.push(`init ${inits.map(([k, v]) => `${histKey(h.names.keyName(k))} = ${histValue(h.names.valueText(v))}`).join(', ')}`);
+  if (inits.length > 0) lines.push(`init ${inits.map(([k, v]) => `${keys[k]} = ${values.of(v)}`).join(', ')}`);
 
   const txnNames = identifiers(Array.from({ length: h.txnCount }, (_, t) => (t === 0 ? 'init_' : h.names.txnName(t))), 'T');
   const sessionNames = identifiers(Array.from({ length: h.sessionCount }, (_, s) => h.names.sessionName(s)), 's');
@@ -143,20 +192,20 @@ export function writeHistText(h: History, o: HistWriteOptions): string {
       const ops: string[] = [];
       for (let op = h.txnOpStart[t]; op < h.txnOpStart[t + 1]; op++) {
         const kind = h.opKind[op];
-        const key = histKey(h.names.keyName(h.opKey[op]));
+        const key = keys[h.opKey[op]];
         const v = h.opValue[op];
         if (kind === OP_LIST_READ) {
           const ls = h.opListStart as Int32Array;
-          const items = Array.from((h.listElems as Int32Array).subarray(ls[op], ls[op + 1]), (x) => histValue(h.names.valueText(x)));
+          const items = Array.from((h.listElems as Int32Array).subarray(ls[op], ls[op + 1]), (x) => values.of(x));
           ops.push(`r(${key}, [${items.join(', ')}])`);
         } else if (kind === OP_APPEND) {
-          ops.push(`a(${key}, ${histValue(h.names.valueText(v))})`);
+          ops.push(`a(${key}, ${values.of(v)})`);
         } else if (kind === OP_READ) {
           const src = h.opSource[op] >= 0 ? ` <- ${txnNames[h.opSource[op]]}` : '';
-          const value = v === INIT_VALUE ? ', init' : v === NO_VALUE ? '' : `, ${histValue(h.names.valueText(v))}`;
+          const value = v === INIT_VALUE ? ', init' : v === NO_VALUE ? '' : `, ${values.of(v)}`;
           ops.push(`r(${key}${value})${src}`);
         } else {
-          ops.push(`w(${key}, ${histValue(h.names.valueText(v))})`);
+          ops.push(`w(${key}, ${values.of(v)})`);
         }
       }
       lines.push(`  ${txnNames[t]}${tag}${status}${time}: ${ops.join(' ')}`.trimEnd());

@@ -11,13 +11,18 @@ import { textOf, type HistoryReader, type ReaderInput, type ReadSource } from '.
 const EVENT = /^[rw][ \t]+\d+[ \t]+\d+[ \t]*$/;
 const SEPARATOR = /^(?:=+|-+)[ \t]*$/;
 
-/** Whether the first line with content other than separators is an event `r 3 1` / `w 3 1` (dbcop's text form also has `---` lines). */
+/**
+ * Whether the first line with content other than separators is an event `r 3 1` / `w 3 1`
+ * (dbcop's text form also has `---` lines), or the head holds separators only (an empty history).
+ */
 export function looksLikeAwditTest(head: string): boolean {
+  let separators = false;
   for (const line of head.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/)) {
     const t = line.trim();
     if (t.length > 0 && !SEPARATOR.test(t)) return EVENT.test(t);
+    separators ||= t.length > 0;
   }
-  return false;
+  return separators;
 }
 
 /**
@@ -58,7 +63,9 @@ export function readAwditTest(input: ReaderInput): ReadSource {
       problems.add(`line ${lineNumber}: expected \`r KEY VALUE\`, \`w KEY VALUE\` (non-negative integers), or a line of \`-\` (next transaction) or \`=\` (next session)`, at, Math.max(at + 1, lineEnd));
       return;
     }
-    if (parts[1].length > MAX_NUMBER_DIGITS || parts[2].length > MAX_NUMBER_DIGITS) {
+    const key = withoutLeadingZeros(parts[1]);
+    const value = withoutLeadingZeros(parts[2]);
+    if (key.length > MAX_NUMBER_DIGITS || value.length > MAX_NUMBER_DIGITS) {
       problems.add(`line ${lineNumber}: numbers may have at most ${MAX_NUMBER_DIGITS} digits, as in .hist files`, at, lineEnd);
       return;
     }
@@ -67,8 +74,8 @@ export function readAwditTest(input: ReaderInput): ReadSource {
     inSession = inTxn = true;
     ev.txn.push(txnSession.length - 1);
     ev.kind.push(parts[0] === 'r' ? OP_READ : OP_WRITE);
-    ev.key.push(intern(keyIds, keyNames, withoutLeadingZeros(parts[1])));
-    ev.value.push(intern(valueIds, valueNames, withoutLeadingZeros(parts[2])));
+    ev.key.push(intern(keyIds, keyNames, key));
+    ev.value.push(intern(valueIds, valueNames, value));
     ev.start.push(at);
     ev.end.push(lineEnd);
   });

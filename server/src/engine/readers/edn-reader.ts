@@ -53,6 +53,10 @@ const K_VALUE = 6;
 const SAFE_DIGITS = 15;
 /** How much of an offending token a message quotes. */
 const SHOWN_CHARS = 40;
+/** EDN's floating-point literals (integers are read before): digits, then a fraction, an exponent or M. */
+const FLOAT = /^[+-]?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?M?$/;
+/** Clojure's ratios (1/2): no EDN number, kept as written. */
+const RATIO = /^[+-]?\d+\/\d+$/;
 /** EDN forbids leading zeros, and Clojure would read 017 as octal 15: refused rather than guessed. */
 const LEADING_ZERO = (token: string): string => `the integer '${token}' starts with 0, which EDN does not allow (Clojure would read it as an octal number)`;
 
@@ -252,14 +256,23 @@ class EdnParser {
     return Number.isSafeInteger(v) ? (neg ? -v : v) : NaN;
   }
 
-  /** A non-integer numeric token (1.5, 1e3, 1.5M) as a double; NaN when the token is a symbol. */
-  private float(s: number, e: number): number {
+  /**
+   * A non-integer token that starts like a number (after its sign, a digit): an EDN float (1.5,
+   * 1e3, 2.) as a double, a BigDecimal (1.5M) as a double and `decimal` set, or a ratio (1/2,
+   * Clojure's) as NaN: it is kept as written. Anything else (0x1F, 1e, 1.2.3) is an error: Clojure
+   * would read some of these as other numbers (0x1F is 31). Returns null for a symbol.
+   */
+  private number(s: number, e: number): { x: number; decimal: boolean } | null {
     const b = this.b;
     const d = b[s] === 45 || b[s] === 43 ? s + 1 : s;
-    if (d >= e || b[d] < 48 || b[d] > 57) return NaN; // symbols (Infinity, -foo) are not numbers
-    const x = Number(this.text(s, e).replace(/M$/, ''));
+    if (d >= e || b[d] < 48 || b[d] > 57) return null; // symbols (Infinity, -foo) are not numbers
+    const token = this.text(s, e);
+    if (RATIO.test(token)) return { x: NaN, decimal: false };
+    if (!FLOAT.test(token)) throw new EdnError(`'${this.shown(s, e)}' is not a number EDN knows (integers, floats such as 1.5 or 1e3, decimals such as 1.5M)`, s);
+    const decimal = token.endsWith('M');
+    const x = Number(decimal ? token.slice(0, -1) : token);
     if (x === Infinity || x === -Infinity) throw new EdnError(`the number '${this.shown(s, e)}' is out of range`, s);
-    return x;
+    return { x, decimal };
   }
 
   /** A scalar (number, string, keyword, symbol) as an id of `ids`; nil yields -1. */
@@ -291,8 +304,9 @@ class EdnParser {
     if (this.b[s] === 110 && this.is(s, e, 'nil')) return -1;
     const int = this.integerText(s, e);
     if (int !== null) return ids.integer(int);
-    const v = this.float(s, e);
-    return Number.isNaN(v) ? ids.symbol(this.text(s, e)) : ids.float(v);
+    const n = this.number(s, e);
+    if (n === null || Number.isNaN(n.x)) return ids.symbol(this.text(s, e));
+    return n.decimal ? ids.decimal(n.x) : ids.float(n.x);
   }
 
   /** The string at i (at its '"'), its escapes decoded. */

@@ -39,6 +39,8 @@ export class ScalarIds {
   private readonly texts = new Map<string, number>();
   /** EDN's floating-point numbers: 1.0 is not the integer 1 (Clojure's = tells them apart). */
   private readonly floats = new Map<number, number>();
+  /** EDN's BigDecimals (1.5M): not equal to the double 1.5 either. */
+  private readonly decimals = new Map<number, number>();
   /** Integers beyond ±(2^53−1) by their canonical decimal text: a double would merge neighbours. */
   private readonly bigs = new Map<string, number>();
   readonly shown: (string | number)[] = [];
@@ -104,12 +106,21 @@ export class ScalarIds {
 
   /** An EDN floating-point number, apart from the integers and shown with a point or an exponent (1.0, 1.5, 1e+21). */
   float(x: number): number {
-    let id = this.floats.get(x);
+    return this.inexact(this.floats, x, '');
+  }
+
+  /** An EDN BigDecimal by its value, apart from the floats, shown with its M (1.5M). */
+  decimal(x: number): number {
+    return this.inexact(this.decimals, x, 'M');
+  }
+
+  private inexact(ids: Map<number, number>, x: number, suffix: string): number {
+    let id = ids.get(x);
     if (id === undefined) {
       id = this.shown.length;
-      this.floats.set(x, id);
+      ids.set(x, id);
       const text = String(x);
-      this.shown.push(/[.eEIN]/.test(text) ? text : `${text}.0`);
+      this.shown.push(`${/[.eEIN]/.test(text) ? text : `${text}.0`}${suffix}`);
     }
     return id;
   }

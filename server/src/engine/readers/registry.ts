@@ -28,8 +28,8 @@ export const DIRECTORY_EXTENSIONS: readonly string[] = HISTORY_EXTENSIONS.filter
 
 /**
  * The reader for a file: by its ending; where several readers share an ending (`.txt`, which
- * plume and dbcop both use), the first whose sniff accepts the head of the file, else the first
- * that claims the ending. Null: no reader claims the file.
+ * plume, dbcop and AWDIT test files all use), the first whose sniff accepts the head of the file,
+ * else the first that claims the ending. Null: no reader claims the file.
  */
 export function readerForFile(fileName: string, head: string): HistoryReader | null {
   const lower = fileName.toLowerCase();

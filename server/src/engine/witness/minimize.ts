@@ -67,7 +67,7 @@ export function shrinkHistory(h: History, rf: ReadsFrom, keeps: (sub: History, s
     for (let start = 1; start <= n && open() && work > stopAt; start += WINDOW / 2) {
       const keep = new Uint8Array(cur.h.txnCount);
       keep.fill(1, start, Math.min(n + 1, start + WINDOW));
-      if (attempt(keep, null)) break;
+      if (attempt(keep, null) || start + WINDOW > n) break; // a later window would be part of this one
     }
   }
 
