@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Analysis } from '../server/src/engine/analyze.ts';
 import type { Level } from '../server/src/engine/levels/levels.ts';
 import { histFeatures } from '../server/src/harness/hist-features.ts';
@@ -16,7 +16,7 @@ import { findIsolation, ISOLATION } from '../server/src/harness/isolation.ts';
 import { runHarness } from '../server/src/harness/run.ts';
 import { parseTarget } from '../server/src/harness/targets.ts';
 import { missing, startMariadb, startPostgres, type DbServer } from './helpers/db-servers.ts';
-import { assertListsPrefixConsistent, assertRealCycle, checkRecorded, removeTempDirs, tempDir, verdict } from './helpers/harness-checks.ts';
+import { assertListsPrefixConsistent, assertRealCycle, checkRecorded, evidence, removeTempDirs, tempDir, verdict } from './helpers/harness-checks.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 after(() => removeTempDirs());
@@ -95,8 +95,8 @@ describe('PostgreSQL', { skip: skipUnless('postgres') }, () => {
 
   test('serializable: no anomaly', async () => {
     for (const r of await runs(pg.url, 'serializable')) {
-      for (const l of CHECKED) assert.notEqual(verdict(r.analysis, l), false, `${l} violated at serializable: ${r.outFile}`);
-      assert.equal(verdict(r.analysis, 'SER'), true, r.outFile);
+      for (const l of CHECKED) if (verdict(r.analysis, l) === false) assert.fail(`${l} violated at serializable: ${evidence(`postgres-${basename(r.outFile)}`, r.text, r.analysis, l)}`);
+      if (verdict(r.analysis, 'SER') !== true) assert.fail(evidence(`postgres-${basename(r.outFile)}`, r.text, r.analysis, 'SER'));
       assert.deepEqual(r.analysis.findings.filter((f) => f.severity === 'error').map((f) => f.message), [], r.outFile);
     }
   });
@@ -190,7 +190,7 @@ describe('MariaDB', { skip: skipUnless('mysql') }, () => {
 
   test('serializable: no anomaly', async () => {
     for (const r of await runs(db.url, 'serializable')) {
-      for (const l of CHECKED) assert.notEqual(verdict(r.analysis, l), false, `${l} violated at serializable: ${r.outFile}`);
+      for (const l of CHECKED) if (verdict(r.analysis, l) === false) assert.fail(`${l} violated at serializable: ${evidence(`mariadb-${basename(r.outFile)}`, r.text, r.analysis, l)}`);
       assert.deepEqual(r.analysis.findings.filter((f) => f.severity === 'error').map((f) => f.message), [], r.outFile);
     }
   });

@@ -1,7 +1,7 @@
 // Assertions shared by the harness tests: recorded histories parse cleanly and every witness is a real cycle.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzeHistText, type Analysis } from '../../server/src/engine/analyze.ts';
@@ -36,6 +36,22 @@ export function assertRealCycle(a: Analysis, level: string): WitnessJson {
     assert.ok((w.explanation ?? []).length > 0 || w.message.length > 0, 'the witness explains itself');
   }
   return w;
+}
+
+/**
+ * What a failed expectation on a recorded history needs for a diagnosis after the run (the
+ * temporary files are gone by then): the history kept in test-results/harness/, and the level's
+ * witness and the error findings in the message.
+ */
+export function evidence(name: string, text: string, a: Analysis, level: string): string {
+  const dir = join(import.meta.dirname, '..', '..', 'test-results', 'harness');
+  mkdirSync(dir, { recursive: true });
+  const kept = join(dir, name);
+  writeFileSync(kept, text);
+  const v = fileReport(name, a).levels[level];
+  const cycle = (v?.witness?.cycle ?? []).map((e) => `  ${e.from} → ${e.to} [${e.kind}] ${e.because}`);
+  const errors = a.findings.filter((f) => f.severity === 'error').slice(0, 5).map((f) => `  ${f.code}: ${f.message}`);
+  return [`${level} is ${v?.consistent}; the history is kept in ${kept}`, v?.witness?.message ?? v?.note ?? '', ...cycle, ...errors].join('\n');
 }
 
 export function verdict(a: Analysis, level: string): boolean | null {
