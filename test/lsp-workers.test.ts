@@ -76,6 +76,14 @@ describe('documents in other formats', () => {
     assert.match(errors[0].message, /--format dbcop/);
   });
 
+  test("a .txt in AWDIT's test format is read as one: AWDIT's verdicts in the editor", async () => {
+    const uri = fileUri('fractured.txt');
+    await c.open(uri, readFileSync(join(ROOT, 'test', 'fixtures', 'awdit-test', 'fractured-read.txt'), 'utf8'), 'plaintext');
+    assert.deepEqual((await c.diagnosticsOfVersion(uri, 1)).filter((d) => d.severity === 1), []);
+    const a = await c.connection.sendRequest(AnalysisRequest.type, { uri });
+    assert.deepEqual(['RC', 'RA'].map((l) => a?.levels.find((v) => v.level === l)?.state), ['ok', 'violated']);
+  });
+
   test('the plumeInit setting reads an explicit 0 as an ordinary value', async () => {
     const text = 'w(1,0,0,1)\nr(1,0,1,2)\n';
     const zero = fileUri('zero.plume');
