@@ -58,11 +58,11 @@ export function readAwditTest(input: ReaderInput): ReadSource {
       if (t.charCodeAt(0) === 61) inSession = false;
       return;
     }
-    const parts = t.split(/[ \t]+/);
     if (!EVENT.test(t)) {
       problems.add(`line ${lineNumber}: expected \`r KEY VALUE\`, \`w KEY VALUE\` (non-negative integers), or a line of \`-\` (next transaction) or \`=\` (next session)`, at, Math.max(at + 1, lineEnd));
       return;
     }
+    const parts = t.split(/[ \t]+/);
     const key = withoutLeadingZeros(parts[1]);
     const value = withoutLeadingZeros(parts[2]);
     if (key.length > MAX_NUMBER_DIGITS || value.length > MAX_NUMBER_DIGITS) {

@@ -5,6 +5,7 @@ import { HistoryBuilder, INIT_VALUE, OP_APPEND, OP_READ, OP_WRITE, type History 
 import { Float64Vec, Int32Vec, Uint8Vec } from '../util/int-vec.ts';
 import { DIRECT_LIMIT, IntTable } from '../util/int-table.ts';
 import { MAX_NUMBER_DIGITS } from '../syntax/hist-parser.ts';
+import { withoutLeadingZeros } from '../util/text-lines.ts';
 
 /** Most digits an integer may have, as in .hist (a converted history must parse back). */
 export const MAX_INTEGER_DIGITS = MAX_NUMBER_DIGITS;
@@ -14,9 +15,7 @@ export const MAX_INTEGER_DIGITS = MAX_NUMBER_DIGITS;
  * dropped, "-0" as "0"): what an integer beyond 2^53 is interned by, so it compares exactly.
  */
 export function canonicalInteger(negative: boolean, digits: string): string {
-  let z = 0;
-  while (z < digits.length - 1 && digits.charCodeAt(z) === 48) z++;
-  const d = z === 0 ? digits : digits.slice(z);
+  const d = withoutLeadingZeros(digits);
   return negative && d !== '0' ? `-${d}` : d;
 }
 

@@ -1,4 +1,4 @@
-// Small helpers of the line-based text readers (dbcop's text form, AWDIT's test format): lines, names, numbers.
+// Small helpers of the text readers (dbcop, AWDIT test, Jepsen): lines, names, decimal digits.
 
 /**
  * Calls visit(start, end, lineNumber) for every line of text (end excludes the line break; lines
