@@ -6,6 +6,9 @@ import { analyzeHistText } from '../server/src/engine/analyze.ts';
 import { generateHistory } from '../server/src/engine/gen/generate.ts';
 import { toHistString } from '../server/src/engine/gen/history-writers.ts';
 import { searchStopReason } from '../server/src/engine/strong/strong-check.ts';
+import { EventGraph } from '../server/src/engine/strong/event-propagation.ts';
+import { computeReadsFrom } from '../server/src/engine/model/reads-from.ts';
+import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
 
 test('a search stopped by the clock names its budgets, not the states it reached', () => {
   assert.equal(searchStopReason(508_197, 4_000_000, 2000), searchStopReason(504_101, 4_000_000, 2000));
@@ -26,4 +29,14 @@ test('strong levels stopped by a 1 ms budget: undecided, with the same reasons o
       for (const other of runs) if (other.has(level)) assert.equal(other.get(level), reason, level);
     }
   }
+});
+
+test('past its memory bound the event graph says which clock table is too large, for the undecided reason', () => {
+  const h = parseHist('session a\n  T1: w(x, 1)\n  T2: r(x, 1)\nsession b\n  T3: w(y, 1)\nsession c\n  T4: r(y, 1) r(z, init)\n').history;
+  const rf = computeReadsFrom(h);
+  const input = { h, rf, mode: new Uint8Array(h.txnCount), precedence: { from: new Int32Array(0), to: new Int32Array(0), length: 0 } };
+  // 5 transactions (⊥ included) are 10 events; 3 sessions; 3 keys.
+  assert.deepEqual(EventGraph.build({ ...input, maxEntries: 29 }), { tooLarge: '10 events × 3 sessions is more than their 29 clock entries' });
+  assert.ok(EventGraph.build({ ...input, maxEntries: 30 }) instanceof EventGraph, 'exactly at the bound it fits');
+  assert.deepEqual(EventGraph.build({ ...input, maxEntries: 8 }), { tooLarge: '10 events × 3 sessions is more than their 8 clock entries' });
 });

@@ -286,10 +286,15 @@ export class EventGraph {
     return m === MODE_PC || m === MODE_SI ? 2 * t3 : 2 * t3 + 1;
   }
 
-  /** 'violated' when an edge of the precedence enters ⊥ or the base edges close a cycle; 'too large' past the memory bound. */
-  static build(input: EventGraphInput): EventGraph | 'violated' | 'too large' {
+  /**
+   * 'violated' when an edge of the precedence enters ⊥ or the base edges close a cycle; past the
+   * memory bound, which clock table would be too large (a clause for an undecided reason).
+   */
+  static build(input: EventGraphInput): EventGraph | 'violated' | { tooLarge: string } {
     const k = Math.max(1, input.h.sessionCount);
-    if (2 * input.h.txnCount * k > Math.min(input.maxEntries, TABLE_SPAN) || input.h.keyCount * k > input.maxEntries) return 'too large';
+    const limit = Math.min(input.maxEntries, TABLE_SPAN);
+    if (2 * input.h.txnCount * k > limit) return { tooLarge: `${2 * input.h.txnCount} events × ${k} sessions is more than their ${limit} clock entries` };
+    if (input.h.keyCount * k > input.maxEntries) return { tooLarge: `${input.h.keyCount} keys × ${k} sessions is more than their ${input.maxEntries} clock entries` };
     for (let i = 0; i < input.precedence.length; i++) if (input.precedence.to[i] === BOT) return 'violated';
     const g = new EventGraph(input, k);
     // No edge is added yet: the full recomputation is the base edges' clocks.

@@ -9,7 +9,7 @@ export type EventDecision =
   | { kind: 'violated' }
   | { kind: 'consistent'; order: Int32Array }
   /** Undecided here: what the exhaustive search should know (sound event edges, a rank per event), if anything. */
-  | { kind: 'search'; events: { from: Int32Array; to: Int32Array; length: number } | null; rank: Int32Array | null }
+  | { kind: 'search'; events: { from: Int32Array; to: Int32Array; length: number } | null; rank: Int32Array | null; tooLarge?: string }
   | { kind: 'stopped' };
 
 export interface EventSearchInput {
@@ -49,7 +49,7 @@ export function decideByEvents(input: EventSearchInput): EventDecision {
   const built = EventGraph.build({ h: input.h, rf: input.rf, mode: input.mode, precedence: input.precedence, maxEntries: input.maxEntries, psi: input.psi });
   lap('event graph and clocks');
   if (built === 'violated') return { kind: 'violated' };
-  if (built === 'too large') return { kind: 'search', events: null, rank: null };
+  if ('tooLarge' in built) return { kind: 'search', events: null, rank: null, tooLarge: built.tooLarge };
   const g = built;
   const timeUp = input.timeUp;
   const r = g.propagateAll(SOUND_STEPS, timeUp, log);
@@ -100,7 +100,7 @@ export function decideByEvents(input: EventSearchInput): EventDecision {
 export function refuteByEvents(input: EventSearchInput): 'violated' | 'open' | 'stopped' {
   const built = EventGraph.build({ h: input.h, rf: input.rf, mode: input.mode, precedence: input.precedence, maxEntries: input.maxEntries, psi: input.psi });
   if (built === 'violated') return 'violated';
-  if (built === 'too large') return 'open';
+  if ('tooLarge' in built) return 'open';
   const timeUp = input.timeUp;
   const r = built.propagateAll(SOUND_STEPS, timeUp);
   input.log?.(`PSI necessary conditions (${built.edgeCount} edges, ${(built.steps / 1e6).toFixed(0)}M steps): ${r}`);

@@ -157,10 +157,8 @@ export function checkStrong(ctx: CheckContext, levelOf: (t: number) => Level, bu
   if (result.kind === 'unknown') {
     const reason = searchStopReason(result.states, states, budget.millis);
     // Without the event propagation the search is blind on large histories: say why it was left out.
-    const tooLarge = ev?.kind === 'search' && ev.events === null;
-    const sessions = Math.max(1, h.sessionCount);
-    const what = 2 * h.txnCount * sessions > EVENT_CLOCK_ENTRIES ? `${2 * h.txnCount} events` : `${h.keyCount} keys`;
-    return { kind: 'unknown', reason: tooLarge ? `${reason} (the necessary conditions were left out: ${what} × ${sessions} sessions is more than their ${EVENT_CLOCK_ENTRIES} clock entries)` : reason };
+    const tooLarge = ev?.kind === 'search' ? ev.tooLarge : undefined;
+    return { kind: 'unknown', reason: tooLarge ? `${reason} (the necessary conditions were left out: ${tooLarge})` : reason };
   }
   // The search is exact for snapshot levels beside RC and RA; verification (n² bits) double-checks
   // it where affordable, and is required where CC or PSI readers were only approximated.
