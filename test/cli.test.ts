@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileReport } from '../server/src/engine/report.ts';
+import { witnessLines } from '../server/src/cli/text-report.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'out', 'cli.js');
@@ -320,6 +321,14 @@ describe('human output', () => {
     assert.equal(r.status, 1);
     assert.match(r.stdout, /thin-air/);
     assert.match(r.stdout, /line 4:7/);
+  });
+
+  test('a witness without a cycle or explained orders prints its message (a strong violation shrunk to a part too large to explain)', () => {
+    const range = { start: { line: 4, character: 2 }, end: { line: 4, character: 9 } };
+    const w = { anomaly: 'SI', message: 'no commit order satisfies SI; the smallest violating part found within the work budget has 21 transactions: T1, T2, …', range, cycle: [] };
+    assert.deepEqual(witnessLines(w), [`line 5:3 ${w.message}`]);
+    assert.deepEqual(witnessLines({ ...w, explanation: [] }), [`line 5:3 ${w.message}`], 'an empty explanation is no explanation');
+    assert.deepEqual(witnessLines({ ...w, explanation: ['in the commit order T1, T2: …'] }), ['no commit order works (line 5:3):', '- in the commit order T1, T2: …']);
   });
 
   test('help exits 0 and shows the usage', () => {

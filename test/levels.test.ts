@@ -29,7 +29,8 @@ test('the table: names, stable unique ids, aliases, lattice edges that name leve
     assert.equal(levelById(levelId(l)), l);
     assert.equal(parseLevel(l.toLowerCase()), l);
     for (const a of levelRow(l).aliases) assert.equal(parseLevel(a.toUpperCase()), l, a);
-    for (const b of [...levelRow(l).below, ...levelRow(l).decideFirst, ...levelRow(l).useKnown]) assert.ok(LEVELS.includes(b), `${l} names ${b}`);
+    for (const b of [...levelRow(l).below, ...levelRow(l).decideFirst, ...levelRow(l).useKnown, ...levelRow(l).witnessFrom]) assert.ok(LEVELS.includes(b), `${l} names ${b}`);
+    for (const w of levelRow(l).witnessFrom) assert.ok(weakerOrEqual(w, l) && w !== l, `${l}'s witness may come from ${w} only if ${w} is weaker`);
     assert.ok(levelRow(l).below.every((b) => LEVELS.indexOf(b) < LEVELS.indexOf(l)), `${l}: the levels below come earlier (weakest first)`);
   }
   // The ids in History.txnLevel are the table's, not positions in a list.

@@ -92,7 +92,7 @@ function witnessProblems(a: Analysis, label: string): string[] {
 /**
  * Problems with the "implied" bases of one report: the level named must be in the report (or,
  * when the caller narrowed the levels, be one the levels table lets decide it: its rule,
- * decideFirst, useKnown or below) and its verdict must support the conclusion (stronger and
+ * decideFirst, useKnown, witnessFrom or below) and its verdict must support the conclusion (stronger and
  * holding, or weaker and violated). `full` gives the verdicts of every level, for the ones not reported.
  */
 function basisProblems(a: Analysis, full: Analysis, label: string): string[] {
@@ -105,7 +105,7 @@ function basisProblems(a: Analysis, full: Analysis, label: string): string[] {
     const inReport = a.levels.find((x) => x.level === from);
     if (!inReport && level !== 'mixed') {
       const row = levelRow(level);
-      const allowed: readonly Level[] = [row.rule, ...row.decideFirst, ...row.useKnown, ...row.below];
+      const allowed: readonly Level[] = [row.rule, ...row.decideFirst, ...row.useKnown, ...row.witnessFrom, ...row.below];
       if (!allowed.includes(from)) out.push(`${where}: ${from} was not evaluated`);
     }
     const source = inReport ?? full.levels.find((x) => x.level === from);

@@ -82,3 +82,20 @@ test('the witness of a violation in a 20,000-transaction history is a cycle of a
     assert.deepEqual(analyzeHistText(text, { levels: ['SER'] }).levels[0].witness, w);
   }
 });
+
+test('SI checked alone: its violation is shrunk against PSI (the levels table\'s witnessFrom) and explained at SI, the same part PSI shows', () => {
+  const g = injectLostUpdate(generateHistory({ sessions: 8, transactions: 600, opsPerTxn: 4, keys: 40, distribution: 'uniform', zipfS: 0.8, readRatio: 0.6, store: 'serial', seed: 5 }));
+  // Seed 5: the injected lost update leaves CC and PC holding (with other seeds its read breaks CC, which then decides SI).
+  assert.ok(g);
+  const text = toHistString(g);
+  const si = analyzeHistText(text, { levels: ['SI'] }).levels[0];
+  const psi = analyzeHistText(text, { levels: ['PSI'] }).levels[0];
+  assert.equal(si.consistent, false);
+  assert.equal(psi.consistent, false);
+  assert.equal(si.basis.kind, 'decided', 'SI\'s own search decided it; only the witness comes by way of PSI');
+  const named = (m: string): string[] => [...new Set(m.match(/\bT\d+\b/g) ?? [])].sort();
+  const siTxns = named(si.witness!.message);
+  assert.ok(siTxns.length >= 2 && siTxns.length <= 6, si.witness!.message);
+  assert.deepEqual(siTxns, named(psi.witness!.message), `${si.witness!.message}\n${psi.witness!.message}`);
+  assert.match(si.witness!.message, /satisfies SI|satisfy SI/);
+});

@@ -66,7 +66,7 @@ export function renderDetails(r: FileReport): string {
 /** A witness as lines: one per cycle edge, or the failing reads of each commit order, or the message. */
 export function witnessLines(w: WitnessJson): string[] {
   const out: string[] = [];
-  if (w.cycle.length === 0 && w.explanation) {
+  if (w.cycle.length === 0 && w.explanation && w.explanation.length > 0) {
     out.push(`no commit order works (${at(w.range.start)}):`);
     for (const line of w.explanation) out.push(`- ${safe(line)}`);
   } else if (w.cycle.length === 0) out.push(`${at(w.range.start)} ${safe(w.message)}`);

@@ -87,7 +87,7 @@ export function fileReport(file: string, a: Analysis): FileReport {
         key: e.key >= 0 ? names.keyName(e.key) : null, because: e.because, range: range(e.span),
       })),
     };
-    if (w.explanation && w.edges.length === 0) out.explanation = w.explanation;
+    if (w.explanation && w.explanation.length > 0 && w.edges.length === 0) out.explanation = w.explanation;
     return out;
   };
   const verdict = (v: Verdict): VerdictJson => {

@@ -38,6 +38,12 @@ export interface LevelRow<N extends string = LevelName> {
   decideFirst: readonly N[];
   /** Levels whose verdicts, when already computed, decide this one (a stronger one holding, a weaker one violated). */
   useKnown: readonly N[];
+  /**
+   * Weaker levels against which a violation of this level, once both searches found one, is
+   * shrunk (then explained at this level): their violations shrink further and faster (SI's lost
+   * update is PSI's: five transactions, where shrinking against SI itself may end at twenty).
+   */
+  witnessFrom: readonly N[];
   /** The classic anomaly a violation of this level (and not of the ones below) shows, for editors. */
   anomaly: string | null;
   /** One line for people (hovers, completion). */
@@ -55,14 +61,14 @@ const V = (transitive: boolean, prefix: boolean, noConflict: boolean, total: boo
  * (with a fresh id) plus its rule where `search` needs a new mode.
  */
 export const LEVEL_TABLE = {
-  RC: { id: 0, aliases: ['rc', 'read-committed'], strength: 'weak', rule: 'RC', search: 'saturation', visibility: V(false, false, false, false), below: [], decideFirst: [], useKnown: [], anomaly: 'non-monotonic read', description: 'Read Committed: a transaction reads only committed values, never older than what it read before', realTime: false, byDefault: true },
-  RA: { id: 1, aliases: ['ra', 'read-atomic'], strength: 'weak', rule: 'RA', search: 'saturation', visibility: V(false, false, false, false), below: ['RC'], decideFirst: [], useKnown: [], anomaly: 'fractured read', description: 'Read Atomic: a transaction sees all of another\'s writes or none', realTime: false, byDefault: true },
-  CC: { id: 2, aliases: ['cc', 'causal', 'tcc'], strength: 'weak', rule: 'CC', search: 'saturation', visibility: V(true, false, false, false), below: ['RA'], decideFirst: [], useKnown: [], anomaly: 'causality violation', description: 'Causal Consistency: a transaction sees everything that happened before what it sees', realTime: false, byDefault: true },
-  PC: { id: 3, aliases: ['pc', 'prefix'], strength: 'strong', rule: 'CC', search: 'pc', visibility: V(false, true, false, false), below: ['CC'], decideFirst: ['SER'], useKnown: ['SI'], anomaly: 'long fork', description: 'Prefix Consistency: a transaction sees a prefix of one commit order', realTime: false, byDefault: true },
-  PSI: { id: 4, aliases: ['psi', 'parallel-snapshot'], strength: 'strong', rule: 'CC', search: 'orientation', visibility: V(true, false, true, false), below: ['CC'], decideFirst: ['SER', 'SI'], useKnown: [], anomaly: 'lost update', description: 'Parallel Snapshot Isolation: causal snapshots, and no two concurrent writers of a key', realTime: false, byDefault: true },
-  SI: { id: 5, aliases: ['si', 'snapshot'], strength: 'strong', rule: 'CC', search: 'si', visibility: V(false, true, true, false), below: ['PC', 'PSI'], decideFirst: ['SER', 'PC'], useKnown: ['PSI'], anomaly: 'lost update', description: 'Snapshot Isolation: a prefix snapshot, and no two concurrent writers of a key', realTime: false, byDefault: true },
-  SER: { id: 6, aliases: ['ser', 'serializable'], strength: 'strong', rule: 'CC', search: 'ser', visibility: V(false, false, false, true), below: ['SI'], decideFirst: [], useKnown: ['SSER'], anomaly: 'write skew', description: 'Serializability: the transactions ran one at a time, in some order', realTime: false, byDefault: true },
-  SSER: { id: 7, aliases: ['sser', 'strict-serializable', 'strict-serializability'], strength: 'strong', rule: 'CC', search: 'ser', visibility: V(false, false, false, true), below: ['SER'], decideFirst: ['SER'], useKnown: [], anomaly: 'stale read', description: 'Strict Serializability: serializable in an order that also respects real time (a transaction that ended before another started commits first)', realTime: true, byDefault: false },
+  RC: { id: 0, aliases: ['rc', 'read-committed'], strength: 'weak', rule: 'RC', search: 'saturation', visibility: V(false, false, false, false), below: [], decideFirst: [], useKnown: [], witnessFrom: [], anomaly: 'non-monotonic read', description: 'Read Committed: a transaction reads only committed values, never older than what it read before', realTime: false, byDefault: true },
+  RA: { id: 1, aliases: ['ra', 'read-atomic'], strength: 'weak', rule: 'RA', search: 'saturation', visibility: V(false, false, false, false), below: ['RC'], decideFirst: [], useKnown: [], witnessFrom: [], anomaly: 'fractured read', description: 'Read Atomic: a transaction sees all of another\'s writes or none', realTime: false, byDefault: true },
+  CC: { id: 2, aliases: ['cc', 'causal', 'tcc'], strength: 'weak', rule: 'CC', search: 'saturation', visibility: V(true, false, false, false), below: ['RA'], decideFirst: [], useKnown: [], witnessFrom: [], anomaly: 'causality violation', description: 'Causal Consistency: a transaction sees everything that happened before what it sees', realTime: false, byDefault: true },
+  PC: { id: 3, aliases: ['pc', 'prefix'], strength: 'strong', rule: 'CC', search: 'pc', visibility: V(false, true, false, false), below: ['CC'], decideFirst: ['SER'], useKnown: ['SI'], witnessFrom: [], anomaly: 'long fork', description: 'Prefix Consistency: a transaction sees a prefix of one commit order', realTime: false, byDefault: true },
+  PSI: { id: 4, aliases: ['psi', 'parallel-snapshot'], strength: 'strong', rule: 'CC', search: 'orientation', visibility: V(true, false, true, false), below: ['CC'], decideFirst: ['SER', 'SI'], useKnown: [], witnessFrom: [], anomaly: 'lost update', description: 'Parallel Snapshot Isolation: causal snapshots, and no two concurrent writers of a key', realTime: false, byDefault: true },
+  SI: { id: 5, aliases: ['si', 'snapshot'], strength: 'strong', rule: 'CC', search: 'si', visibility: V(false, true, true, false), below: ['PC', 'PSI'], decideFirst: ['SER', 'PC'], useKnown: ['PSI'], witnessFrom: ['PSI'], anomaly: 'lost update', description: 'Snapshot Isolation: a prefix snapshot, and no two concurrent writers of a key', realTime: false, byDefault: true },
+  SER: { id: 6, aliases: ['ser', 'serializable'], strength: 'strong', rule: 'CC', search: 'ser', visibility: V(false, false, false, true), below: ['SI'], decideFirst: [], useKnown: ['SSER'], witnessFrom: [], anomaly: 'write skew', description: 'Serializability: the transactions ran one at a time, in some order', realTime: false, byDefault: true },
+  SSER: { id: 7, aliases: ['sser', 'strict-serializable', 'strict-serializability'], strength: 'strong', rule: 'CC', search: 'ser', visibility: V(false, false, false, true), below: ['SER'], decideFirst: ['SER'], useKnown: [], witnessFrom: [], anomaly: 'stale read', description: 'Strict Serializability: serializable in an order that also respects real time (a transaction that ended before another started commits first)', realTime: true, byDefault: false },
 } as const satisfies Record<string, LevelRow<string>>;
 
 export type LevelName = keyof typeof LEVEL_TABLE;

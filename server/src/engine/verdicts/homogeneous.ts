@@ -55,9 +55,24 @@ export class LevelVerdicts {
     let v = this.strong.get(level);
     if (v) return v;
     if (this.options.deferStrong) return pending(level);
-    v = this.shortcut(level) ?? this.strongVerdict(level, this.search(level), { level });
+    v = this.shortcut(level) ?? this.witnessFromWeaker(level) ?? this.strongVerdict(level, this.search(level), { level });
     this.strong.set(level, v);
     return v;
+  }
+
+  /**
+   * Once `level`'s own search found it violated and a `witnessFrom` level's search did too: the
+   * witness is shrunk against that weaker level (a part violating it violates `level` too, and it
+   * shrinks further and faster: a lost update's five transactions where SI's own shrinking may
+   * stop at twenty), then explained at `level`. Null when either search did not find a violation.
+   */
+  private witnessFromWeaker(level: Level): Verdict | null {
+    const from = levelRow(level).witnessFrom;
+    if (from.length === 0) return null;
+    const own = this.search(level);
+    if (own.kind !== 'violated') return null;
+    for (const k of from) if (this.search(k).kind === 'violated') return this.strongVerdict(level, own, { level }, { level: k });
+    return null;
   }
 
   /**
@@ -160,12 +175,13 @@ export class LevelVerdicts {
   }
 
   /** A strong (or mixed) search result as a verdict; a violation is shrunk and explained. */
-  strongVerdict(name: Level | 'mixed', r: StrongResult, target: Target): Verdict {
+  /** shrinkAs: the target the witness is shrunk against (a weaker level's, see witnessFromWeaker); explained at `target`. */
+  strongVerdict(name: Level | 'mixed', r: StrongResult, target: Target, shrinkAs: Target = target): Verdict {
     if (r.kind === 'consistent') return decided(name, true, null, undefined, r.order);
     if (r.kind === 'unknown') return undecided(name, `${name === 'mixed' ? 'the mixed verdict' : name} could not be decided: ${r.reason}`);
     const { h, rf } = this.checks;
     // Shrinking re-checks many sub-histories, each within a small search budget, all within a work budget.
-    const min = minimizeWitness(h, rf, target, { work: this.options.witnessWork ?? WITNESS_WORK, stop: this.options.stop });
+    const min = minimizeWitness(h, rf, shrinkAs, { work: this.options.witnessWork ?? WITNESS_WORK, stop: this.options.stop });
     if (min.stopped) return undecided(name, 'not decided: the analysis was stopped');
     // Explained on the sub-history, reported with the ids of the file's transactions and operations.
     const w = explainStrong(name, min.h, min.rf, levelOfTarget(min.h, target), MAX_ORDERS_EXPLAINED);

@@ -49,7 +49,8 @@ export function explainStrong(anomaly: string, h: History, rf: ReadsFrom, levelO
   });
   const first = cycle?.find((e) => e.readOp >= 0) ?? null;
   const readOp = first?.readOp ?? failures[0]?.readOp ?? -1;
-  const span = readOp >= 0 ? opSpan(h, readOp) : { start: 0, end: 0 };
+  // Nothing explained: the part's first transaction (the earliest in the file's canonical order) marks it.
+  const span = readOp >= 0 ? opSpan(h, readOp) : h.txnCount > 1 ? txnSpan(h, 1) : { start: 0, end: 0 };
   const txns = [];
   for (let t = 1; t < h.txnCount; t++) txns.push(explain.txn(t));
   const message = cycle
