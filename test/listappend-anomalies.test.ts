@@ -68,7 +68,11 @@ test(`every reported cycle on ${RUNS} random histories chains, has its class's s
     for (const x of a.anomalies) {
       const row = anomalyRow(x.code);
       for (const l of row.violates) assert.equal(a.verdicts.get(l), false, `${x.code} breaks ${l}: ${ctx}`);
-      if (x.code === 'lost-update') continue;
+      // The two anomalies without a cycle: a lost update names its two transactions, internal its reads.
+      if (x.code === 'lost-update' || x.code === 'internal') {
+        assert.equal(x.cycle.length, 0, ctx);
+        continue;
+      }
       cycles++;
       const c = x.cycle;
       assert.ok(c.length >= 2, ctx);
@@ -110,4 +114,35 @@ test('docs/list-append.md shows the anomaly table exactly as the engine declares
     const row = `| \`${r.code}\` | ${r.meaning} | ${r.violates.join(', ')} | ${r.edges ? r.edges.join(', ') : '–'} |`;
     assert.ok(doc.includes(row), row);
   }
+});
+
+describe('internal: a read against its own transaction\'s earlier appends and reads (the oracle decides the levels)', () => {
+  const cases: { name: string; body: string; internal: boolean; rc: boolean }[] = [
+    { name: 'a re-read that gained another transaction\'s append', body: 'session s1\n  T0: a(x, 1)\n  T2: a(x, 2)\nsession s2\n  T1: r(x, [1]) r(x, [1, 2])\n', internal: true, rc: true },
+    { name: 'a re-read that lost an element', body: 'session s1\n  T0: a(x, 1)\n  T2: a(x, 2)\nsession s2\n  T1: r(x, [1, 2]) r(x, [1])\n', internal: true, rc: false },
+    { name: 'a re-read after the empty list', body: 'session s1\n  T0: a(x, 1)\nsession s2\n  T1: r(x, []) r(x, [1])\n', internal: true, rc: true },
+    { name: 'a re-read with exactly the own appends since', body: 'session s1\n  T0: a(x, 1)\nsession s2\n  T1: r(x, [1]) a(x, 5) a(x, 6) r(x, [1, 5, 6]) r(x, [1, 5, 6])\n', internal: false, rc: true },
+    { name: 'own appends since, but another element before them', body: 'session s1\n  T0: a(x, 1)\n  T2: a(x, 2)\nsession s2\n  T1: r(x, [1]) a(x, 5) r(x, [1, 2, 5])\n', internal: true, rc: true },
+    { name: 'a re-read in an aborted transaction constrains nothing', body: 'session s1\n  T0: a(x, 1)\n  T2: a(x, 2)\nsession s2\n  T1 aborted: r(x, [1]) r(x, [1, 2])\n', internal: false, rc: true },
+  ];
+  for (const c of cases) {
+    test(c.name, () => {
+      const h = parseHist(c.body).history;
+      const list = analyzeListAppend(h);
+      assert.equal(reportedCodes(list).has('internal'), c.internal, 'internal reported');
+      for (const [i, level] of LIST_LEVELS.entries()) assert.equal(list.verdicts.get(level), oracleHolds(h, new Int8Array(h.txnCount).fill(i)), level);
+      assert.equal(list.verdicts.get('RC'), c.rc, 'RC');
+      if (c.internal) {
+        assert.equal(list.verdicts.get('RA'), false, 'RA');
+        const a = list.anomalies.find((x) => x.code === 'internal');
+        if (a) assert.match(a.message, /^internal: T1 read x = \[.*\], but it read x = \[.*\] earlier/);
+      }
+    });
+  }
+
+  test('a read missing its own append is internal even when its list also holds garbage (Elle reports both)', () => {
+    const h = parseHist('session s1\n  T1: a(x, 2) r(x, [7])\n').history;
+    const codes = analyzeListAppend(h).inference.findings.map((f) => f.code).sort();
+    assert.deepEqual(codes, ['garbage-read', 'internal']);
+  });
 });

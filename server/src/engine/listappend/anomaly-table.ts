@@ -44,7 +44,8 @@ export const ANOMALIES: readonly AnomalyRow[] = [
   { code: 'garbage-read', meaning: 'a read list holds an element that nobody appended', violates: ALL },
   { code: 'incompatible-order', meaning: 'two read lists of a key where neither is a prefix of the other', violates: ALL },
   { code: 'duplicate-element', meaning: 'an element appears twice in one list, or is appended twice', violates: ALL },
-  { code: 'internal', meaning: 'a read after its own transaction\'s appends to the key does not end with exactly those appends', violates: ALL },
+  // A read that misses its own appends breaks every level (RC too, by the axioms); one that differs from its own earlier read (another transaction's append came or went between them) breaks RA and above.
+  { code: 'internal', meaning: 'a read disagrees with its own transaction\'s earlier appends to the key (it must end with exactly them) or with its earlier read of the key (it must return that list plus the appends since)', violates: ['RA', 'CC', 'PC', 'PSI', 'SI', 'SER', 'SSER'] },
   { code: 'dirty-update', meaning: 'a committed append is ordered after an aborted transaction\'s element', violates: ALL },
   { code: 'future-read', meaning: 'a read observed its own transaction\'s later append', violates: ALL },
 ];

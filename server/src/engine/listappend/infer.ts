@@ -83,6 +83,13 @@ export interface ListInference {
   unTxns: Int32Array;
   /** Findings that break every level: garbage, G1a, G1b, future, duplicate, incompatible, internal, dirty update. */
   findings: Finding[];
+  /**
+   * Reads that disagree with their own transaction's earlier read of the key (committed
+   * transactions; that read plus the transaction's own appends since, in order, is what they
+   * must return): [read, earlier read] pairs. Elle's `internal` too, but not a finding above: it
+   * breaks RA and the levels above, not RC (the anomaly table's `internal` row).
+   */
+  rereads: [number, number][];
   /** Whether a finding above makes every level fail. */
   inconsistent: boolean;
 }
@@ -218,6 +225,7 @@ export function inferListAppend(h: History): ListInference {
   // Per-read checks, at the read: duplicates, garbage, G1a, future, internal, G1b, incompatible order.
   // Spans, key names and list subarrays are made only for a finding: this loop runs once per read.
   const external = new Uint8Array(opCount);
+  const rereads: [number, number][] = [];
   /** 1: the list read is a prefix of its key's version order (it has a place in it). */
   const prefixRead = new Uint8Array(opCount);
   const incompatibleKeys = new Uint8Array(h.keyCount);
@@ -280,8 +288,8 @@ export function inferListAppend(h: History): ListInference {
           } else ownSeen++;
         }
       }
-      if (bad) continue;
-      // Internal: after own appends, the list ends with exactly them, in order.
+      // Internal: after own appends, the list ends with exactly them, in order (reported beside
+      // garbage or aborted elements in the same read, as Elle does).
       if (ownBefore > 0 || ownSeen > 0) {
         let ok = ownSeen === ownBefore && n >= ownBefore;
         if (ok) {
@@ -293,6 +301,25 @@ export function inferListAppend(h: History): ListInference {
           findings.push(finding('internal', 'error',
             `${keyName} = ${listText(h, listOf(h, o))} does not end with this transaction's own ${ownBefore} earlier append${ownBefore === 1 ? '' : 's'} to ${keyName}`, opSpan(h, o)));
           continue;
+        }
+      }
+      if (bad) continue;
+      // Internal, read after read: an earlier read of k in this transaction, plus the own appends
+      // since (their values were just checked as this list's tail), is what this read must return.
+      if (txnAborted[t] === 0) {
+        let since = 0;
+        let prev = -1;
+        for (let p = o - 1; p >= txnOpStart[t] && prev < 0; p--) {
+          if (opKey[p] !== k) continue;
+          if (opKind[p] === OP_APPEND) since++;
+          else if (opKind[p] === OP_LIST_READ) prev = p;
+        }
+        if (prev >= 0) {
+          const p0 = ls[prev];
+          const m = ls[prev + 1] - p0;
+          let same = n === m + since;
+          for (let i = 0; i < m && same; i++) same = elemsAll[ls0 + i] === elemsAll[p0 + i];
+          if (!same) rereads.push([o, prev]);
         }
       }
       // G1b: the last element's writer appended to k again later.
@@ -347,7 +374,7 @@ export function inferListAppend(h: History): ListInference {
 
   const { edges, unStart, unTxns } = buildEdges(h, included, verStart, verElems, verApp, longestRead, appendPos, external, prefixRead, appenderOf);
   return {
-    h, included, listKey, verStart, verElems, longestRead, appendPos, external, appenderOf, edges, unStart, unTxns, findings,
+    h, included, listKey, verStart, verElems, longestRead, appendPos, external, appenderOf, edges, unStart, unTxns, findings, rereads,
     inconsistent: findings.some((f) => f.severity === 'error'),
   };
 }

@@ -91,6 +91,7 @@ function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
   }
   const lost = lostUpdates(inf);
   anomalies.push(...lost.map((x) => x.anomaly));
+  anomalies.push(...inf.rereads.map(([o, prev]) => rereadAnomaly(h, o, prev)));
   const broken = new Set<ListLevel>();
   for (const a of anomalies) for (const l of anomalyRow(a.code).violates) broken.add(l);
 
@@ -251,6 +252,23 @@ function lostUpdates(inf: ListInference): LostUpdate[] {
     }
   }
   return out;
+}
+
+/**
+ * Elle's `internal` for a read after a read: t read k twice, and the second list is not the first
+ * plus t's own appends since. Some other transaction's append came or went between two reads of
+ * one transaction: a non-repeatable read, which breaks RA and every level above it.
+ */
+function rereadAnomaly(h: History, o: number, prev: number): ListAnomaly {
+  const t = h.opTxn[o];
+  const T = h.names.txnName(t);
+  const k = h.opKey[o];
+  const keyName = h.names.keyName(k);
+  const own: number[] = [];
+  for (let p = prev + 1; p < o; p++) if (h.opKind[p] === OP_APPEND && h.opKey[p] === k) own.push(h.opValue[p]);
+  const expected = listText(h, [...listOf(h, prev), ...own]);
+  const message = `internal: ${T} read ${keyName} = ${listText(h, listOf(h, o))}, but it read ${keyName} = ${listText(h, listOf(h, prev))} earlier${own.length > 0 ? ` and appended ${own.map((v) => h.names.valueText(v)).join(', ')} since` : ''}, so this read must return ${expected}`;
+  return { code: 'internal', cycle: [], txns: [T], message, span: opSpan(h, o), related: [{ span: opSpan(h, prev), message: `${T}'s earlier read of ${keyName}` }] };
 }
 
 /** Severity of an anomaly finding: an error when it breaks a level the file claims (or the mixed levels). */
