@@ -1,0 +1,36 @@
+// Unknown transactions in register histories: counted as committed when a counted transaction read from them, else never run (spec).
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeHistText } from '../server/src/engine/analyze.ts';
+import { LEVELS } from '../server/src/engine/levels/levels.ts';
+
+const verdicts = (text: string): Record<string, boolean | null> =>
+  Object.fromEntries(analyzeHistText(text, { levels: LEVELS }).levels.map((v) => [v.level, v.consistent]));
+const all = (v: boolean, levels = LEVELS): Record<string, boolean> => Object.fromEntries(levels.map((l) => [l, v]));
+
+test('an unknown transaction nobody read never ran: its reads, its place in its session and its times constrain nothing', () => {
+  // Its own reads would break every level (a fractured read) if it had committed.
+  assert.deepEqual(verdicts('session s0\n  T0: w(x, 1) w(y, 1)\nsession s1\n  T1 unknown: r(x, 1) r(y, init)\n'), all(true));
+  // Between T0 and T2 in session order it would make T2's read of the initial x a causality violation.
+  assert.deepEqual(verdicts('session s0\n  T0: w(x, 1)\nsession s1\n  T1 unknown: r(x, 1) w(y, 1)\n  T2: r(x, init)\n'), all(true));
+  // Its interval would put it before T2 in real time, and T2 missed its write.
+  assert.deepEqual(verdicts('session s1\n  T1 unknown @ 1..2: w(x, 1)\nsession s2\n  T2 @ 5..6: r(x, init)\n'), all(true));
+  // A value nobody wrote, read by a transaction that never ran: no thin-air error.
+  const a = analyzeHistText('session s1\n  T1 unknown: r(x, 9)\n');
+  assert.deepEqual(a.findings.filter((f) => f.severity === 'error'), []);
+});
+
+test('an unknown transaction a committed one read from counts as committed, and so do the unknown ones it read from', () => {
+  const chain = 'session s0\n  T0: w(x, 1) w(y, 1)\nsession s1\n  T1 info: r(x, 1) r(y, init) w(z, 1)\nsession s2\n  T2: r(z, 1)\n';
+  assert.deepEqual(verdicts(chain), all(false), 'T2 read T1, so T1\'s fractured read counts');
+  const twice = 'session s0\n  T0: w(x, 1)\nsession s1\n  T1 unknown: r(x, 1) w(y, 1)\nsession s2\n  T2 unknown: r(y, 1) w(z, 1)\nsession s3\n  T3: r(z, 1) r(x, init)\n';
+  // T3 read T2, which read T1, which read T0: T0 happens before T3, which missed its x.
+  assert.equal(verdicts(twice).CC, false);
+  const older = 'session s0\n  T0: w(x, 1)\n  T1 unknown: w(x, 2)\nsession s1\n  T2: r(x, 2)\n  T3: r(x, 1)\n';
+  assert.deepEqual(verdicts(older), { ...all(false), RC: true, RA: true });
+});
+
+test('an unknown transaction read only by an aborted one never ran', () => {
+  assert.deepEqual(verdicts('session s0\n  T0 unknown: w(x, 1)\n  T2: r(x, init)\nsession s1\n  T1 aborted: r(x, 1)\n'), all(true));
+});
