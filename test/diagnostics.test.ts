@@ -603,3 +603,35 @@ describe('the level lattice', () => {
     });
   }
 });
+
+describe('severities the spec fixes (a conformance audit found these)', () => {
+  test('a file whose only expect lines name anomalies is a regression test too: its other findings are information', () => {
+    const a = analyzeHistText('expect G-single absent\nsession s1\n  T1: r(x, 5)\n');
+    assert.deepEqual(errors(a), []);
+    assert.ok(a.findings.some((f) => f.code === 'thin-air' && f.severity === 'information'));
+    const failed = analyzeHistText('expect G-single found\nsession s1\n  T1: w(x, 1)\n');
+    assert.deepEqual(errors(failed).map((f) => f.code), ['expectation-failed']);
+  });
+
+  test('a re-read internal anomaly is an error only where it breaks a claimed level (RA and above, not RC)', () => {
+    const body = 'session s0\n  T0: a(x, 1)\nsession s9\n  T9: a(x, 2)\nsession s1\n  T1: r(x, [1]) r(x, [1, 2])\n';
+    const rc = analyzeHistText(`level RC\n${body}`);
+    assert.deepEqual(errors(rc), []);
+    assert.ok(rc.findings.some((f) => f.code === 'internal' && f.severity === 'information'));
+    const ra = analyzeHistText(`level RA\n${body}`);
+    assert.ok(errors(ra).some((f) => f.code === 'internal'));
+    // An append the transaction itself missed breaks every level: an error whatever is claimed.
+    assert.ok(errors(analyzeHistText('level RC\nsession s1\n  T1: a(x, 2) r(x, [])\n')).some((f) => f.code === 'internal'));
+  });
+
+  test('a level violated by implication is reported at its witness\'s read when the level it is implied from is not reported', () => {
+    const text = 'session s1\n  T1: w(x, 1)\n  T2: r(x, init)\n';
+    const ser = analyzeHistText(text, { levels: ['SER'] });
+    assert.equal(verdict(ser, 'SER').basis.kind, 'implied');
+    assert.deepEqual(ser.findings.filter((f) => f.code === 'SER').map((f) => text.slice(f.span.start, f.span.end)), ['r(x, init)']);
+    // Reported with CC, where it is implied from: once, at CC.
+    const both = analyzeHistText(text, { levels: ['CC', 'SER'] });
+    assert.deepEqual(both.findings.filter((f) => f.code === 'SER'), []);
+    assert.equal(both.findings.filter((f) => f.code === 'CC').length, 1);
+  });
+});

@@ -20,7 +20,7 @@ import { utf8 } from './util/utf8.ts';
 import { hasListOps } from './listappend/infer.ts';
 import { analyzeListAppend, anomalySeverity, type ListAnalysis } from './listappend/list-analysis.ts';
 import { anomalyExpectations, claimedListLevels, listWitness, mixedListLevels } from './listappend/list-verdicts.ts';
-import { CYCLE_CLASSES, type ListLevel } from './listappend/anomaly-table.ts';
+import type { ListLevel } from './listappend/anomaly-table.ts';
 
 export type { Verdict, VerdictBasis } from './verdicts/verdict.ts';
 export type { Expectation } from './verdicts/findings.ts';
@@ -109,8 +109,9 @@ export function analyzeJepsenBytes(bytes: Uint8Array | string, format: 'edn' | '
 /** The pipeline over an already-read source; each stage is a function of its own (verdicts/). */
 export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): Analysis {
   const d = src.directives ?? null;
-  /** With `expect` lines only failed expectations (and syntax) are errors. */
-  const soften = (s: Severity): Severity => ((d?.expects.length ?? 0) > 0 ? 'information' : s);
+  /** With `expect` lines (levels or anomalies) only failed expectations (and syntax) are errors: the file is a regression test. */
+  const regression = (d?.expects.length ?? 0) > 0 || (d?.anomalyExpects.length ?? 0) > 0;
+  const soften = (s: Severity): Severity => (regression ? 'information' : s);
   const findings: Finding[] = [...src.findings];
   const read = readStage(src.history, src.findings);
   for (const f of read.rf.findings) findings.push({ ...f, severity: soften(f.severity) });
@@ -121,10 +122,12 @@ export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): An
   const list = src.firstListOp && hasListOps(h) ? analyzeListAppend(h) : null;
   if (list) {
     const claimed = claimedListLevels(h, d);
-    for (const f of list.findings) {
-      const isAnomaly = (CYCLE_CLASSES as readonly string[]).some((c) => f.code === c || f.code === `${c}-realtime`) || f.code === 'lost-update';
-      findings.push({ ...f, severity: soften(isAnomaly ? anomalySeverity(f.code as never, claimed) : f.severity) });
-    }
+    // The anomalies (cycles, lost updates, re-read internal) come last, one finding each: an error
+    // only where they break a claimed level; the inference's findings before them break every level.
+    const firstAnomaly = list.findings.length - list.anomalies.length;
+    list.findings.forEach((f, i) => {
+      findings.push({ ...f, severity: soften(i >= firstAnomaly ? anomalySeverity(list.anomalies[i - firstAnomaly].code, claimed) : f.severity) });
+    });
   }
   /** A level's verdict on a list history: the register engine's (register keys) and the list analysis's; both must hold. */
   const withList = (v: Verdict, level: ListLevel, lv: boolean | null | undefined): Verdict => {

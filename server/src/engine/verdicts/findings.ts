@@ -74,7 +74,10 @@ export function levelFindings(verdicts: LevelVerdicts, levels: readonly Verdict[
   }
   for (const v of levels) {
     if (v.consistent !== false || !v.witness || v.level === 'mixed' || v.level === mixed?.uniform) continue;
-    if (v.basis.kind === 'implied') continue; // reported at the level it is implied from
+    // An implied verdict shares its witness with the level it comes from: reported there when that
+    // level is reported (and violated) too, else here (`--level SER` on a history that breaks CC).
+    const basis = v.basis;
+    if (basis.kind === 'implied' && levels.some((x) => x.level === basis.from && x.consistent === false)) continue;
     reporter.report(v.level, 'information', v.witness);
     if (isWeakLevel(v.level)) for (const w of verdicts.extraWitnesses.get(levelRow(v.level).rule) ?? []) reporter.report(v.level, 'information', w);
   }
