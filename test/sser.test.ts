@@ -97,3 +97,16 @@ test('SSER witnesses on random timed histories chain and each sentence names its
   }
   assert.ok(checked > 20, `only ${checked} witnesses with a cycle`);
 });
+
+test('times that run backwards in a session: SSER is violated by session order and real time alone, and the witness is that cycle', () => {
+  for (const [ops, kind] of [['w(x, 1)', 'w(y, 1)'], ['a(x, 1)', 'a(y, 1)']].map(([a, b]) => [`session s1\n  T1 @ 5..6: ${a}\n  T2 @ 1..2: ${b}\n`, a.startsWith('a') ? 'list' : 'register'])) {
+    const a = analyzeHistText(ops, { levels: ['SER', 'SSER'] });
+    const [ser, sser] = a.levels;
+    assert.equal(ser.consistent, true, kind);
+    assert.equal(sser.consistent, false, kind);
+    const w = sser.witness!;
+    assert.doesNotMatch(w.message, /undefined/, kind);
+    assert.deepEqual(w.edges.map((e) => [a.history.names.txnName(e.from), a.history.names.txnName(e.to), e.kind]), [['T1', 'T2', 'so'], ['T2', 'T1', 'co']], kind);
+    assert.match(w.edges[1].because, /T2 must commit before T1: T2 finished \(at 2\) before T1 started \(at 5\)/, kind);
+  }
+});

@@ -7,7 +7,9 @@ import type { Witness } from '../witness/witness.ts';
 import { anomalyRow, type ListLevel } from './anomaly-table.ts';
 import { reportedCodes, type ListAnalysis } from './list-analysis.ts';
 import { listLevelId } from './list-levels.ts';
-import { levelById } from '../levels/levels.ts';
+import { levelById, levelRow } from '../levels/levels.ts';
+import { computeReadsFrom } from '../model/reads-from.ts';
+import { sessionTimeCycle } from '../witness/session-time-cycle.ts';
 
 /** Why a level fails on a list-append history: the first anomaly that breaks it, or the first consistency finding. */
 export function listWitness(list: ListAnalysis, level: ListLevel): Witness {
@@ -28,6 +30,17 @@ export function listWitness(list: ListAnalysis, level: ListLevel): Witness {
           : `${e.from} must commit before ${e.to}: ${e.because}`,
       })),
     };
+  }
+  // Real time alone against session order (times that run backwards in a session): no read is involved.
+  if (levelRow(level).realTime) {
+    const h = list.inference.h;
+    const cycle = sessionTimeCycle(h, computeReadsFrom(h), () => true);
+    if (cycle) {
+      return {
+        anomaly: level, edges: cycle, span: cycle[0].span,
+        message: `${level} is violated: session order and real time contradict each other: ${cycle.map((e) => e.because).join('; ')}`,
+      };
+    }
   }
   return {
     anomaly: level, edges: [], span: { start: 0, end: 0 },

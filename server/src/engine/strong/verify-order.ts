@@ -11,10 +11,12 @@ import { writesKey, type ReadsFrom } from '../model/reads-from.ts';
  * which writes the key and commits after the transaction read from. 'vis': the transaction must see
  * `t2` (its level's rules), but `t2` commits after it; readOp is then its first read. 'rt': the
  * transaction runs at a real-time level (SSER) and `t2` ended before it started, yet commits after
- * it; readOp is its first read, or -1 when it has no operations.
+ * it; readOp is its first read (else its first operation, or -1 when it has none).
  */
 export interface OrderFailure {
   kind: 'ext' | 'rc' | 'vis' | 'rt';
+  /** The transaction whose constraint fails (the read's, for 'ext' and 'rc'). */
+  txn: number;
   readOp: number;
   t2: number;
   /** 'rc': the earlier read of the same transaction that read from t2; else -1. */
@@ -64,7 +66,7 @@ function visibility(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, or
     if (rules.realTime && ts && te && minEndFrom[i + 1] < ts[t]) {
       let p = i + 1;
       while (!(te[order[p]] < ts[t])) p++;
-      return { kind: 'rt', readOp: h.txnOpStart[t] < h.txnOpStart[t + 1] ? firstRead(h, rf, t) : -1, t2: order[p], premiseOp: -1 };
+      return { kind: 'rt', txn: t, readOp: firstRead(h, rf, t), t2: order[p], premiseOp: -1 };
     }
     const row = i * words;
     let head = 0;
@@ -88,7 +90,7 @@ function visibility(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, or
     let maxPos = -1;
     while (head < tail) {
       const p = queue[head++];
-      if (p >= i) return { kind: 'vis', readOp: firstRead(h, rf, t), t2: order[p], premiseOp: -1 }; // VIS ⊆ AR fails
+      if (p >= i) return { kind: 'vis', txn: t, readOp: firstRead(h, rf, t), t2: order[p], premiseOp: -1 }; // VIS ⊆ AR fails
       if (p > maxPos) maxPos = p;
       if (transitive) for (let w = 0; w < words; w++) {
         let bits = vis[p * words + w] & ~vis[row + w];
@@ -112,14 +114,14 @@ function visibility(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, or
       if (weakReaderRule(level) === 'RC') {
         for (let q = h.txnOpStart[t]; q < o; q++) {
           const t2 = rf.wrSource[q];
-          if (t2 > BOTTOM && t2 !== t1 && writesKey(rf, t2, x) && (t1 === BOTTOM || pos[t2] > pos[t1])) return { kind: 'rc', readOp: o, t2, premiseOp: q };
+          if (t2 > BOTTOM && t2 !== t1 && writesKey(rf, t2, x) && (t1 === BOTTOM || pos[t2] > pos[t1])) return { kind: 'rc', txn: t, readOp: o, t2, premiseOp: q };
         }
         continue;
       }
       for (let p = 0; p < i; p++) {
         const t2 = order[p];
         if (t2 === t1 || !has(i, p) || !writesKey(rf, t2, x)) continue;
-        if (t1 === BOTTOM || p > pos[t1]) return { kind: 'ext', readOp: o, t2, premiseOp: -1 };
+        if (t1 === BOTTOM || p > pos[t1]) return { kind: 'ext', txn: t, readOp: o, t2, premiseOp: -1 };
       }
     }
   }
@@ -131,7 +133,8 @@ function conflicts(rf: ReadsFrom, a: number, b: number): boolean {
   return false;
 }
 
+/** t's first checkable read, else its first operation, else -1 (a transaction with no operations). */
 function firstRead(h: History, rf: ReadsFrom, t: number): number {
   for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (rf.wrSource[o] >= 0) return o;
-  return h.txnOpStart[t];
+  return h.txnOpStart[t] < h.txnOpStart[t + 1] ? h.txnOpStart[t] : -1;
 }

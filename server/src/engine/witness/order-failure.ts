@@ -12,18 +12,21 @@ import type { Explainer } from './witness.ts';
  * only when T2 comes after T1 in the order listed (witness-sentences.test.ts checks this).
  */
 export function orderFailureText(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t: number) => Level, order: Int32Array, f: OrderFailure): string {
-  const t3 = h.opTxn[f.readOp];
+  const t3 = f.txn;
   const level = levelOf(t3);
   const head = `in the commit order ${Array.from(order, (t) => explain.txn(t)).join(', ')}: ${explain.txn(t3)} (at ${level})`;
-  const t1 = rf.wrSource[f.readOp];
-  const x = explain.key(h.opKey[f.readOp]);
   const t2 = explain.txn(f.t2);
-  const newer = t1 === BOTTOM ? `which overwrote the initial value of ${x}` : `which also writes ${x} and commits after ${explain.txn(t1)}`;
+  // 'ext' and 'rc' name a read (readOp); 'rt' and 'vis' a transaction, which may have no reads.
+  const newer = (): string => {
+    const t1 = rf.wrSource[f.readOp];
+    const x = explain.key(h.opKey[f.readOp]);
+    return t1 === BOTTOM ? `which overwrote the initial value of ${x}` : `which also writes ${x} and commits after ${explain.txn(t1)}`;
+  };
   switch (f.kind) {
     case 'ext':
-      return `${head} ${explain.readPhrase(f.readOp)}, but it sees ${t2} (${whySees(h, rf, level, order, f.t2, t3, explain)}), ${newer}`;
+      return `${head} ${explain.readPhrase(f.readOp)}, but it sees ${t2} (${whySees(h, rf, level, order, f.t2, t3, explain)}), ${newer()}`;
     case 'rc':
-      return `${head} ${explain.readPhrase(f.readOp)} after it ${explain.readPhrase(f.premiseOp)}, ${newer}`;
+      return `${head} ${explain.readPhrase(f.readOp)} after it ${explain.readPhrase(f.premiseOp)}, ${newer()}`;
     case 'rt':
       return `${head} commits before ${t2}, although ${t2} finished (at ${h.txnTimeEnd?.[f.t2]}) before ${explain.txn(t3)} started (at ${h.txnTimeStart?.[t3]})`;
     case 'vis':

@@ -88,6 +88,9 @@ function serForcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: 
       if (t1 !== BOTTOM) add(t1, t, explain.edge({ from: t1, to: t, kind: 1, a: o, b: -1 }));
     }
   }
+  // The base edges alone may close a cycle (a session whose times run backwards, for SSER).
+  const base = shortestCycle(n, edges);
+  if (base) return base;
   const reach = (a: number, b: number): boolean => path(n, edges, a, b) !== null;
   for (let changed = true; changed;) {
     changed = false;
@@ -144,6 +147,16 @@ function path(n: number, edges: { from: number; to: number }[], a: number, b: nu
     }
   }
   return null;
+}
+
+/** The shortest cycle of the edge list (small graphs only), or null. */
+function shortestCycle(n: number, edges: { from: number; to: number; edge: WitnessEdge }[]): WitnessEdge[] | null {
+  let best: WitnessEdge[] | null = null;
+  for (const e of edges) {
+    const back = e.from === e.to ? [] : path(n, edges, e.to, e.from);
+    if (back && (!best || back.length + 1 < best.length)) best = [e.edge, ...back.map((i) => edges[i].edge)];
+  }
+  return best;
 }
 
 /** The shortest cycle through the last edge added (it closed the cycle), or null. */
