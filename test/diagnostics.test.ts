@@ -635,3 +635,23 @@ describe('severities the spec fixes (a conformance audit found these)', () => {
     assert.equal(both.findings.filter((f) => f.code === 'CC').length, 1);
   });
 });
+
+describe('list-append places the spec fixes', () => {
+  test('incompatible-order is reported at the headers of the two transactions whose reads disagree, the reads related', () => {
+    const text = 'session s1\n  T1: a(x, 1)\nsession s2\n  T2: a(x, 2)\nsession s3\n  T3: r(x, [1, 2])\nsession s4\n  T4: r(x, [2, 1])\n';
+    const a = analyzeHistText(text);
+    const found = a.findings.filter((f) => f.code === 'incompatible-order');
+    assert.deepEqual(found.map((f) => text.slice(f.span.start, f.span.end)).sort(), ['T3:', 'T4:']);
+    for (const f of found) assert.deepEqual(f.related.map((r) => text.slice(r.span.start, r.span.end)).sort(), ['r(x, [1, 2])', 'r(x, [2, 1])']);
+  });
+
+  test('a cycle of session order and observed appends is a causality-cycle error at each of its reads, as in register histories', () => {
+    const text = 'session s1\n  T1: a(x, 1) r(y, [2])\nsession s2\n  T2: a(y, 2) r(x, [1])\n';
+    const a = analyzeHistText(text);
+    assert.deepEqual(errors(a).filter((f) => f.code === 'causality-cycle').map((f) => text.slice(f.span.start, f.span.end)).sort(), ['r(x, [1])', 'r(y, [2])']);
+    assert.ok(a.findings.some((f) => f.code === 'G1c'), 'also the G1c anomaly');
+    // A G1c through a ww edge is no so ∪ wr cycle: no causality-cycle.
+    const g1c = analyzeHistText('session s1\n  T1: a(x, 1) a(y, 1)\nsession s2\n  T2: a(x, 2) r(y, [1])\nsession s3\n  T3: r(x, [1, 2])\n');
+    assert.ok(!g1c.findings.some((f) => f.code === 'causality-cycle'));
+  });
+});

@@ -77,6 +77,11 @@ const RULES: Record<CycleClass, ClassRule> = {
   },
 };
 
+/** so ∪ wr alone (a causality cycle, which breaks every level as a read-consistency error): its smallest cycle, or null. */
+export function smallestCausalityCycle(inf: ListInference): CycleEdge[] | null {
+  return new CycleGraph(inf, false).smallest({ allowed: bit(LK_SO) | bit(LK_WR), start: LK_WR, phases: 1, startPhase: 0, step: () => 0, accept: () => true }, false);
+}
+
 /**
  * The smallest cycle of each class, searched with only the edges the class allows; classes not
  * found without rt are searched again with rt (their -realtime variants) when times exist.

@@ -2,7 +2,7 @@
 
 import { finding, type Finding } from '../model/diagnostics.ts';
 import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
-import { opSpan } from '../model/reads-from.ts';
+import { opSpan, txnSpan } from '../model/reads-from.ts';
 import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
 
 export const LK_SO = 0;
@@ -345,10 +345,13 @@ export function inferListAppend(h: History): ListInference {
         const other = longestRead[k];
         const msg = (mine: Int32Array, theirs: Int32Array, at: number): string =>
           `incompatible order of ${keyName}: ${listText(h, mine)} and ${listText(h, theirs)} differ at position ${at + 1} (${names.valueText(mine[at])} vs ${at < theirs.length ? names.valueText(theirs[at]) : 'nothing'}): neither is a prefix of the other`;
-        findings.push(finding('incompatible-order', 'error', msg(list, ver, d), span, [{ span: opSpan(h, other), message: `the longest read of ${keyName}` }]));
+        // At the reading transactions' headers (the spec's place for it), the two reads related.
+        findings.push(finding('incompatible-order', 'error', msg(list, ver, d), txnSpan(h, t),
+          [{ span, message: `this read of ${keyName}` }, { span: opSpan(h, other), message: `the longest read of ${keyName}` }]));
         if (incompatibleKeys[k] === 0) {
           incompatibleKeys[k] = 1;
-          findings.push(finding('incompatible-order', 'error', msg(ver, list, d), opSpan(h, other), [{ span, message: `a read of ${keyName} that disagrees` }]));
+          findings.push(finding('incompatible-order', 'error', msg(ver, list, d), txnSpan(h, opTxn[other]),
+            [{ span: opSpan(h, other), message: `the longest read of ${keyName}` }, { span, message: `a read of ${keyName} that disagrees` }]));
         }
       }
     }

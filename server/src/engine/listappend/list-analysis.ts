@@ -4,7 +4,7 @@ import { finding, type Finding, type RelatedSpan, type Severity, type Span } fro
 import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
 import { opSpan, txnSpan } from '../model/reads-from.ts';
 import { anomalyRow, CYCLE_CLASSES, LIST_LEVELS, type AnomalyCode, type ListLevel } from './anomaly-table.ts';
-import { findCycles, type CycleEdge } from './cycles.ts';
+import { findCycles, smallestCausalityCycle, type CycleEdge } from './cycles.ts';
 import { hasListOps, inferListAppend, LIST_EDGE_NAMES, listOf, listText, LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
 import { levelById, levelRow, weakerOrEqual } from '../levels/levels.ts';
 import { memoByObject } from '../util/memo.ts';
@@ -108,7 +108,7 @@ function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
     else v = uniform(l);
     verdicts.set(l, v);
   }
-  const findings: Finding[] = [...inf.findings];
+  const findings: Finding[] = [...inf.findings, ...causalityFindings(inf)];
   for (const a of anomalies) {
     const related: RelatedSpan[] = a.related ?? a.cycle.map((x) => ({ span: x.span, message: edgeSentence(x) }));
     findings.push(finding(a.code, 'error', a.message, a.span, related));
@@ -252,6 +252,19 @@ function lostUpdates(inf: ListInference): LostUpdate[] {
     }
   }
   return out;
+}
+
+/**
+ * A cycle of session order and observed appends (so ∪ wr) is a read-consistency error, as in
+ * register histories (`causality-cycle`, at each read on it); it is also the G1c anomaly.
+ */
+function causalityFindings(inf: ListInference): Finding[] {
+  const cycle = smallestCausalityCycle(inf);
+  if (!cycle) return [];
+  const edges = cycle.map((x) => explainEdge(inf, x));
+  const whole = edges.map(edgeSentence).join('; ');
+  const related: RelatedSpan[] = edges.map((x) => ({ span: x.span, message: edgeSentence(x) }));
+  return edges.filter((x) => x.kind === 'wr').map((x) => finding('causality-cycle', 'error', `information flows in a circle: ${whole}`, x.span, related));
 }
 
 /**
