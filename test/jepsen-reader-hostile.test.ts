@@ -103,15 +103,15 @@ test('a :txn event without a process is an error, not silently dropped; :process
     '{:type :invoke, :f :start, :value nil, :process :nemesis}',
   ]);
   assert.deepEqual(messages(f), [
-    'malformed EDN at line 1: a :txn event without :process (its session); the event is skipped',
-    'malformed EDN at line 2: a :txn event without :process (its session); the event is skipped',
-    "malformed EDN at line 3: :process must be a non-negative integer, a keyword or a string, found '-1'; the event is skipped",
-    "malformed EDN at line 4: :process must be a non-negative integer, a keyword or a string, found '[1'; the event is skipped",
+    'invalid Jepsen event at line 1: a :txn event without :process (its session); the event is skipped',
+    'invalid Jepsen event at line 2: a :txn event without :process (its session); the event is skipped',
+    "invalid Jepsen event at line 3: :process must be a non-negative integer, a keyword or a string, found '-1'; the event is skipped",
+    "invalid Jepsen event at line 4: :process must be a non-negative integer, a keyword or a string, found '[1'; the event is skipped",
   ]);
   const j = json(['{"type":"invoke","f":"txn","value":[["append",1,1]],"time":1}', '{"type":"invoke","f":"txn","value":[],"process":true}', '{"type":"invoke","f":"start","process":"nemesis"}']);
   assert.deepEqual(messages(j), [
-    'malformed JSON event at line 1: a "txn" event without "process" (its session); the event is skipped',
-    'malformed JSON event at line 2: "process" must be a non-negative integer or a string, found true; the event is skipped',
+    'invalid Jepsen event at line 1: a "txn" event without "process" (its session); the event is skipped',
+    'invalid Jepsen event at line 2: "process" must be a non-negative integer or a string, found true; the event is skipped',
   ]);
 });
 
@@ -158,16 +158,16 @@ test('integers of more than 30 digits (as in .hist) and floats out of range are 
     '{:type :invoke, :f :txn, :value [[:w 1 1.5]], :process 2, :time 1}',
   ]);
   assert.deepEqual(messages(f), [
-    'malformed EDN at line 1: a number may have at most 30 digits (this one has 33); the event is skipped',
-    "malformed EDN at line 2: the number '1.5e400' is out of range; the event is skipped",
+    'invalid Jepsen event at line 1: a number may have at most 30 digits (this one has 33); the event is skipped',
+    "invalid Jepsen event at line 2: the number '1.5e400' is out of range; the event is skipped",
   ]);
   const j = json([
     '{"type":"invoke","f":"txn","value":[["w",1,123456789012345678901234567890123]],"process":0,"time":1}',
     '{"type":"invoke","f":"txn","value":[["w",1,1.5e400]],"process":1,"time":1}',
   ]);
   assert.deepEqual(messages(j), [
-    'malformed JSON event at line 1: a number may have at most 30 digits (this one has 33) at position 43; the event is skipped',
-    'malformed JSON event at line 2: a number out of range; the event is skipped',
+    'invalid Jepsen event at line 1: a number may have at most 30 digits (this one has 33) at position 43; the event is skipped',
+    'invalid Jepsen event at line 2: a number out of range; the event is skipped',
   ]);
 });
 
@@ -204,13 +204,13 @@ test(':time must be an integer within ±(2^53−1), as .hist intervals; a comple
     '{:type :invoke, :f :txn, :value [[:w 5 1]], :time 1, :process 6, :index -1}',
   ]);
   assert.deepEqual(messages(f), [
-    "malformed EDN at line 1: :time must be an integer of magnitude at most 2^53−1 (9007199254740991), found '-99999999999999999999999'; the event is skipped",
-    "malformed EDN at line 2: :time must be an integer of magnitude at most 2^53−1 (9007199254740991), found '1.5e400'; the event is skipped",
-    "malformed EDN at line 3: :time must be an integer of magnitude at most 2^53−1 (9007199254740991), found '1.5'; the event is skipped",
-    "malformed EDN at line 4: :time must be an integer of magnitude at most 2^53−1 (9007199254740991), found '9007199254740992'; the event is skipped",
-    "malformed EDN at line 5: :time must be an integer of magnitude at most 2^53−1 (9007199254740991), found ':soon'; the event is skipped",
+    "invalid Jepsen event at line 1: :time must be an integer of magnitude at most 2^53−1 (9007199254740991), found '-99999999999999999999999'; the event is skipped",
+    "invalid Jepsen event at line 2: :time must be an integer of magnitude at most 2^53−1 (9007199254740991), found '1.5e400'; the event is skipped",
+    "invalid Jepsen event at line 3: :time must be an integer of magnitude at most 2^53−1 (9007199254740991), found '1.5'; the event is skipped",
+    "invalid Jepsen event at line 4: :time must be an integer of magnitude at most 2^53−1 (9007199254740991), found '9007199254740992'; the event is skipped",
+    "invalid Jepsen event at line 5: :time must be an integer of magnitude at most 2^53−1 (9007199254740991), found ':soon'; the event is skipped",
     'T7 completes (at 40) before it was invoked (at 50); it is read without a real-time interval',
-    "malformed EDN at line 10: :index must be a non-negative integer of at most 2^53−1, found '-1'; the event is skipped",
+    "invalid Jepsen event at line 10: :index must be a non-negative integer of at most 2^53−1, found '-1'; the event is skipped",
   ]);
   const h = f.history;
   const interval = (name: string): string => {
@@ -230,10 +230,10 @@ test(':time must be an integer within ±(2^53−1), as .hist intervals; a comple
     '{"type":"invoke","f":"txn","value":[["w",1,1]],"time":1,"index":9007199254740993,"process":3}',
   ]);
   assert.deepEqual(messages(j), [
-    'malformed JSON event at line 1: "time" must be an integer of magnitude at most 2^53−1 (9007199254740991), found 1.5; the event is skipped',
-    'malformed JSON event at line 2: "time" must be an integer of magnitude at most 2^53−1 (9007199254740991), found "5"; the event is skipped',
-    'malformed JSON event at line 3: "time" must be an integer of magnitude at most 2^53−1 (9007199254740991), found -99999999999999999999999; the event is skipped',
-    'malformed JSON event at line 4: "index" must be a non-negative integer of magnitude at most 2^53−1 (9007199254740991), found 9007199254740993; the event is skipped',
+    'invalid Jepsen event at line 1: "time" must be an integer of magnitude at most 2^53−1 (9007199254740991), found 1.5; the event is skipped',
+    'invalid Jepsen event at line 2: "time" must be an integer of magnitude at most 2^53−1 (9007199254740991), found "5"; the event is skipped',
+    'invalid Jepsen event at line 3: "time" must be an integer of magnitude at most 2^53−1 (9007199254740991), found -99999999999999999999999; the event is skipped',
+    'invalid Jepsen event at line 4: "index" must be a non-negative integer of magnitude at most 2^53−1 (9007199254740991), found 9007199254740993; the event is skipped',
   ]);
 });
 
@@ -247,9 +247,9 @@ test('JSON lines nested thousands of levels deep: a plain message, no stack over
     `{"type":"invoke","f":"txn","value":[["w",1,1]],"process":1,"node":${deep(100000)},"big":9007199254740993}`,
   ]);
   assert.deepEqual(messages(j), [
-    "malformed JSON event at line 1: a read list's elements must be numbers or strings, found a list; the event is skipped",
-    "malformed JSON event at line 2: a read list's elements must be numbers or strings, found a list; the event is skipped",
-    'malformed JSON event at line 3: unknown "type" a list (expected invoke, ok, fail or info); the event is skipped',
+    "invalid Jepsen event at line 1: a read list's elements must be numbers or strings, found a list; the event is skipped",
+    "invalid Jepsen event at line 2: a read list's elements must be numbers or strings, found a list; the event is skipped",
+    'invalid Jepsen event at line 3: unknown "type" a list (expected invoke, ok, fail or info); the event is skipped',
   ]);
   assert.equal(j.history.txnCount, 3, 'both invokes read (never completed: unknown)');
 });
@@ -262,8 +262,8 @@ test('JSON lines: keys that name Object.prototype members are not event types or
     '{"type":"invoke","f":"txn","value":[["w","\\u0041",9007199254740993]],"process":1,"__proto__":{"a":[]},"e":[{}, [], true, false, null, -1.5e3]}',
   ]);
   assert.deepEqual(messages(j), [
-    'malformed JSON event at line 1: unknown "type" "constructor" (expected invoke, ok, fail or info); the event is skipped',
-    'malformed JSON event at line 2: expected a micro-op like ["append", k, v], found a list of 3 starting with "toString"; the event is skipped',
+    'invalid Jepsen event at line 1: unknown "type" "constructor" (expected invoke, ok, fail or info); the event is skipped',
+    'invalid Jepsen event at line 2: expected a micro-op like ["append", k, v], found a list of 3 starting with "toString"; the event is skipped',
   ]);
   assert.deepEqual(shape(j.history), ['p0: T3(1:1)', 'p1: T4("A":9007199254740993)']);
 });
@@ -277,7 +277,7 @@ test('EDN: a history vector never closed, a stray or mismatched bracket, a dupli
   assert.deepEqual(messages(edn(['[' + ev('invoke', 0), ev('ok', 0) + ']'])), []);
   assert.deepEqual(messages(edn(['(' + ev('invoke', 0), ev('ok', 0) + ')'])), []);
   // The last event is malformed and its line holds the ']': one error, not a second for the bracket.
-  assert.deepEqual(messages(edn(['[' + ev('invoke', 0), '{:type :weird}]'])), ['malformed EDN at line 2: unknown :type :weird (expected :invoke, :ok, :fail or :info); the event is skipped']);
+  assert.deepEqual(messages(edn(['[' + ev('invoke', 0), '{:type :weird}]'])), ['invalid Jepsen event at line 2: unknown :type :weird (expected :invoke, :ok, :fail or :info); the event is skipped']);
   assert.deepEqual(messages(edn(['[' + ev('invoke', 0), ev('ok', 0) + ')'])), ["malformed EDN at line 2: unexpected ')' (the history opened with '[' at line 1 closes with ']')"]);
   assert.deepEqual(messages(edn([ev('invoke', 0), ']', ev('ok', 0)])), ["malformed EDN at line 2: unexpected ']' (no history vector is open)"]);
   const dup = edn([
@@ -300,13 +300,13 @@ test('a transaction spelled :f "txn" (EDN string) or "f": ":txn" (JSON) is an er
     '{:type :ok, :f "txn", :value [[:r 1 [2]]], :time 2, :process 1, :index 1}',
     '{:type :invoke, :f :read, :value nil, :time 3, :process 2, :index 2}',
   ]);
-  assert.deepEqual(messages(e), ['malformed EDN at line 2: :f is the string "txn"; a transaction is :f :txn (a keyword); the event is skipped']);
+  assert.deepEqual(messages(e), ['invalid Jepsen event at line 2: :f is the string "txn"; a transaction is :f :txn (a keyword); the event is skipped']);
   const j = json([
     '{"type":"invoke","f":"txn","value":[["r",1,null]],"time":1,"process":1,"index":0}',
     '{"type":"ok","f":":txn","value":[["r",1,[2]]],"time":2,"process":1,"index":1}',
     '{"type":"invoke","f":"read","value":null,"time":3,"process":2,"index":2}',
   ]);
-  assert.deepEqual(messages(j), ['malformed JSON event at line 2: "f" is ":txn"; a transaction is "f": "txn"; the event is skipped']);
+  assert.deepEqual(messages(j), ['invalid Jepsen event at line 2: "f" is ":txn"; a transaction is "f": "txn"; the event is skipped']);
 });
 
 test('convert refuses a float value (as the string "1.5" it would equal a string value): verdicts would change', () => {

@@ -132,6 +132,6 @@ test('malformed EDN: one error per bad event with its line, the rest still read'
 
 test('malformed JSON lines: a clear error with the line number', () => {
   const f = readJepsenJson('{"type":"invoke","f":"txn","value":[["append",1,1]],"process":0,"time":1}\n{"type":"ok","f":"txn","value":[["append",1,1]],"process":0,"time":2}\nnot json\n{"type":"ok","f":"txn","value":[["bogus",1,1]],"process":3}\n');
-  assert.deepEqual(f.findings.map((x) => x.message.replace(/:.*$/s, '')), ['malformed JSON event at line 3', 'malformed JSON event at line 4']);
+  assert.deepEqual(f.findings.map((x) => x.message.replace(/:.*$/s, '')), ['malformed JSON event at line 3', 'invalid Jepsen event at line 4']);
   assert.equal(f.history.txnCount, 2);
 });

@@ -56,9 +56,10 @@ export function renderDetails(r: FileReport): string {
     out.push(`  ${levels.join(', ')} violated${w.anomaly !== levels[0] && !levels.includes(w.anomaly) ? ` (${safe(w.anomaly)})` : ''}:`);
     out.push(...witnessLines(w).map((l) => `    ${l}`));
   }
-  const claimUndecided = (r as ClaimedReport).claim?.consistent === null;
+  // not-checked warnings: a claimed level left undecided (claim.ts), or a file that yielded nothing to check (a Jepsen
+  // history of nemesis events only): a table of ✓ must not hide either.
   for (const d of r.diagnostics) {
-    if (d.severity === 'error' || (claimUndecided && d.severity === 'warning' && d.code === 'not-checked')) out.push(`  ${diagnosticLine(d)}`);
+    if (d.severity === 'error' || (d.severity === 'warning' && d.code === 'not-checked')) out.push(`  ${diagnosticLine(d)}`);
   }
   return out.join('\n');
 }

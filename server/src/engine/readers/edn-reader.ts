@@ -5,18 +5,20 @@
 // of bench/list-append.ts (511 MB) would take 25 s or more, against a 10 s budget for reading and
 // the whole analysis; this reader takes it from bytes into the history's typed arrays in 4–5 s.
 // This reader understands the EDN that Jepsen histories use (maps, vectors, lists, sets, keywords,
-// integers, floats, strings, nil, booleans, #tags) and skips what it does not need. Integers are
-// exact up to MAX_INTEGER_DIGITS digits (beyond 2^53 interned by their decimal text). Values are
-// equal as Clojure's = says: the string "a", the keyword :a and the symbol a differ, and so do the
-// float 1.0 and the integer 1.
+// integers, floats, strings, characters, nil, booleans, #tags, #_ discards) and skips what it does
+// not need; micro-ops compare scalars only (a set or tagged value there is refused, not merged).
+// Integers are exact up to MAX_INTEGER_DIGITS digits (beyond 2^53 interned by their decimal text).
+// Values are equal as Clojure's = says: the string "a", the keyword :a and the symbol a differ, and
+// so do the float 1.0 and the integer 1.
 
 import type { Finding } from '../model/diagnostics.ts';
 import type { History } from '../model/history.ts';
 import { LineIndex } from '../syntax/line-index.ts';
-import { Int32Vec } from '../util/int-vec.ts';
+import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
 import { utf8 } from '../util/utf8.ts';
 import {
-  canonicalInteger, EV_FAIL, EV_INFO, EV_INVOKE, EV_OK, JepsenAssembler, looksListAppend, MAX_INTEGER_DIGITS, MOP_APPEND, MOP_READ, MOP_WRITE,
+  canonicalInteger, EV_FAIL, EV_INFO, EV_INVOKE, EV_OK, invalidEvent, JepsenAssembler, looksListAppend, MAX_INTEGER_DIGITS, MOP_APPEND, MOP_READ, MOP_WRITE,
+  SKIP_NO_OPS, SKIP_NOT_TXN,
 } from './jepsen-history.ts';
 
 export interface JepsenFile {
@@ -25,8 +27,12 @@ export interface JepsenFile {
   lines: LineIndex;
 }
 
+/**
+ * A problem at `at`. `syntax`: the input is not EDN there ("malformed EDN"); otherwise it is
+ * well-formed EDN that is no event IsoCheck can read, and messages must not call it malformed.
+ */
 class EdnError extends Error {
-  constructor(message: string, readonly at: number) {
+  constructor(message: string, readonly at: number, readonly syntax = false) {
     super(message);
   }
 }
@@ -49,6 +55,19 @@ const K_TIME = 4;
 const K_INDEX = 5;
 const K_VALUE = 6;
 
+/** An event's :f: absent (or nil), :txn, or anything else (the nemesis's :start, …). */
+const F_ABSENT = 0;
+const F_TXN = 1;
+const F_OTHER = 2;
+/** An event's :value: absent, a vector of micro-ops (its first element a vector, or empty), or anything else. */
+const V_ABSENT = 0;
+const V_OPS = 1;
+const V_OTHER = 2;
+/** scalar() at a closing bracket: no value there (Elle's two-element read [:r k]). */
+const MISSING = -2;
+/** skipForm()'s mark of an open map (bit 0 holds the parity of its forms). */
+const MAP_FORM = 2;
+
 /** A plain digit run this long or shorter is below 2^53 (the scalar fast path's bound). */
 const SAFE_DIGITS = 15;
 /** How much of an offending token a message quotes. */
@@ -59,6 +78,8 @@ const FLOAT = /^[+-]?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?M?$/;
 const RATIO = /^[+-]?\d+\/\d+$/;
 /** EDN forbids leading zeros, and Clojure would read 017 as octal 15: refused rather than guessed. */
 const LEADING_ZERO = (token: string): string => `the integer '${token}' starts with 0, which EDN does not allow (Clojure would read it as an octal number)`;
+/** What a micro-op compares: scalars only. Sets, tags, maps and characters are refused rather than compared by their text (#{1 2} equals #{2 1}). */
+const NOT_SCALAR = (what: string): string => `${what} as a micro-op's key, value or list element: IsoCheck compares integers, floats, strings, keywords and symbols there`;
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9 || c === 44; // commas are whitespace in EDN
@@ -103,17 +124,46 @@ class EdnParser {
     return lo + 1;
   }
 
+  /** Where the last skipped (malformed) stretch ended: a closing bracket in it was lost, not missing. */
+  private skippedTo = -1;
+
+  /** Reports a syntax error at `at` (the event from `start` is skipped) and resumes at the next line. */
+  private malformed(message: string, start: number, at: number): void {
+    // An error at the end of the file is shown on the last line that has something.
+    at = Math.min(at, this.n);
+    if (at >= this.n) {
+      at = this.n - 1;
+      while (at > start && isSpace(this.b[at])) at--;
+    }
+    this.asm.problem(`malformed EDN at line ${this.lineOf(at)}: ${message}; the event is skipped`, start, Math.max(at, start + 1));
+    const nl = this.b.indexOf(10, Math.max(at, start));
+    this.i = nl < 0 ? this.n : nl + 1;
+    this.skippedTo = this.i;
+  }
+
+  /** ws() between events: a malformed #_ discard there is reported like a malformed event. */
+  private topWs(): void {
+    for (;;) {
+      const start = this.i;
+      try {
+        this.ws();
+        return;
+      } catch (e) {
+        if (!(e instanceof EdnError)) throw e;
+        this.malformed(e.message, start, e.at);
+      }
+    }
+  }
+
   run(): void {
     let eventNo = 0;
-    this.ws();
+    this.topWs();
     // A history written as one vector (or list) of maps: step inside it, and expect it closed.
     let open = -1;
     if (this.i < this.n && (this.b[this.i] === C_LBRACK || this.b[this.i] === C_LPAREN)) {
       open = this.i++;
-      this.ws();
+      this.topWs();
     }
-    /** Where the last skipped (malformed) stretch ended: a closing bracket in it was lost, not missing. */
-    let skippedTo = -1;
     while (this.i < this.n) {
       const c = this.b[this.i];
       if (c === C_RBRACK || c === C_RPAREN) {
@@ -124,40 +174,55 @@ class EdnParser {
         }
         open = -1;
         this.i++;
-        this.ws();
+        this.topWs();
         continue;
       }
       const start = this.i;
+      this.eventType = -2;
       try {
-        if (c === C_HASH) this.skipTag();
+        if (c === C_HASH) this.skipTag("an event map '{…}'");
         if (this.b[this.i] !== C_LBRACE) throw new EdnError(`expected an event map '{…}', found ${this.describe()}`, this.i);
         this.eventMap(eventNo++);
       } catch (e) {
         if (!(e instanceof EdnError)) throw e;
-        // An error at the end of the file is shown on the last line that has something.
-        let at = Math.min(e.at, this.n);
-        if (at >= this.n) {
-          at = this.n - 1;
-          while (at > start && isSpace(this.b[at])) at--;
-        }
-        this.asm.problem(`malformed EDN at line ${this.lineOf(at)}: ${e.message}; the event is skipped`, start, Math.max(at, start + 1));
-        // Resume at the next line.
-        const nl = this.b.indexOf(10, Math.max(at, start));
-        this.i = nl < 0 ? this.n : nl + 1;
-        skippedTo = this.i;
+        if (this.eventType === EV_INVOKE) this.asm.markInvoke();
+        this.failed(e, start);
       }
-      this.ws();
+      this.topWs();
     }
     if (open >= 0) {
       let last = this.n - 1;
       while (last > open && isSpace(this.b[last])) last--;
-      const lost = last < skippedTo && this.b[last] === (this.b[open] === C_LBRACK ? C_RBRACK : C_RPAREN);
+      const lost = last < this.skippedTo && this.b[last] === (this.b[open] === C_LBRACK ? C_RBRACK : C_RPAREN);
       if (!lost) {
         const close = this.b[open] === C_LBRACK ? ']' : ')';
         this.asm.problem(`malformed EDN at line ${this.lineOf(last)}: the history's '${String.fromCharCode(this.b[open])}' at line ${this.lineOf(open)} is never closed (expected '${close}' at the end of the file)`,
           last, last + 1);
       }
     }
+  }
+
+  /**
+   * An event from `start` that could not be read. Unless the error is a syntax error already, the
+   * form is checked from its start: well-formed EDN is an invalid event and reading resumes right
+   * after it (a pretty-printed event spans lines); a form that is not EDN is malformed, and
+   * reading resumes at the next line.
+   */
+  private failed(e: EdnError, start: number): void {
+    if (!e.syntax) {
+      this.i = start;
+      try {
+        this.skipForm();
+      } catch (s) {
+        if (!(s instanceof EdnError)) throw s;
+        this.malformed(s.message, start, s.at);
+        return;
+      }
+      const at = Math.min(e.at, this.i - 1);
+      this.asm.problem(invalidEvent(this.lineOf(at), e.message), start, Math.max(at, start + 1));
+      return;
+    }
+    this.malformed(e.message, start, e.at);
   }
 
   /** The token [s, e) for a message, cut at SHOWN_CHARS bytes. */
@@ -172,7 +237,24 @@ class EdnParser {
     return `'${utf8(this.b, this.i, end)}'`;
   }
 
+  /** Whitespace, commas, comments, and #_ discards (the form after #_ is EDN's whitespace, in effect). */
   private ws(): void {
+    const b = this.b;
+    while (this.i < this.n) {
+      const c = b[this.i];
+      if (isSpace(c)) this.i++;
+      else if (c === 59) {
+        const nl = b.indexOf(10, this.i);
+        this.i = nl < 0 ? this.n : nl + 1;
+      } else if (c === C_HASH && b[this.i + 1] === 95) {
+        this.i += 2;
+        this.skipForm(); // iterative, and it never calls ws(): #_#_#_… cannot nest calls
+      } else break;
+    }
+  }
+
+  /** ws() without discards, for skipForm(), which counts #_ itself. */
+  private wsPlain(): void {
     const b = this.b;
     while (this.i < this.n) {
       const c = b[this.i];
@@ -184,10 +266,10 @@ class EdnParser {
     }
   }
 
-  /** `#tag` before a value (e.g. #jepsen.history.Op{…}): skipped. */
-  private skipTag(): void {
+  /** `#tag` before a value (e.g. #jepsen.history.Op{…}): skipped. A set #{…} is refused: `expected` is no set. */
+  private skipTag(expected: string): void {
     this.i++;
-    if (this.i < this.n && this.b[this.i] === C_LBRACE) return; // a set would be #{…}: not an event
+    if (this.i < this.n && this.b[this.i] === C_LBRACE) throw new EdnError(`expected ${expected}, found a set '#{…}'`, this.i - 1);
     while (this.i < this.n && !isDelimiter(this.b[this.i])) this.i++;
     this.ws();
   }
@@ -233,7 +315,7 @@ class EdnParser {
     const end = e > j && b[e - 1] === 78 ? e - 1 : e; // 42N: a bigint, the same integer
     if (j >= end) return null;
     for (let k = j; k < end; k++) if (b[k] < 48 || b[k] > 57) return null;
-    if (b[j] === 48 && end - j > 1) throw new EdnError(LEADING_ZERO(this.shown(s, e)), s);
+    if (b[j] === 48 && end - j > 1) throw new EdnError(LEADING_ZERO(this.shown(s, e)), s, true);
     if (end - j > MAX_INTEGER_DIGITS) throw new EdnError(`a number may have at most ${MAX_INTEGER_DIGITS} digits (this one has ${end - j})`, s);
     return canonicalInteger(neg, this.text(j, end));
   }
@@ -268,7 +350,7 @@ class EdnParser {
     if (d >= e || b[d] < 48 || b[d] > 57) return null; // symbols (Infinity, -foo) are not numbers
     const token = this.text(s, e);
     if (RATIO.test(token)) return { x: NaN, decimal: false };
-    if (!FLOAT.test(token)) throw new EdnError(`'${this.shown(s, e)}' is not a number EDN knows (integers, floats such as 1.5 or 1e3, decimals such as 1.5M)`, s);
+    if (!FLOAT.test(token)) throw new EdnError(`'${this.shown(s, e)}' is not a number EDN knows (integers, floats such as 1.5 or 1e3, decimals such as 1.5M)`, s, true);
     const decimal = token.endsWith('M');
     const x = Number(decimal ? token.slice(0, -1) : token);
     if (x === Infinity || x === -Infinity) throw new EdnError(`the number '${this.shown(s, e)}' is out of range`, s);
@@ -299,6 +381,8 @@ class EdnParser {
       const e = this.keyword();
       return ids.keyword(this.text(this.ts, e));
     }
+    if (c === C_RBRACK || c === C_RPAREN) return MISSING;
+    if (c === C_HASH || c === C_LBRACE || c === C_LBRACK || c === C_LPAREN || c === 92) throw new EdnError(NOT_SCALAR(this.notScalar()), this.i);
     const e = this.token();
     const s = this.ts;
     if (this.b[s] === 110 && this.is(s, e, 'nil')) return -1;
@@ -307,6 +391,19 @@ class EdnParser {
     const n = this.number(s, e);
     if (n === null || Number.isNaN(n.x)) return ids.symbol(this.text(s, e));
     return n.decimal ? ids.decimal(n.x) : ids.float(n.x);
+  }
+
+  /** What the composite or tagged form at i is, for NOT_SCALAR. */
+  private notScalar(): string {
+    const c = this.b[this.i];
+    if (c === C_LBRACE) return 'a map';
+    if (c === C_LBRACK) return 'a vector';
+    if (c === C_LPAREN) return 'a list';
+    if (c === 92) return `the character '${this.shown(this.i, Math.max(this.peekEnd(), this.i + 2))}'`;
+    const d = this.b[this.i + 1];
+    if (d === C_LBRACE) return 'a set #{…}';
+    if (d === C_HASH) return `the symbolic value '${this.shown(this.i, this.peekEnd())}'`; // ##Inf, ##NaN (NaN equals nothing)
+    return `the tagged value '${this.shown(this.i, Math.max(this.peekEnd(), this.i + 1))} …'`;
   }
 
   /** The string at i (at its '"'), its escapes decoded. */
@@ -320,7 +417,7 @@ class EdnParser {
       }
       this.i++;
     }
-    if (this.i >= this.n) throw new EdnError('unterminated string', s - 1);
+    if (this.i >= this.n) throw new EdnError('unterminated string', s - 1, true);
     const e = this.i++;
     return escaped ? this.unescape(s, e) : this.text(s, e);
   }
@@ -344,7 +441,7 @@ class EdnParser {
         for (let k = j + 2; k < j + 6; k++) {
           const h = k < e ? b[k] : -1;
           const digit = h >= 48 && h <= 57 ? h - 48 : h >= 97 && h <= 102 ? h - 87 : h >= 65 && h <= 70 ? h - 55 : -1;
-          if (digit < 0) throw new EdnError(`'\\u' in a string must be followed by four hexadecimal digits, found '\\u${this.text(j + 2, Math.min(k + 1, e))}'`, j);
+          if (digit < 0) throw new EdnError(`'\\u' in a string must be followed by four hexadecimal digits, found '\\u${this.text(j + 2, Math.min(k + 1, e))}'`, j, true);
           code = code * 16 + digit;
         }
         out += String.fromCharCode(code); // a surrogate pair comes as two escapes, joined here
@@ -352,7 +449,7 @@ class EdnParser {
       } else {
         let ce = j + 2; // the whole character after the backslash (UTF-8 continuation bytes)
         while (ce < e && (b[ce] & 0xc0) === 0x80) ce++;
-        throw new EdnError(`unknown escape '\\${this.text(j + 1, ce)}' in a string (EDN has \\t, \\r, \\n, \\\\, \\" and \\uXXXX)`, j);
+        throw new EdnError(`unknown escape '\\${this.text(j + 1, ce)}' in a string (EDN has \\t, \\r, \\n, \\\\, \\" and \\uXXXX)`, j, true);
       }
       j++;
       from = j + 1;
@@ -360,26 +457,85 @@ class EdnParser {
     return out + this.text(from, e);
   }
 
-  /** Skips one value of any shape (no recursion: a depth counter). */
-  private skipValue(): void {
-    let depth = 0;
-    do {
-      this.ws();
-      if (this.i >= this.n) throw new EdnError('the file ends inside a value', this.i);
-      const c = this.b[this.i];
+  /** skipForm()'s stack: per open form its closing bracket, and a map's state (MAP_FORM, its parity in bit 0). */
+  private readonly closers = new Uint8Vec(16);
+  private readonly mapState = new Uint8Vec(16);
+
+  /**
+   * Skips one form of any shape and checks that it is EDN: brackets that match, maps of pairs,
+   * strings with valid escapes; sets, tags (#inst "…", #uuid "…", #jepsen.history.Op{…}, any
+   * #tag form), ##Inf, characters (\a, \() and #_ discards included. Tokens are not checked (a
+   * skipped value may hold Clojure's #object[… 0x1f …]). Every error it throws is a syntax error.
+   * No recursion (a stack of open brackets): values may nest without bound.
+   */
+  private skipForm(): void {
+    const b = this.b;
+    const closers = this.closers;
+    const maps = this.mapState;
+    closers.length = maps.length = 0;
+    let discards = 0; // #_ before the form itself: that many more forms to skip
+    for (;;) {
+      this.wsPlain();
+      if (this.i >= this.n) throw new EdnError('the file ends inside a value', this.i, true);
+      const c = b[this.i];
       if (c === C_LBRACE || c === C_LBRACK || c === C_LPAREN) {
-        depth++;
+        closers.push(c === C_LBRACE ? C_RBRACE : c === C_LBRACK ? C_RBRACK : C_RPAREN);
+        maps.push(c === C_LBRACE ? MAP_FORM : 0);
         this.i++;
-      } else if (c === C_RBRACE || c === C_RBRACK || c === C_RPAREN) {
-        if (depth === 0) throw new EdnError(`unexpected '${String.fromCharCode(c)}'`, this.i);
-        depth--;
+        continue;
+      }
+      if (c === C_RBRACE || c === C_RBRACK || c === C_RPAREN) {
+        const top = closers.length - 1;
+        if (top < 0) throw new EdnError(`unexpected '${String.fromCharCode(c)}'`, this.i, true);
+        if (c !== closers.data[top]) throw new EdnError(`unexpected '${String.fromCharCode(c)}' (expected '${String.fromCharCode(closers.data[top])}')`, this.i, true);
+        if (maps.data[top] === (MAP_FORM | 1)) throw new EdnError('a map with an odd number of forms (a key without its value)', this.i, true);
+        closers.length = maps.length = top;
         this.i++;
+      } else if (c === C_HASH) {
+        const d = this.i + 1 < this.n ? b[this.i + 1] : 32;
+        if (d === C_LBRACE) { // a set
+          closers.push(C_RBRACE);
+          maps.push(0);
+          this.i += 2;
+          continue;
+        }
+        if (d === 95) { // #_: the next form is discarded, and counts for nothing in a map
+          this.i += 2;
+          if (closers.length === 0) discards++;
+          else maps.data[closers.length - 1] ^= 1;
+          continue;
+        }
+        if (d === C_QUOTE) { // #"regex" (Clojure's): its backslashes are the regex's, not string escapes
+          this.i++;
+          this.rawString();
+        } else if (d === C_HASH) { // ##Inf, ##NaN
+          this.i++;
+          this.token();
+        } else { // #tag: the form it tags follows
+          if (isDelimiter(d)) throw new EdnError("a '#' without a tag", this.i, true);
+          this.i++;
+          this.token();
+          continue;
+        }
       } else if (c === C_QUOTE) this.string();
-      else if (c === C_HASH) {
-        this.i++;
-        if (this.b[this.i] !== C_LBRACE) this.token();
-      } else this.token();
-    } while (depth > 0);
+      else if (c === 92) { // a character: \a, \newline, or any one character (\( included)
+        this.i = Math.min(this.i + 2, this.n);
+        while (this.i < this.n && !isDelimiter(b[this.i])) this.i++;
+      } else this.token(); // not a delimiter (wsPlain and the cases above took those): never empty
+      // One whole form ended.
+      if (closers.length === 0) {
+        if (discards === 0) return;
+        discards--;
+      } else maps.data[closers.length - 1] ^= 1;
+    }
+  }
+
+  /** A string whose backslashes are not decoded (Clojure's #"regex"): to its closing '"'. */
+  private rawString(): void {
+    const s = this.i++;
+    while (this.i < this.n && this.b[this.i] !== C_QUOTE) this.i += this.b[this.i] === 92 ? 2 : 1;
+    if (this.i >= this.n) throw new EdnError('unterminated string', s, true);
+    this.i++;
   }
 
   /** The event map key spelled by [s, e): one of K_*. */
@@ -399,25 +555,36 @@ class EdnParser {
     }
   }
 
+  /**
+   * One event map. Which events are transactions: :f :txn, or no :f and micro-ops as :value (as
+   * Elle reads its tests' ops). Another :f (the nemesis's) is skipped whatever well-formed values
+   * it carries, and so is an event with neither. :f may come after the fields it decides about:
+   * until it is known, a field that cannot be read is skipped and its problem kept for the end.
+   */
+  /** The current event's :type once read (-2 before): a refused invoke still counts as one (markInvoke). */
+  private eventType = -2;
+
   private eventMap(eventNo: number): void {
     const asm = this.asm;
     const start = this.i++;
     asm.resetScratch();
     let type = -2;
-    let isTxn = false;
+    let f = F_ABSENT;
+    let value = V_ABSENT;
     let process = -1;
     /** A process that is not a safe integer: its label and session name (namedProcessSlot). */
     let processLabel: string | null = null;
     let processSession = '';
     let time = NaN;
     let index = -1;
-    let hasValue = false;
+    /** The first problem of a field read before :f: an error if the event turns out a transaction. */
+    let pending: EdnError | null = null;
     /** The known keys seen (bit K_*), and the other keys' spans: EDN forbids a key twice in a map. */
     let seen = 0;
     this.otherKeys.length = 0;
     for (;;) {
       this.ws();
-      if (this.i >= this.n) throw new EdnError("the file ends inside an event: expected '}'", this.i);
+      if (this.i >= this.n) throw new EdnError("the file ends inside an event: expected '}'", this.i, true);
       if (this.b[this.i] === C_RBRACE) {
         this.i++;
         break;
@@ -425,72 +592,98 @@ class EdnParser {
       const ke = this.keyword();
       const ks = this.ts;
       this.ws();
-      if (this.i >= this.n) throw new EdnError('the file ends after a key', this.i);
+      if (this.i >= this.n) throw new EdnError('the file ends after a key', this.i, true);
       // Which key: by length and first letter, then one comparison (this runs per key of every event).
       const key = this.eventKey(ks, ke);
       if (key !== K_OTHER) {
-        if ((seen & (1 << key)) !== 0) throw new EdnError(`the key :${this.text(ks, ke)} appears twice in an event map (EDN forbids duplicate keys)`, ks - 1);
+        if ((seen & (1 << key)) !== 0) throw new EdnError(`the key :${this.text(ks, ke)} appears twice in an event map (EDN forbids duplicate keys)`, ks - 1, true);
         seen |= 1 << key;
       } else this.otherKey(ks, ke);
       if (key === K_TYPE) {
+        // Every Jepsen operation has one of the four types, the nemesis's too: checked on all events.
         const e = this.keyword();
         const s = this.ts;
         const c = this.b[s];
         type = c === 105 ? (this.is(s, e, 'invoke') ? EV_INVOKE : this.is(s, e, 'info') ? EV_INFO : -1)
           : c === 111 && this.is(s, e, 'ok') ? EV_OK : c === 102 && this.is(s, e, 'fail') ? EV_FAIL : -1;
         if (type < 0) throw new EdnError(`unknown :type :${this.text(s, e)} (expected :invoke, :ok, :fail or :info)`, s);
+        this.eventType = type;
       } else if (key === K_F) {
-        if (this.b[this.i] === C_COLON) {
-          const e = this.keyword();
-          isTxn = this.is(this.ts, e, 'txn');
-        } else if (this.b[this.i] === C_QUOTE) {
-          // "txn" as a string would be skipped as a non-transaction operation: its transaction
-          // would never be checked (a false clean verdict). Said instead.
-          const f = this.string();
-          if (f === 'txn' || f === ':txn') throw new EdnError(`:f is the string ${JSON.stringify(f)}; a transaction is :f :txn (a keyword)`, start);
-        } else this.skipValue();
-      } else if (key === K_PROCESS) {
-        // A process is a session whatever its spelling: 3 is `p3`, :p2 is `:p2`, "p2" is `"p2"`.
         const c = this.b[this.i];
         if (c === C_COLON) {
           const e = this.keyword();
-          processLabel = processSession = `:${this.text(this.ts, e)}`;
-        } else if (c === C_QUOTE) processLabel = processSession = JSON.stringify(this.string());
-        else if (c === C_LBRACK || c === C_LBRACE || c === C_LPAREN || c === C_HASH) {
-          throw new EdnError(`:process must be a non-negative integer, a keyword or a string, found ${this.describe()}`, this.i);
-        } else {
-          const e = this.token();
-          const s = this.ts;
-          process = this.safeInteger(s, e);
-          if (Number.isNaN(process)) {
-            process = -1;
-            if (!this.is(s, e, 'nil')) { // nil: no process, as if the key were absent
-              const int = this.integerText(s, e);
-              if (int === null || int.charCodeAt(0) === 45) throw new EdnError(`:process must be a non-negative integer, a keyword or a string, found '${this.shown(s, e)}'`, s);
-              processLabel = int; // beyond 2^53: named by its exact digits
-              processSession = `p${int}`;
-            }
-          } else if (process < 0) throw new EdnError(`:process must be a non-negative integer, a keyword or a string, found '${this.shown(s, e)}'`, s);
+          f = this.is(this.ts, e, 'txn') ? F_TXN : F_OTHER;
+        } else if (c === C_QUOTE) {
+          // "txn" as a string would be skipped as a non-transaction operation: its transaction
+          // would never be checked (a false clean verdict). Said instead.
+          const fs = this.string();
+          if (fs === 'txn' || fs === ':txn') throw new EdnError(`:f is the string ${JSON.stringify(fs)}; a transaction is :f :txn (a keyword)`, start);
+          f = F_OTHER;
+        } else if (this.is(this.i, this.peekEnd(), 'nil')) this.token(); // :f nil: as if absent
+        else {
+          this.skipForm();
+          f = F_OTHER;
         }
-      } else if (key === K_TIME) {
-        // As .hist's `@ START..END` (a converted history must parse back): integers within ±(2^53−1).
-        const e = this.token();
-        const s = this.ts;
-        time = this.safeInteger(s, e);
-        if (Number.isNaN(time)) throw new EdnError(`:time must be an integer of magnitude at most 2^53−1 (9007199254740991), found '${this.shown(s, e)}'`, s);
-      } else if (key === K_INDEX) {
-        const e = this.token();
-        const s = this.ts;
-        index = this.safeInteger(s, e);
-        if (Number.isNaN(index) || index < 0) throw new EdnError(`:index must be a non-negative integer of at most 2^53−1, found '${this.shown(s, e)}'`, s);
-      } else if (key === K_VALUE) {
-        hasValue = true;
-        this.txnValue();
-      } else this.skipValue();
+      } else if (key === K_OTHER || f === F_OTHER) this.skipForm(); // not read: a non-transaction's fields may hold anything
+      else {
+        const vs = this.i;
+        try {
+          if (key === K_PROCESS) {
+            // A process is a session whatever its spelling: 3 is `p3`, :p2 is `:p2`, "p2" is `"p2"`.
+            const c = this.b[this.i];
+            if (c === C_COLON) {
+              const e = this.keyword();
+              processLabel = processSession = `:${this.text(this.ts, e)}`;
+            } else if (c === C_QUOTE) processLabel = processSession = JSON.stringify(this.string());
+            else if (c === C_LBRACK || c === C_LBRACE || c === C_LPAREN || c === C_HASH) {
+              throw new EdnError(`:process must be a non-negative integer, a keyword or a string, found ${this.describe()}`, this.i);
+            } else {
+              const e = this.token();
+              const s = this.ts;
+              process = this.safeInteger(s, e);
+              if (Number.isNaN(process)) {
+                process = -1;
+                if (!this.is(s, e, 'nil')) { // nil: no process, as if the key were absent
+                  const int = this.integerText(s, e);
+                  if (int === null || int.charCodeAt(0) === 45) throw new EdnError(`:process must be a non-negative integer, a keyword or a string, found '${this.shown(s, e)}'`, s);
+                  processLabel = int; // beyond 2^53: named by its exact digits
+                  processSession = `p${int}`;
+                }
+              } else if (process < 0) throw new EdnError(`:process must be a non-negative integer, a keyword or a string, found '${this.shown(s, e)}'`, s);
+            }
+          } else if (key === K_TIME) {
+            // As .hist's `@ START..END` (a converted history must parse back): integers within ±(2^53−1).
+            const e = this.token();
+            const s = this.ts;
+            time = this.safeInteger(s, e);
+            if (Number.isNaN(time)) throw new EdnError(`:time must be an integer of magnitude at most 2^53−1 (9007199254740991), found '${this.shown(s, e)}'`, s);
+          } else if (key === K_INDEX) {
+            const e = this.token();
+            const s = this.ts;
+            index = this.safeInteger(s, e);
+            if (Number.isNaN(index) || index < 0) throw new EdnError(`:index must be a non-negative integer of at most 2^53−1, found '${this.shown(s, e)}'`, s);
+          } else {
+            value = V_OTHER;
+            this.txnValue();
+            value = this.valueShape;
+          }
+        } catch (e) {
+          if (!(e instanceof EdnError) || e.syntax || f === F_TXN) throw e;
+          // Not known yet to be a transaction: the field is skipped (checked to be EDN), its problem kept.
+          if (key === K_VALUE) value = this.valueShape;
+          this.i = vs;
+          this.skipForm();
+          pending ??= e;
+        }
+      }
     }
     if (type === -2) throw new EdnError('an event without :type', start);
-    if (!isTxn) return; // nemesis and other non-transaction operations
-    if (!hasValue) throw new EdnError('a :txn event without :value', start);
+    if (f !== F_TXN && (f === F_OTHER || value !== V_OPS)) {
+      asm.skipped(f === F_OTHER ? SKIP_NOT_TXN : SKIP_NO_OPS); // the nemesis and other non-transaction operations
+      return;
+    }
+    if (pending !== null) throw pending;
+    if (value === V_ABSENT) throw new EdnError('a :txn event without :value', start);
     if (process < 0 && processLabel === null) throw new EdnError('a :txn event without :process (its session)', start);
     if (index < 0) index = eventNo;
     const slot = processLabel === null ? asm.processSlot(process) : asm.namedProcessSlot(processLabel, processSession);
@@ -509,16 +702,20 @@ class EdnParser {
       if (o.data[k + 1] - s !== len) continue;
       let j = 0;
       while (j < len && this.b[s + j] === this.b[ks + j]) j++;
-      if (j === len) throw new EdnError(`the key :${this.shown(ks, ke)} appears twice in an event map (EDN forbids duplicate keys)`, ks - 1);
+      if (j === len) throw new EdnError(`the key :${this.shown(ks, ke)} appears twice in an event map (EDN forbids duplicate keys)`, ks - 1, true);
     }
     o.push(ks);
     o.push(ke);
   }
 
-  /** `[[:append k v] [:r k [..]] [:r k nil] [:w k v] [:r k v] …]` into the assembler's scratch. */
+  /** The last txnValue()'s :value: V_OPS when a vector of micro-ops (its first element a vector, or empty), else V_OTHER; set before it may throw. */
+  private valueShape = V_OTHER;
+
+  /** `[[:append k v] [:r k [..]] [:r k nil] [:r k] [:w k v] [:r k v] …]` into the assembler's scratch. */
   private txnValue(): void {
     const asm = this.asm;
-    if (this.b[this.i] === C_HASH) this.skipTag();
+    this.valueShape = V_OTHER;
+    if (this.b[this.i] === C_HASH) this.skipTag("the transaction's micro-ops as a vector");
     if (this.b[this.i] !== C_LBRACK && this.b[this.i] !== C_LPAREN) {
       if (this.is(this.i, this.peekEnd(), 'nil')) {
         this.token();
@@ -527,15 +724,19 @@ class EdnParser {
       throw new EdnError(`expected the transaction's micro-ops as a vector, found ${this.describe()}`, this.i);
     }
     this.i++;
+    this.valueShape = V_OPS; // until its first element says otherwise (below)
     for (;;) {
       this.ws();
-      if (this.i >= this.n) throw new EdnError('the file ends inside :value', this.i);
+      if (this.i >= this.n) throw new EdnError('the file ends inside :value', this.i, true);
       const c = this.b[this.i];
       if (c === C_RBRACK || c === C_RPAREN) {
         this.i++;
         return;
       }
-      if (c !== C_LBRACK && c !== C_LPAREN) throw new EdnError(`expected a micro-op like [:append k v], found ${this.describe()}`, this.i);
+      if (c !== C_LBRACK && c !== C_LPAREN) {
+        if (asm.mKind.length === 0) this.valueShape = V_OTHER; // [:isolated {…}], ["n1" "n2"]: not micro-ops at all
+        throw new EdnError(`expected a micro-op like [:append k v], found ${this.describe()}`, this.i);
+      }
       const opStart = this.i++;
       this.ws();
       // Fast path: `:r`, `:w` or `:append` then a delimiter, byte by byte (this loop runs per micro-op).
@@ -562,7 +763,7 @@ class EdnParser {
       }
       this.ws();
       const key = this.scalar(asm.keys);
-      if (key < 0) throw new EdnError('a micro-op on the key nil', this.i);
+      if (key < 0) throw new EdnError(key === MISSING ? `the micro-op :${this.text(fs, fe)} has no key` : 'a micro-op on the key nil', this.i);
       this.ws();
       let value = -1;
       let listStart = -1;
@@ -574,7 +775,7 @@ class EdnParser {
         listStart = asm.mElems.length;
         for (;;) {
           this.ws();
-          if (this.i >= this.n) throw new EdnError('the file ends inside a list', this.i);
+          if (this.i >= this.n) throw new EdnError('the file ends inside a list', this.i, true);
           const d = this.b[this.i];
           if (d === C_RBRACK || d === C_RPAREN) {
             this.i++;
@@ -588,8 +789,12 @@ class EdnParser {
           listLen++;
         }
       } else {
+        // [:r k] (no value) is a read of nil, as Elle writes reads in its tests' invokes.
         value = this.scalar(asm.values);
-        if (value < 0 && kind !== MOP_READ) throw new EdnError(`:${this.text(fs, fe)} of nil`, this.i);
+        if (value < 0) {
+          if (kind !== MOP_READ) throw new EdnError(value === MISSING ? `:${this.text(fs, fe)} without a value` : `:${this.text(fs, fe)} of nil`, this.i);
+          value = -1;
+        }
       }
       this.ws();
       if (this.b[this.i] !== C_RBRACK && this.b[this.i] !== C_RPAREN) throw new EdnError(`expected ']' to close the micro-op, found ${this.describe()}`, this.i);

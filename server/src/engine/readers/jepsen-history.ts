@@ -19,6 +19,18 @@ export function canonicalInteger(negative: boolean, digits: string): string {
   return negative && d !== '0' ? `-${d}` : d;
 }
 
+/**
+ * A problem with an event that is well-formed (EDN or JSON) but not an event IsoCheck can read:
+ * both readers word it so, and keep "malformed" for input that is not EDN (or JSON) at all.
+ */
+export function invalidEvent(line: number, message: string): string {
+  return `invalid Jepsen event at line ${line}: ${message}; the event is skipped`;
+}
+
+/** Why a reader skipped a well-formed event without a word (counted for the no-transaction warning). */
+export const SKIP_NOT_TXN = 0; // :f is present and is not :txn (the nemesis, and other non-transaction operations)
+export const SKIP_NO_OPS = 1; // no :f, and :value is not a vector of micro-ops
+
 export const EV_INVOKE = 0;
 export const EV_OK = 1;
 export const EV_FAIL = 2;
@@ -178,11 +190,32 @@ export class JepsenAssembler {
   // The pending invokes' micro-ops (for invokes that never complete).
   private readonly pool = { kind: new Uint8Vec(64), key: new Int32Vec(64), value: new Int32Vec(64), start: new Int32Vec(64), end: new Int32Vec(64) };
   private readonly listWorkload: boolean;
+  private readonly format: 'edn' | 'json';
   private reported = 0;
+  /** Transactions made, and the events skipped per SKIP_* reason: a file that yields no transaction says so (finish). */
+  private txns = 0;
+  private readonly skippedBy = [0, 0];
+  /**
+   * Whether an :invoke was seen. Until then a completion without its invoke is kept here (as
+   * Elle's completion-only histories have none): it becomes a transaction of its own if the file
+   * never invokes anything (finish), and the usual "without its invoke" error at the first invoke.
+   */
+  private sawInvoke = false;
+  private readonly loose = {
+    type: new Uint8Vec(16), slot: new Int32Vec(16), index: new Float64Vec(16), start: new Int32Vec(16), end: new Int32Vec(16), opFrom: new Int32Vec(16),
+    kind: new Uint8Vec(16), key: new Int32Vec(16), value: new Int32Vec(16), listStart: new Int32Vec(16), listLen: new Int32Vec(16), opStart: new Int32Vec(16), opEnd: new Int32Vec(16),
+    elems: new Int32Vec(16),
+  };
 
-  constructor(expectedOps: number, listWorkload: boolean) {
+  constructor(expectedOps: number, listWorkload: boolean, format: 'edn' | 'json' = 'edn') {
     this.builder = new HistoryBuilder(false, expectedOps);
     this.listWorkload = listWorkload;
+    this.format = format;
+  }
+
+  /** A well-formed event that is not a transaction (SKIP_*): no message, but counted. */
+  skipped(reason: number): void {
+    this.skippedBy[reason]++;
   }
 
   /** One micro-op of the current event (both readers, EDN and JSON, add them here). */
@@ -250,6 +283,7 @@ export class JepsenAssembler {
   /** One event of the process in slot p (processSlot, namedProcessSlot) whose micro-ops are in the scratch. */
   event(type: number, p: number, time: number, index: number, start: number, end: number): void {
     if (type === EV_INVOKE) {
+      if (!this.sawInvoke) this.markInvoke();
       if (this.pendActive.data[p] === 1) {
         this.problem(`process ${this.slotLabel[p]} invokes a transaction before its previous one completed`, start, end);
         this.finishIncomplete(p);
@@ -272,7 +306,8 @@ export class JepsenAssembler {
       return;
     }
     if (this.pendActive.data[p] === 0) {
-      this.problem(`a completion (:${['invoke', 'ok', 'fail', 'info'][type]}) of process ${this.slotLabel[p]} without its invoke`, start, end);
+      if (this.sawInvoke) this.withoutInvoke(type, p, start, end);
+      else this.keepLoose(type, p, index, start, end);
       return;
     }
     this.pendActive.data[p] = 0;
@@ -289,6 +324,75 @@ export class JepsenAssembler {
     if (type === EV_INFO) this.crashCount.data[p]++;
   }
 
+  private withoutInvoke(type: number, p: number, start: number, end: number): void {
+    this.problem(`a completion (:${['invoke', 'ok', 'fail', 'info'][type]}) of process ${this.slotLabel[p]} without its invoke`, start, end);
+  }
+
+  /** A completion before any invoke, with its micro-ops (the scratch), kept until the file shows whether it has invokes. */
+  private keepLoose(type: number, p: number, index: number, start: number, end: number): void {
+    const l = this.loose;
+    l.type.push(type);
+    l.slot.push(p);
+    l.index.push(index);
+    l.start.push(start);
+    l.end.push(end);
+    l.opFrom.push(l.kind.length);
+    for (let i = 0; i < this.mKind.length; i++) {
+      l.kind.push(this.mKind.data[i]);
+      l.key.push(this.mKey.data[i]);
+      l.value.push(this.mValue.data[i]);
+      const from = this.mListStart.data[i];
+      l.listStart.push(from < 0 ? -1 : l.elems.length);
+      l.listLen.push(this.mListLen.data[i]);
+      for (let j = from; j >= 0 && j < from + this.mListLen.data[i]; j++) l.elems.push(this.mElems.data[j]);
+      l.opStart.push(this.mStart.data[i]);
+      l.opEnd.push(this.mEnd.data[i]);
+    }
+  }
+
+  /**
+   * The file has invokes after all (readers also call this for an invoke they refused: one typo
+   * does not make a history of completions only). The completions kept before the first one lack
+   * theirs, as in any history that mixes the two.
+   */
+  markInvoke(): void {
+    if (this.sawInvoke) return;
+    this.sawInvoke = true;
+    const l = this.loose;
+    for (let e = 0; e < l.type.length; e++) this.withoutInvoke(l.type.data[e], l.slot.data[e], l.start.data[e], l.end.data[e]);
+    for (const v of Object.values(l)) v.length = 0;
+  }
+
+  /**
+   * A history of completions only (Elle's tests and README write them so): each completion is a
+   * transaction of its own, named by its index, in its process's session, without a real-time
+   * interval (Elle derives no real-time order from completions alone). The scratch is reused.
+   */
+  private completionsOnly(): void {
+    const l = this.loose;
+    for (let e = 0; e < l.type.length; e++) {
+      const from = l.opFrom.data[e];
+      const to = e + 1 < l.type.length ? l.opFrom.data[e + 1] : l.kind.length;
+      this.resetScratch();
+      for (let i = from; i < to; i++) {
+        const ls = l.listStart.data[i];
+        let listStart = -1;
+        if (ls >= 0) {
+          listStart = this.mElems.length;
+          for (let j = ls; j < ls + l.listLen.data[i]; j++) this.mElems.push(l.elems.data[j]);
+        }
+        this.addMicroOp(l.kind.data[i], l.key.data[i], l.value.data[i], listStart, l.listLen.data[i], l.opStart.data[i], l.opEnd.data[i]);
+      }
+      const type = l.type.data[e];
+      const p = l.slot.data[e];
+      const t = this.txn(p, type === EV_FAIL, type === EV_INFO, l.index.data[e], l.start.data[e], l.end.data[e], NaN, NaN);
+      if (type === EV_OK) this.addScratchOps(t);
+      else this.addScratchWrites(t);
+      if (type === EV_INFO) this.crashCount.data[p]++;
+    }
+    for (const v of Object.values(l)) v.length = 0;
+  }
+
   private txn(p: number, aborted: boolean, unknown: boolean, index: number, start: number, end: number, t0: number, t1: number): number {
     // A process that crashed (:info) goes on as a new session, as Jepsen's do (at most 1024 per process).
     const generation = this.crashCount.data[p];
@@ -300,6 +404,7 @@ export class JepsenAssembler {
       this.curSessionGen.data[p] = Math.min(generation, 1023);
     }
     const t = this.builder.addTxn(s, aborted, -1, `T${index}`, start, end);
+    this.txns++;
     if (unknown) this.builder.setTxnUnknown(t);
     if (!Number.isNaN(t1)) this.builder.setTxnTime(t, t0, unknown ? Math.max(t0, t1) : t1);
     return t;
@@ -321,6 +426,15 @@ export class JepsenAssembler {
         if (this.listWorkload) this.builder.addListRead(t, k, [], s, e);
         else this.builder.addOp(t, OP_READ, k, INIT_VALUE, s, e);
       } else this.builder.addOp(t, OP_READ, k, this.mValue.data[i], s, e);
+    }
+  }
+
+  /** A completion-only :fail or :info: its own appends and writes (the scratch), no reads, as addPoolOps keeps of an invoke. */
+  private addScratchWrites(t: number): void {
+    for (let i = 0; i < this.mKind.length; i++) {
+      const kind = this.mKind.data[i];
+      if (kind === MOP_READ) continue;
+      this.builder.addOp(t, kind === MOP_APPEND ? OP_APPEND : OP_WRITE, this.mKey.data[i], this.mValue.data[i], this.mStart.data[i], this.mEnd.data[i]);
     }
   }
 
@@ -352,9 +466,23 @@ export class JepsenAssembler {
     const proc = this.slotProcess.data;
     open.sort((a, b) => (Number.isNaN(proc[a]) ? (Number.isNaN(proc[b]) ? a - b : 1) : Number.isNaN(proc[b]) ? -1 : proc[a] - proc[b]));
     for (const p of open) this.finishIncomplete(p);
+    if (!this.sawInvoke) this.completionsOnly();
+    // With a problem reported, nothing read is already loud: every level is undecided ("nothing could be read").
+    if (this.txns === 0 && this.reported === 0) this.findings.push(finding('not-checked', 'warning', this.nothingChecked(), { start: 0, end: 0 }));
     const keys = this.keys;
     const values = this.values;
     return this.builder.finish(keys.shown.length, (k) => keys.name(k), (v) => (v === INIT_VALUE ? 'init' : v < 0 ? '?' : values.name(v)), new Map(), true, { valueCount: values.shown.length });
+  }
+
+  /** Why the file yielded no transaction: a clean verdict on it must not look like one on a checked history. */
+  private nothingChecked(): string {
+    const edn = this.format === 'edn';
+    const [notTxn, noOps] = this.skippedBy;
+    const parts: string[] = [];
+    const events = (n: number): string => `${n} event${n === 1 ? '' : 's'}`;
+    if (notTxn > 0) parts.push(`${events(notTxn)} skipped as no transaction (${edn ? ':f is not :txn' : '"f" is not "txn"'})`);
+    if (noOps > 0) parts.push(`${events(noOps)} skipped for having neither ${edn ? ':f nor micro-ops as :value' : '"f" nor micro-ops as "value"'}`);
+    return `no transaction was read from this file, so nothing was checked: ${parts.length > 0 ? parts.join('; ') : 'it has no events'}`;
   }
 }
 

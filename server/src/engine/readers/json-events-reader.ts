@@ -4,14 +4,15 @@ import { LineIndex } from '../syntax/line-index.ts';
 import { Int32Vec } from '../util/int-vec.ts';
 import type { JepsenFile } from './edn-reader.ts';
 import {
-  canonicalInteger, EV_FAIL, EV_INFO, EV_INVOKE, EV_OK, JepsenAssembler, looksListAppend, MAX_INTEGER_DIGITS, MOP_APPEND, MOP_READ, MOP_WRITE, type ScalarIds,
+  canonicalInteger, EV_FAIL, EV_INFO, EV_INVOKE, EV_OK, invalidEvent, JepsenAssembler, looksListAppend, MAX_INTEGER_DIGITS, MOP_APPEND, MOP_READ, MOP_WRITE,
+  type ScalarIds, SKIP_NO_OPS, SKIP_NOT_TXN,
 } from './jepsen-history.ts';
 
 // Maps, not object literals: "constructor" or "toString" must not find Object.prototype's members.
 const TYPES = new Map<unknown, number>([['invoke', EV_INVOKE], ['ok', EV_OK], ['fail', EV_FAIL], ['info', EV_INFO]]);
 const MOPS = new Map<unknown, number>([['append', MOP_APPEND], ['r', MOP_READ], ['w', MOP_WRITE]]);
 
-/** A problem with an event, its message shown as is. */
+/** A problem with an event that is well-formed JSON (invalidEvent), its message shown as is. */
 class JsonEventError extends Error {}
 
 /**
@@ -34,7 +35,7 @@ class ExactInteger {
 /** `{"type": "ok", "f": "txn", "value": [["append", k, v], ["r", k, [..] | null], ["w", k, v]], "process": p, "time": t, "index": i}` per line. */
 export function readJepsenJson(text: string): JepsenFile {
   const starts = new Int32Vec(1024);
-  const asm = new JepsenAssembler((text.length / 30) | 0, looksListAppend(text));
+  const asm = new JepsenAssembler((text.length / 30) | 0, looksListAppend(text), 'json');
   let pos = 0;
   let lineNo = 0;
   while (pos <= text.length) {
@@ -57,10 +58,12 @@ export function readJepsenJson(text: string): JepsenFile {
       }
     } catch (e) {
       // JSON.parse is iterative in V8 (any depth parses); an engine whose parser recurses throws a RangeError.
-      const message = e instanceof JsonEventError || e instanceof SyntaxError ? e.message
-        : e instanceof RangeError ? 'the event is nested too deeply (or is too large) for the JSON parser' : null;
+      // Only text that is not JSON is "malformed"; well-formed JSON that is no readable event is said so.
+      const message = e instanceof SyntaxError ? `malformed JSON event at line ${lineNo}: ${e.message}; the event is skipped`
+        : e instanceof JsonEventError ? invalidEvent(lineNo, e.message)
+          : e instanceof RangeError ? invalidEvent(lineNo, 'the event is nested too deeply (or is too large) for the JSON parser') : null;
       if (message === null) throw e;
-      asm.problem(`malformed JSON event at line ${lineNo}: ${message}; the event is skipped`, start, Math.max(nl, start + 1));
+      asm.problem(message, start, Math.max(nl, start + 1));
     }
   }
   return { history: asm.finish(), findings: asm.findings, lines: LineIndex.ofLineStarts(starts.toArray()) };
@@ -116,18 +119,28 @@ function event(asm: JepsenAssembler, e: unknown, exact: boolean, lineNo: number,
   const o = e as Record<string, unknown>;
   const type = TYPES.get(o.type);
   if (type === undefined) throw new JsonEventError(`unknown "type" ${describe(o.type)} (expected invoke, ok, fail or info)`);
-  if (o.f !== 'txn') {
+  if (o.f === undefined || o.f === null) {
+    // No "f": a transaction when "value" is a list of micro-ops (its first element a list, or empty), as Elle reads its tests' ops.
+    if (!Array.isArray(o.value) || (o.value.length > 0 && !Array.isArray(o.value[0]))) {
+      asm.skipped(SKIP_NO_OPS);
+      return;
+    }
+  } else if (o.f !== 'txn') {
     // ":txn" (EDN's spelling) would be skipped as a non-transaction operation, its transaction never checked.
     if (o.f === ':txn') throw new JsonEventError('"f" is ":txn"; a transaction is "f": "txn"');
-    return; // the nemesis and other non-transaction operations
+    asm.skipped(SKIP_NOT_TXN); // the nemesis and other non-transaction operations
+    return;
   }
+  // Before anything can refuse it: a refused invoke still counts as one (no completion-only reading).
+  if (type === EV_INVOKE) asm.markInvoke();
   const slot = processSlot(asm, o.process, exact);
   if (!Array.isArray(o.value)) throw new JsonEventError('"value" must be the list of micro-ops');
   const index = safeInteger(o.index, 'index', 0, exact) ?? lineNo;
   const time = safeInteger(o.time, 'time', -Number.MAX_SAFE_INTEGER, exact) ?? index;
   asm.resetScratch();
   for (const m of o.value as unknown[]) {
-    const kind = Array.isArray(m) && m.length === 3 ? MOPS.get(m[0]) : undefined;
+    // ["r", k] (no value) is a read of null, as Elle writes reads in its tests' invokes.
+    const kind = Array.isArray(m) && (m.length === 3 || (m.length === 2 && m[0] === 'r')) ? MOPS.get(m[0]) : undefined;
     if (kind === undefined) throw new JsonEventError(`expected a micro-op like ["append", k, v], found ${Array.isArray(m) ? `a list of ${m.length} starting with ${describe(m[0])}` : describe(m)}`);
     const op = m as unknown[];
     const key = scalar(asm.keys, op[1], exact);
@@ -146,7 +159,7 @@ function event(asm: JepsenAssembler, e: unknown, exact: boolean, lineNo: number,
         listLen++;
       }
     } else {
-      value = scalar(asm.values, op[2], exact);
+      value = op.length === 2 ? -1 : scalar(asm.values, op[2], exact);
       if (value < 0 && kind !== MOP_READ) throw new JsonEventError(`"${String(op[0])}" of null`);
     }
     asm.addMicroOp(kind, key, value, listStart, listLen, start, end);
