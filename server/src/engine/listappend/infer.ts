@@ -303,9 +303,9 @@ export function inferListAppend(h: History): ListInference {
           continue;
         }
       }
-      if (bad) continue;
       // Internal, read after read: an earlier read of k in this transaction, plus the own appends
-      // since (their values were just checked as this list's tail), is what this read must return.
+      // since (their values were just checked as this list's tail), is what this read must return
+      // (also when the list holds garbage, as Elle reports).
       if (txnAborted[t] === 0) {
         let since = 0;
         let prev = -1;
@@ -322,6 +322,7 @@ export function inferListAppend(h: History): ListInference {
           if (!same) rereads.push([o, prev]);
         }
       }
+      if (bad) continue;
       // G1b: the last element's writer appended to k again later.
       if (external[o] === 1 && n > 0) {
         const a = d === n ? verApp[v0 + n - 1] : appenderOf(k, elemsAll[ls0 + n - 1]);

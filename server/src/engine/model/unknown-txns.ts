@@ -7,7 +7,8 @@ import type { ReadsFrom } from './reads-from.ts';
  * Per transaction, 1 for an `unknown` transaction that never ran: no committed transaction read
  * from it, directly or through unknown transactions that count (a committed read from an unknown
  * transaction makes it count as committed, and then its reads count too). Register reads by their
- * observed writer, list reads by the appenders of their elements. Null when every transaction counts.
+ * observed writer, list reads by the appenders of their elements. Transactions with list operations
+ * are never marked (the list analysis decides about them). Null when every transaction counts.
  */
 export function unreadUnknowns(h: History, rf: ReadsFrom): Uint8Array | null {
   const unknown = h.txnUnknown;
@@ -47,10 +48,14 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): Uint8Array | null {
       }
     }
   }
+  // Transactions with list operations stay: the list inference includes or leaves them out itself,
+  // and checks their appends for duplicates (elements must be unique whether or not they ran).
+  const listOps = new Uint8Array(h.txnCount);
+  for (let o = 0; o < h.opCount; o++) if (h.opKind[o] === OP_APPEND || h.opKind[o] === OP_LIST_READ) listOps[h.opTxn[o]] = 1;
   const out = new Uint8Array(h.txnCount);
   let any = false;
   for (let t = 1; t < h.txnCount; t++) {
-    if (unknown[t] === 1 && counted[t] === 0) {
+    if (unknown[t] === 1 && counted[t] === 0 && listOps[t] === 0) {
       out[t] = 1;
       any = true;
     }
