@@ -13,17 +13,22 @@ import type { ReadsFrom } from './reads-from.ts';
 export function unreadUnknowns(h: History, rf: ReadsFrom): Uint8Array | null {
   const unknown = h.txnUnknown;
   if (!unknown) return null;
+  // Transactions with list operations stay: the list inference includes or leaves them out itself,
+  // and checks their appends for duplicates (elements must be unique whether or not they ran).
+  // Only the others can leave; without any (a list-append history), nothing to compute.
+  const listOps = new Uint8Array(h.txnCount);
+  for (let o = 0; o < h.opCount; o++) if (h.opKind[o] === OP_APPEND || h.opKind[o] === OP_LIST_READ) listOps[h.opTxn[o]] = 1;
+  let open = 0;
+  for (let t = 1; t < h.txnCount; t++) if (unknown[t] === 1 && listOps[t] === 0) open++;
+  if (open === 0) return null;
   const counted = new Uint8Array(h.txnCount);
   const work: number[] = [];
-  let open = 0;
   for (let t = 1; t < h.txnCount; t++) {
-    if (unknown[t] === 1) open++;
-    else if (h.txnAborted[t] === 0) {
+    if (unknown[t] === 0 && h.txnAborted[t] === 0) {
       counted[t] = 1;
       work.push(t);
     }
   }
-  if (open === 0) return null;
   // Who appended each list element (key:value), for list reads; only when there are lists.
   let appender: Map<string, number> | null = null;
   if (h.opListStart && h.listElems) {
@@ -48,10 +53,6 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): Uint8Array | null {
       }
     }
   }
-  // Transactions with list operations stay: the list inference includes or leaves them out itself,
-  // and checks their appends for duplicates (elements must be unique whether or not they ran).
-  const listOps = new Uint8Array(h.txnCount);
-  for (let o = 0; o < h.opCount; o++) if (h.opKind[o] === OP_APPEND || h.opKind[o] === OP_LIST_READ) listOps[h.opTxn[o]] = 1;
   const out = new Uint8Array(h.txnCount);
   let any = false;
   for (let t = 1; t < h.txnCount; t++) {
