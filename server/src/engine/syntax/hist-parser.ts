@@ -44,6 +44,15 @@ const OP_LETTERS: Record<string, number> = { r: OP_READ, read: OP_READ, w: OP_WR
 interface Problem {
   message: string;
   span: Span;
+  /** A stray token on the line of the last syntax error: that error's debris, recovered from unreported. */
+  debris?: boolean;
+}
+
+/** Where a session header's name starts (or the name glued to `session`), and its problem if any. */
+interface SessionStart {
+  after: number;
+  glued?: Span;
+  problem: Problem | null;
 }
 
 /** What a parsing step returns instead of a token index or an id when it met a problem. */
@@ -52,8 +61,18 @@ const FAILED = -0x7fffffff;
 export const MAX_PARSE_PROBLEMS = 100;
 /** Longer numeric literals are syntax errors: no value needs them, and converting them is super-linear. */
 export const MAX_NUMBER_DIGITS = 30;
+/** What a malformed transaction id or session name is told. */
+const NAME_RULE = "may only use ASCII letters, digits, '_', '.' and '-', and must start with a letter or '_'";
+/** The name of a session whose header has none (`session` alone on its line). */
+const UNNAMED_SESSION = '(no name)';
 /** Tokens quoted in messages are cut to this many characters. */
 const MAX_QUOTED = 40;
+/**
+ * How far (in tokens, on one line) a word at a line's start is looked past for the ':' or the
+ * operation that makes it a broken transaction header; bounded so that a long line of junk
+ * words stays linear.
+ */
+const HEADER_LOOKAHEAD = 12;
 
 export function parseHist(text: string): ParsedFile {
   return new Parser(text).parse();
@@ -85,6 +104,10 @@ class Parser {
   private problem: Problem | null = null;
   private problems = 0;
   private firstHidden: Span | null = null;
+  /** Whether the item being parsed is a directive or session header (recovery then skips its line). */
+  private lineItem = false;
+  /** Where the last syntax error (or debris of it) starts; -1 before any. */
+  private lastSyntaxAt = -1;
 
   constructor(private readonly text: string) {
     this.tk = tokenize(text);
@@ -94,10 +117,15 @@ class Parser {
   parse(): ParsedFile {
     while (this.kind() !== TK_EOF) {
       const before = this.pos;
+      this.lineItem = false;
       this.item();
       if (this.problem) {
-        this.add(finding('syntax', 'error', this.problem.message, this.problem.span));
+        if (this.problem.debris) this.lastSyntaxAt = Math.max(this.lastSyntaxAt, this.problem.span.start);
+        else this.add(finding('syntax', 'error', this.problem.message, this.problem.span));
         this.problem = null;
+        // A directive or session header is one line: the rest of a broken one (`expect RA
+        // violat(d`) is its debris, not new items to report again.
+        if (this.lineItem) this.skipRestOfLine();
         this.recover(before);
       }
     }
@@ -121,6 +149,7 @@ class Parser {
 
   /** Records a finding of the parser, up to MAX_PARSE_PROBLEMS of them. */
   private add(f: Finding): void {
+    if (f.code === 'syntax') this.lastSyntaxAt = Math.max(this.lastSyntaxAt, f.span.start);
     if (++this.problems <= MAX_PARSE_PROBLEMS) this.findings.push(f);
     else if (this.problems === MAX_PARSE_PROBLEMS + 1) this.firstHidden = f.span;
   }
@@ -139,6 +168,62 @@ class Parser {
   private textOf(at = this.pos): string {
     const i = Math.min(at, this.tk.count - 1);
     return this.text.slice(this.tk.start[i], this.tk.end[i]);
+  }
+
+  /** Whether no line break stands between token `at` and the token before it. */
+  private sameLine(at = this.pos): boolean {
+    if (at <= 0) return false;
+    const i = Math.min(at, this.tk.count - 1);
+    for (let c = this.tk.end[i - 1]; c < this.tk.start[i]; c++) {
+      const ch = this.text.charCodeAt(c);
+      if (ch === 10 || ch === 13) return false;
+    }
+    return true;
+  }
+
+  /** Whether token `at` is a run of non-ASCII characters (a letter of a name the lexer does not take). */
+  private nonAscii(at: number): boolean {
+    return this.kind(at) === TK_BAD && this.text.charCodeAt(this.tk.start[Math.min(at, this.tk.count - 1)]) > 127;
+  }
+
+  /**
+   * The token after the name that starts at `at`: a name is its identifier or non-ASCII run and
+   * every such token or number glued to it, so `Tä` or `Tä2` is one (malformed) name, not a name
+   * followed by junk that would then be reported once more.
+   */
+  private nameEnd(at: number): number {
+    let i = at + 1;
+    while (i < this.tk.count - 1 && this.tk.start[i] === this.tk.end[i - 1]
+      && (this.kind(i) === TK_IDENT || this.kind(i) === TK_NUMBER || this.nonAscii(i))) i++;
+    return i;
+  }
+
+  /** Whether an operation (`w(`) starts at `at`. */
+  private opStart(at: number): boolean {
+    return this.kind(at) === TK_IDENT && this.kind(at + 1) === TK_LPAREN;
+  }
+
+  /** Whether an operation of a known letter starts at `at` (not `T1(`, a header's '(' for ':'). */
+  private letterOp(at: number): boolean {
+    return this.opStart(at) && OP_LETTERS[this.lower(at)] !== undefined;
+  }
+
+  /** Whether an operation with its key (`w(x,`, `r(x)`) starts at `at`: not a header's `T1(` or a level's `C(`. */
+  private plausibleOp(at: number): boolean {
+    const key = this.kind(at + 2);
+    const after = this.kind(at + 3);
+    return this.opStart(at) && (key === TK_IDENT || key === TK_NUMBER || key === TK_STRING) && (after === TK_COMMA || after === TK_RPAREN);
+  }
+
+  /**
+   * Whether a ':' or an operation follows `from` on the same line, past a few stray tokens: the
+   * line then is a transaction header with a typo (`T1; w(x, 1)`), and its operations are its own.
+   */
+  private headerAhead(from: number): boolean {
+    for (let i = from, n = 0; n < HEADER_LOOKAHEAD && this.kind(i) !== TK_EOF && this.sameLine(i); i++, n++) {
+      if (this.kind(i) === TK_COLON || this.letterOp(i)) return true;
+    }
+    return false;
   }
 
   private lower(at = this.pos): string {
@@ -163,6 +248,41 @@ class Parser {
     return FAILED;
   }
 
+  /**
+   * Whether `at` stands on the line of the last syntax error. Scans from that error (or its last
+   * debris) on, so over a file the scans cover each character about once; `at` may also stand a
+   * little before it (a header's span starts before its problem).
+   */
+  private onErrorLine(at: number): boolean {
+    if (this.lastSyntaxAt < 0) return false;
+    for (let c = Math.min(at, this.lastSyntaxAt), to = Math.max(at, this.lastSyntaxAt); c < to; c++) {
+      const ch = this.text.charCodeAt(c);
+      if (ch === 10 || ch === 13) return false;
+    }
+    return true;
+  }
+
+  /**
+   * A token that starts no item: a syntax problem, unless it stands on the line of the last
+   * syntax error, whose debris it is (`r(x) 1)`: the `1)` left of a ',' typed as ')').
+   */
+  private stray(message: string): void {
+    const span = this.span();
+    this.problem ??= { message, span, debris: this.onErrorLine(span.start) };
+  }
+
+  /**
+   * A problem of a file's structure (a broken header, a transaction outside a session, an
+   * operation outside a transaction): reported unless it stands on the line of the last syntax
+   * error. Such a line is most often prose whose comment mark was lost, or a header broken
+   * once; each of its words must not cost an error. Problems inside an operation are always
+   * reported: each is its own.
+   */
+  private structural(message: string, span: Span): void {
+    if (this.onErrorLine(span.start)) this.lastSyntaxAt = Math.max(this.lastSyntaxAt, span.start);
+    else this.add(finding('syntax', 'error', message, span));
+  }
+
   /** The index of the expected token (consumed), or FAILED. */
   private expect(kind: number, what = TOKEN_NAMES[kind]): number {
     if (this.kind() !== kind) return this.fail(what);
@@ -175,13 +295,33 @@ class Parser {
     while (this.kind() !== TK_EOF && !this.atItemStart()) this.pos++;
   }
 
+  /** Skips the tokens left on the current token's line. */
+  private skipRestOfLine(): void {
+    while (this.kind() !== TK_EOF && this.sameLine()) this.pos++;
+  }
+
+  /**
+   * Whether the keyword at the current token is followed by what it takes. Recovery resumes at
+   * a keyword only then: `init` is also a read's value (`r(, init)` must not resume at a
+   * directive that fails once more), and `level` may be a key.
+   */
+  private keywordShaped(word: string): boolean {
+    const next = this.kind(this.pos + 1);
+    if (word === 'session') return next === TK_IDENT || next === TK_NUMBER || this.nonAscii(this.pos + 1);
+    if (word === 'history') return next === TK_STRING;
+    if (word === 'init') return (next === TK_IDENT || next === TK_NUMBER || next === TK_STRING) && this.kind(this.pos + 2) === TK_EQUALS;
+    return next === TK_IDENT;
+  }
+
   private atItemStart(): boolean {
     if (this.kind() !== TK_IDENT) return false;
     const next = this.kind(this.pos + 1);
     const word = this.lower();
-    if (next === TK_LPAREN) return true;
+    // `ini(` after `r(x, ` is debris of the broken operation, not a new one to report again;
+    // `T1( w(` is a header with '(' for ':'.
+    if (next === TK_LPAREN) return OP_LETTERS[word] !== undefined || this.opStart(this.pos + 2);
     if (next === TK_COLON || next === TK_LBRACKET) return true;
-    if (word === 'session' || DIRECTIVES.has(word)) return true;
+    if (word === 'session' || DIRECTIVES.has(word)) return this.keywordShaped(word);
     const nextWord = this.lower(this.pos + 1);
     return STATUSES.has(nextWord) && (this.kind(this.pos + 2) === TK_COLON || this.kind(this.pos + 2) === TK_AT)
       || (next === TK_AT && this.kind(this.pos + 2) === TK_NUMBER);
@@ -191,56 +331,157 @@ class Parser {
 
   private item(): void {
     const k = this.kind();
+    // The common items first: nothing below reads them otherwise (and a misspelled `session`
+    // line has no ':' after its first word, nor a key and ',' or ')' after a '(').
+    if (k === TK_IDENT && (this.kind(this.pos + 1) === TK_COLON || this.plausibleOp(this.pos))) {
+      return this.kind(this.pos + 1) === TK_COLON ? this.txnHeader() : this.operation();
+    }
+    const lineStart = !this.sameLine();
+    if (lineStart) {
+      const session = this.misspelledSession();
+      if (session) return this.sessionHeader(session);
+    }
     if (k === TK_COMMA && this.txn >= 0) {
       this.pos++; // commas between operations are optional
       return;
     }
     if (k !== TK_IDENT) {
-      this.fail('a directive, a session, a transaction or an operation');
+      // `é: w(x, 1)`, `1: w(x, 1)`: a header whose id is not an identifier; `(1: w(x, 1)` too.
+      const named = k === TK_NUMBER || this.nonAscii(this.pos)
+        || (lineStart && this.kind(this.pos + 1) === TK_NUMBER && this.tk.start[this.pos + 1] === this.tk.end[this.pos]);
+      if (named && (this.kind(this.pos + 1) === TK_COLON || (lineStart && this.headerAhead(this.nameEnd(this.pos))))) return this.txnHeader();
+      this.stray(`expected a directive, a session, a transaction or an operation, found ${this.describe()}`);
       return;
     }
     const next = this.kind(this.pos + 1);
     const word = this.lower();
-    if (next === TK_LPAREN) return this.operation();
+    if (next === TK_LPAREN) {
+      if (this.plausibleOp(this.pos)) return this.operation();
+      // `history (…`: a directive's argument with a stray '('.
+      if (word === 'session') return this.sessionHeader({ after: this.pos + 1, problem: null });
+      if (DIRECTIVES.has(word)) return this.directive(word);
+      // `T1( w(x, 1)`, `T(: …`, `T1 (PC]: …`: '(' typed in a header. An operation has a key and
+      // ',' or ')' after its '(', and a letter that is no operation then is the unknown one.
+      if (OP_LETTERS[word] === undefined && this.headerAhead(this.pos + 2)) return this.txnHeader();
+      return this.operation();
+    }
     if (next === TK_COLON || next === TK_LBRACKET) return this.txnHeader();
-    if (word === 'session') return this.sessionHeader();
-    if (DIRECTIVES.has(word)) return this.directive(word);
+    // A keyword in mid-line without its argument (`r(x) init)`) is debris, not a directive to report.
+    const keyword = lineStart || this.keywordShaped(word);
+    if (word === 'session' && keyword) return this.sessionHeader({ after: this.pos + 1, problem: null });
+    if (DIRECTIVES.has(word) && keyword) return this.directive(word);
     const nextWord = this.lower(this.pos + 1);
     if (STATUSES.has(nextWord) || next === TK_AT) return this.txnHeader();
     if (next === TK_IDENT && this.kind(this.pos + 2) === TK_LPAREN) return this.txnHeader(); // `T1 w(x, 1)`: a header without its ':'
-    this.problemAt(`unexpected ${this.describe()}: expected a directive, 'session', a transaction header like 'T1:' or an operation like 'r(x, 1)'`, this.span());
+    // `T1 commited:`: a header with a misspelled status (on one line: `sessi` above `T1:` is not).
+    if (next === TK_IDENT && (this.kind(this.pos + 2) === TK_COLON || this.kind(this.pos + 2) === TK_AT) && this.sameLine(this.pos + 1)) {
+      return this.txnHeader();
+    }
+    // `T1; w(x, 1)`, `Tä: w(x, 1)`: a line that starts with a word and reaches a ':' or an
+    // operation is a header with a typo. Only at a line's start: a stray word between the
+    // operations of a transaction is junk, and must not open a transaction of its own.
+    if (lineStart && this.headerAhead(this.pos + 1)) return this.txnHeader();
+    this.stray(`unexpected ${this.describe()}: expected a directive, 'session', a transaction header like 'T1:' or an operation like 'r(x, 1)'`);
   }
 
-  private sessionHeader(): void {
-    const kw = this.pos++;
-    if (this.kind() !== TK_IDENT && this.kind() !== TK_NUMBER) {
-      this.fail('a session name');
-      return;
+  /**
+   * A line that is `session` one character off (`sesion s1`, `ses;ion s1`, `sessions1`) and a
+   * name: where its name starts, and the problem to report. Read as a session header, its
+   * transactions are not reported once more as standing before any session (or silently
+   * added to the session before).
+   */
+  private misspelledSession(): SessionStart | null {
+    const from = this.tk.start[this.pos];
+    let to = from;
+    while (to < this.text.length && to - from <= MAX_QUOTED && !isSpace(this.text.charCodeAt(to))) to++;
+    // Most lines start with a header or an operation: only words of 6 to 8 characters, or longer
+    // ones starting with 'session', are worth a closer look.
+    const length = to - from;
+    const first = this.text.charCodeAt(from) | 0x20;
+    // One edit from 'session' keeps its 's' first, or its 'e' first or second.
+    if (first !== 0x73 && first !== 0x65 && (this.text.charCodeAt(from + 1) | 0x20) !== 0x65) return null;
+    if (length < 6 || (length > 8 && this.text.slice(from, from + 7).toLowerCase() !== 'session')) return null;
+    const word = this.text.slice(from, to);
+    const lower = word.toLowerCase();
+    if (lower === 'session') return null;
+    let after = this.pos;
+    while (this.kind(after) !== TK_EOF && this.tk.start[after] < to) after++;
+    const lineEndsAt = (i: number): boolean => this.kind(i) === TK_EOF || !this.sameLine(i);
+    if (withinOneEdit(lower, 'session')) {
+      const nameAt = after;
+      const nameStart = this.kind(nameAt) === TK_IDENT || this.kind(nameAt) === TK_NUMBER || this.nonAscii(nameAt);
+      if (!nameStart || lineEndsAt(nameAt) || !lineEndsAt(this.nameEnd(nameAt))) return null;
+      return { after, problem: { message: `unknown word '${word}': did you mean 'session'?`, span: { start: from, end: to } } };
     }
-    const nameAt = this.pos++;
-    const name = this.textOf(nameAt);
-    const span = { start: this.tk.start[kw], end: this.tk.end[nameAt] };
-    if (this.sessionByName.has(name)) {
-      this.add(finding('duplicate-name', 'error', `session ${name} is defined twice`, this.span(nameAt)));
+    // `sessions1`: the space before the name left out.
+    if (lower.startsWith('session') && /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(word.slice(7)) && this.kind(this.pos) === TK_IDENT
+      && after === this.pos + 1 && lineEndsAt(after)) {
+      const glued = { start: from + 7, end: to };
+      return { after, glued, problem: { message: `expected a space between 'session' and its name, found '${word}'`, span: { start: from, end: to } } };
     }
-    this.session = this.builder.addSession(name, span.start, span.end);
-    if (!this.sessionByName.has(name)) this.sessionByName.set(name, this.session);
+    return null;
+  }
+
+  /**
+   * `session NAME`, the keyword's word ending before token `after`. A header with a problem (a
+   * misspelled keyword, a missing or malformed name) is reported once and still opens a session,
+   * so that its transactions are not reported as standing before any session.
+   */
+  private sessionHeader(start: SessionStart): void {
+    this.lineItem = true;
+    const kwStart = this.tk.start[this.pos];
+    this.pos = start.after;
+    let problem = start.problem;
+    let nameSpan: Span | null = start.glued ?? null;
+    const nameStart = (): boolean => this.kind() === TK_IDENT || this.kind() === TK_NUMBER || this.nonAscii(this.pos);
+    if (!nameSpan) {
+      // The name may stand on the next line (newlines are only whitespace); after a stray
+      // character (`session; s1`) only on the keyword's line.
+      let named = nameStart();
+      if (!named) {
+        problem ??= { message: `expected a session name, found ${this.describe()}`, span: this.span() };
+        for (let n = 0; n < 3 && this.kind() !== TK_EOF && this.sameLine() && !nameStart(); n++) this.pos++;
+        named = nameStart() && this.sameLine();
+      }
+      if (named) {
+        const nameAt = this.pos;
+        this.pos = this.nameEnd(nameAt);
+        nameSpan = { start: this.tk.start[nameAt], end: this.tk.end[this.pos - 1] };
+        if (this.pos > nameAt + 1 || this.kind(nameAt) === TK_BAD) {
+          problem ??= { message: `session name '${this.text.slice(nameSpan.start, nameSpan.end)}' ${NAME_RULE}`, span: nameSpan };
+        }
+      }
+    }
+    if (problem) this.structural(problem.message, problem.span);
+    const name = nameSpan ? this.text.slice(nameSpan.start, nameSpan.end) : UNNAMED_SESSION;
+    const end = nameSpan ? nameSpan.end : this.tk.end[start.after - 1];
+    if (nameSpan && !problem && this.sessionByName.has(name)) {
+      this.add(finding('duplicate-name', 'error', `session ${name} is defined twice`, nameSpan));
+    }
+    this.session = this.builder.addSession(name, kwStart, end);
+    if (nameSpan && !this.sessionByName.has(name)) this.sessionByName.set(name, this.session);
     this.txn = -1;
   }
 
   /**
-   * A header with a problem (a missing ']' or ':') is reported once and still opens the
-   * transaction, so its operations are not orphaned into a cascade of errors.
+   * A header with a problem (a malformed id, a missing ']' or ':', an unknown status, a broken
+   * interval) is reported once and still opens the transaction: the rest of its line up to the
+   * ':' or the first operation is skipped, and its operations (on that line and after) are its
+   * own, neither orphaned into a cascade of errors nor added to the transaction before.
    */
   private txnHeader(): void {
-    const idAt = this.pos++;
-    const name = this.textOf(idAt);
+    const idAt = this.pos;
+    this.pos = this.nameEnd(idAt);
+    const idSpan = { start: this.tk.start[idAt], end: this.tk.end[this.pos - 1] };
+    const name = this.text.slice(idSpan.start, idSpan.end);
     let level = -1;
     let problem: Problem | null = null;
+    if (this.pos > idAt + 1 || this.kind(idAt) !== TK_IDENT) problem = { message: `transaction id '${name}' ${NAME_RULE}`, span: idSpan };
     if (this.kind() === TK_LBRACKET) {
       this.pos++;
-      if (this.kind() === TK_IDENT) level = this.levelToken();
-      else problem = { message: `expected a level (${LEVELS.join(', ')}), found ${this.describe()}`, span: this.span() };
+      // `T1[ w(x, 1)`: a '[' typed for ':' is followed by an operation, not a level to report too.
+      if (this.kind() === TK_IDENT && !this.plausibleOp(this.pos)) level = this.levelToken();
+      else problem ??= { message: `expected a level (${LEVELS.join(', ')}), found ${this.describe()}`, span: this.span() };
       if (this.kind() === TK_RBRACKET) this.pos++;
       else problem ??= { message: `expected ']' after the level, found ${this.describe()}`, span: this.span() };
       this.hasTags = this.hasTags || level >= 0;
@@ -248,10 +489,24 @@ class Parser {
     let aborted = false;
     let unknown = false;
     const status = this.lower();
-    if (STATUSES.has(status)) {
+    if (STATUSES.has(status) && this.nameEnd(this.pos) === this.pos + 1) {
       aborted = status === 'aborted';
       unknown = !aborted && status !== 'committed';
       this.pos++;
+    } else if ((this.kind() === TK_IDENT || this.nonAscii(this.pos)) && this.sameLine() && !this.plausibleOp(this.pos)) {
+      // `T1 commited:` is read as the status one character off, reported once. A word no status
+      // is near leaves the outcome unknown: the checker then assumes neither.
+      const at = this.pos;
+      this.pos = this.nameEnd(at);
+      const word = { start: this.tk.start[at], end: this.tk.end[this.pos - 1] };
+      const text = this.text.slice(word.start, word.end);
+      const near = [...STATUSES].find((s) => withinOneEdit(text.toLowerCase(), s));
+      aborted = near === 'aborted';
+      unknown = near !== 'aborted' && near !== 'committed';
+      problem ??= {
+        message: `unknown status '${text}': ${near ? `did you mean '${near}'?` : 'expected committed, aborted or unknown (also info, indeterminate)'}`,
+        span: word,
+      };
     }
     let time: [number, number] | null = null;
     if (this.kind() === TK_AT) {
@@ -259,23 +514,33 @@ class Parser {
       if (typeof r === 'string') problem ??= { message: r, span: this.span() };
       else time = r;
     }
+    if (this.kind() !== TK_COLON) {
+      problem ??= { message: `expected ':' after transaction ${name}, found ${this.describe()}`, span: this.span() };
+      this.skipHeaderRest();
+    }
     let end = this.tk.end[this.pos - 1];
     if (this.kind() === TK_COLON) end = this.tk.end[this.pos++];
-    else problem ??= { message: `expected ':' after transaction ${name}, found ${this.describe()}`, span: this.span() };
-    if (problem) this.add(finding('syntax', 'error', problem.message, problem.span));
+    if (problem) this.structural(problem.message, problem.span);
     const span = { start: this.tk.start[idAt], end };
-    if (this.session < 0) {
-      this.add(finding('syntax', 'error', `transaction ${name} stands before any 'session'`, span));
-      if (this.implicitSession < 0) this.implicitSession = this.builder.addSession('(no session)', span.start, span.start);
+    if (this.session < 0 && this.implicitSession < 0) {
+      // Reported at the first such transaction only: the others before the first session are
+      // most often there because that `session` line is broken, an error of its own already.
+      this.structural(`transaction ${name} stands before any 'session'`, span);
+      this.implicitSession = this.builder.addSession('(no session)', span.start, span.start);
     }
     const session = this.session >= 0 ? this.session : this.implicitSession;
     if (this.txnByName.has(name)) {
-      this.add(finding('duplicate-name', 'error', `transaction ${name} is defined twice`, this.span(idAt)));
+      this.add(finding('duplicate-name', 'error', `transaction ${name} is defined twice`, idSpan));
     }
     this.txn = this.builder.addTxn(session, aborted, level, name, span.start, span.end);
     if (unknown) this.builder.setTxnUnknown(this.txn);
     if (time) this.builder.setTxnTime(this.txn, time[0], time[1]);
     if (!this.txnByName.has(name)) this.txnByName.set(name, this.txn);
+  }
+
+  /** Skips a broken header's debris on its line, up to its ':' or its first operation. */
+  private skipHeaderRest(): void {
+    while (this.kind() !== TK_EOF && this.kind() !== TK_COLON && !this.letterOp(this.pos) && this.sameLine()) this.pos++;
   }
 
   /** `@ START..END` (at '@'): the two times, or the problem as a message (the header still opens). */
@@ -354,7 +619,7 @@ class Parser {
     }
     const span = { start: this.tk.start[letterAt], end };
     if (this.txn < 0) {
-      this.add(finding('syntax', 'error', 'this operation stands outside any transaction: start one with a header like T1:', span));
+      this.structural('this operation stands outside any transaction: start one with a header like T1:', span);
       return;
     }
     if (kind === OP_READ && value === NO_VALUE && list === null && sourceName === null) {
@@ -462,6 +727,7 @@ class Parser {
   }
 
   private directive(word: string): void {
+    this.lineItem = true;
     const kwAt = this.pos++;
     this.txn = -1; // a transaction's operations run until the next header, session or directive
     switch (word) {
@@ -545,6 +811,21 @@ class Parser {
       this.builder.setOpSource(p.op, t);
     }
   }
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/** Whether `a` is `b` with one character deleted, inserted, replaced, or two neighbours swapped. */
+function withinOneEdit(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    return a.slice(i + 1) === b.slice(i + 1) || (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2));
+  }
+  return a.length < b.length ? a.slice(i) === b.slice(i + 1) : a.slice(i + 1) === b.slice(i);
 }
 
 function levelFromId(id: number): Level {
