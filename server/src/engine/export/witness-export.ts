@@ -1,7 +1,9 @@
 // `isocheck witness` and the editor's export: one level's witness as JSON, DOT, SVG or a minimised `.hist`.
 
-import type { Analysis } from '../analyze.ts';
-import type { Level } from '../levels/levels.ts';
+import { analyzeSource, type Analysis } from '../analyze.ts';
+import { LEVELS, type Level } from '../levels/levels.ts';
+import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
+import { LineIndex } from '../syntax/line-index.ts';
 import { fileReport, type WitnessJson as ReportWitnessJson } from '../report.ts';
 import { analysisData, sourceOfAnalysis } from './analysis-data.ts';
 import { writeWitnessDot } from './dot-writer.ts';
@@ -61,7 +63,8 @@ export function exportWitness(a: Analysis, o: WitnessExportOptions): WitnessExpo
     }
     case 'hist': {
       const target: Target = o.level === 'mixed' ? { level: 'mixed', fallback: o.claimed ?? 'SER' } : { level: o.level };
-      const min = minimizeWitness(a.history, a.readsFrom, target, { work: o.minimizeWork });
+      const keeps = listOnly(a.history) ? sameListWitness(a, target, w.anomaly) : undefined;
+      const min = minimizeWitness(a.history, a.readsFrom, target, { work: o.minimizeWork, keeps });
       try {
         const text = writeHistText(min.h, { title: a.title, target, anomaly: w.anomaly, message: w.message, source: o.file });
         return { ok: true, text, extension: 'hist' };
@@ -72,4 +75,40 @@ export function exportWitness(a: Analysis, o: WitnessExportOptions): WitnessExpo
       }
     }
   }
+}
+
+/** Whether every operation of h is a list append or a list read (no register keys). */
+function listOnly(h: History): boolean {
+  if (h.opCount === 0) return false;
+  for (let op = 0; op < h.opCount; op++) if (h.opKind[op] !== OP_APPEND && h.opKind[op] !== OP_LIST_READ) return false;
+  return true;
+}
+
+/** Finding codes that name a level's (or the mixed verdict's) violation, not a kind of anomaly. */
+const LEVEL_CODES: ReadonlySet<string> = new Set<string>([...LEVELS, 'mixed']);
+
+/**
+ * Whether a sub-history of a pure list history documents what the export promises: the written
+ * file's check names the same anomaly for the target, and reports no kind of finding the history
+ * did not have. A list history holds many anomalies at once (a lost update beside the G-single a
+ * third reader shows), and a part that violates the level through another one, or through a cycle
+ * only a shorter read makes (incompatible orders), would document something else. Pure list
+ * histories only: their analysis has no register search to shrink again, so each candidate (one
+ * that still violates the target) costs one list analysis.
+ */
+function sameListWitness(a: Analysis, target: Target, anomaly: string): (sub: History) => boolean {
+  const known = new Set(a.findings.map((f) => f.code));
+  return (sub) => {
+    // As the written file is read: `expect L violated`, or `level F` with the tags (mixed).
+    const directives = target.level === 'mixed'
+      ? { title: null, level: { level: target.fallback, span: { start: 0, end: 0 } }, checks: [], expects: [], anomalyExpects: [] }
+      : null;
+    const r = analyzeSource({
+      history: sub, lines: LineIndex.ofText(''), findings: [], directives,
+      hasTags: sub.txnLevel.some((l, t) => t > 0 && l >= 0), firstListOp: { start: 0, end: 0 },
+    }, { levels: target.level === 'mixed' ? [] : [target.level], keepForced: false });
+    if (!r.findings.every((f) => LEVEL_CODES.has(f.code) || known.has(f.code))) return false;
+    const v = target.level === 'mixed' ? r.mixed : r.levels[0];
+    return v?.consistent === false && v.witness?.anomaly === anomaly;
+  };
 }

@@ -14,8 +14,9 @@ export interface Restricted {
 
 /**
  * The transactions marked in `keep` with their operations, minus the reads that observed a dropped
- * transaction (they would read from thin air) and the ops marked in `dropOps`. Names, keys, values
- * and source spans are the original ones, so findings on it point into the original text.
+ * transaction or a dropped append (they would read from thin air) and the ops marked in `dropOps`.
+ * Names, keys, values and source spans are the original ones, so findings on it point into the
+ * original text.
  * Dropping transactions and reads only removes constraints: a violation here is one there.
  */
 export function restrictHistory(h: History, rf: ReadsFrom, keep: Uint8Array, dropOps: Uint8Array | null = null): History {
@@ -42,9 +43,17 @@ export function restrictWithOrigin(h: History, rf: ReadsFrom, keep: Uint8Array, 
       if (h.txnTimeStart && h.txnTimeEnd && !Number.isNaN(h.txnTimeStart[t])) b.setTxnTime(newId[t], h.txnTimeStart[t], h.txnTimeEnd[t]);
     }
   }
-  // List reads: who appended each element, so a read of a dropped transaction's element goes too.
-  const appender = new Map<string, number>();
-  if (h.opListStart) for (let o = 0; o < h.opCount; o++) if (h.opKind[o] === OP_APPEND) appender.set(`${h.opKey[o]}:${h.opValue[o]}`, h.opTxn[o]);
+  // List reads: whether each element's append is kept, so a read of an element whose append goes
+  // (its transaction dropped, or the append op itself) goes too: kept, it would be a garbage read
+  // that the original did not have. An element appended twice stays while one append does.
+  const appendKept = new Map<string, boolean>();
+  if (h.opListStart) {
+    for (let o = 0; o < h.opCount; o++) {
+      if (h.opKind[o] !== OP_APPEND) continue;
+      const at = `${h.opKey[o]}:${h.opValue[o]}`;
+      appendKept.set(at, appendKept.get(at) === true || (newId[h.opTxn[o]] >= 0 && dropOps?.[o] !== 1));
+    }
+  }
   const txnOrigin = new Int32Array(b.txnCount);
   for (let t = 0; t < h.txnCount; t++) if (newId[t] >= 0) txnOrigin[newId[t]] = t;
   // Provisional op ids in the order added, with their original ids.
@@ -58,10 +67,8 @@ export function restrictWithOrigin(h: History, rf: ReadsFrom, keep: Uint8Array, 
       if (h.opKind[o] === OP_READ && seen >= 0 && newId[seen] < 0) continue;
       if (h.opKind[o] === OP_LIST_READ && h.opListStart && h.listElems) {
         const list = h.listElems.subarray(h.opListStart[o], h.opListStart[o + 1]);
-        const dropped = list.some((v) => {
-          const u = appender.get(`${h.opKey[o]}:${v}`);
-          return u !== undefined && newId[u] < 0;
-        });
+        // An element nobody appended (a garbage read of the original) is no reason to drop it.
+        const dropped = list.some((v) => appendKept.get(`${h.opKey[o]}:${v}`) === false);
         if (dropped) continue;
         b.addListRead(newId[t], h.opKey[o], list, r?.opStart[o] ?? 0, r?.opEnd[o] ?? 0);
         addedFrom.push(o);

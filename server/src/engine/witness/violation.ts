@@ -1,11 +1,12 @@
 // A level's violation as a property of sub-histories, and the smallest sub-history that keeps it (one shrinker: minimize.ts).
 
+import type { Finding } from '../model/diagnostics.ts';
 import type { History } from '../model/history.ts';
 import { checkCycles, CheckContext, forcedEdges, mixedForcedEdges, type Rule } from '../weak/level-check.ts';
 import { isWeakLevel, levelById, levelRow, type Level } from '../levels/levels.ts';
 import { firstViolation, type ReadsFrom } from '../model/reads-from.ts';
 import { shrinkHistory, type Shrunk } from './minimize.ts';
-import { hasListOps, inferListAppend } from '../listappend/infer.ts';
+import { hasListOps, inferListAppend, type ListInference } from '../listappend/infer.ts';
 import { decideListLevel, ListLevelContext, listLevelId } from '../listappend/list-levels.ts';
 import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongBudget } from '../strong/strong-check.ts';
 
@@ -18,6 +19,11 @@ export interface MinimizeOptions {
   /** Per strong-level check (each candidate gets this budget, in search states; 'unknown' keeps the candidate out). */
   budget?: StrongBudget;
   stop?: () => boolean;
+  /**
+   * A further property every kept sub-history must have (the export's: its witness names the same
+   * anomaly), checked last, on the candidates that still violate the target.
+   */
+  keeps?: (sub: History, subRf: ReadsFrom) => boolean;
 }
 
 export type Minimized = Shrunk;
@@ -42,10 +48,10 @@ export function levelOfTarget(h: History, target: Target): (t: number) => Level 
  * Whether `target` is violated by a read-consistent history: a cycle in so ∪ wr ∪ the forced co
  * edges for RC, RA, CC (per transaction in a mixed history), the commit-order search above.
  */
-export function violates(h: History, rf: ReadsFrom, target: Target, budget: StrongBudget = SHRINK_STRONG_BUDGET): boolean {
+export function violates(h: History, rf: ReadsFrom, target: Target, budget: StrongBudget = SHRINK_STRONG_BUDGET, inf?: ListInference): boolean {
   // List-append histories: the level from the observed version orders (docs/list-append.md).
-  if (hasListOps(h)) {
-    const lctx = new ListLevelContext(inferListAppend(h));
+  if (inf ?? hasListOps(h)) {
+    const lctx = new ListLevelContext(inf ?? inferListAppend(h));
     const lvl = new Int8Array(h.txnCount);
     const levelOf = levelOfTarget(h, target);
     for (let t = 1; t < h.txnCount; t++) lvl[t] = listLevelId(levelOf(t));
@@ -76,15 +82,37 @@ export function violates(h: History, rf: ReadsFrom, target: Target, budget: Stro
 /**
  * The smallest sub-history that still violates `target` (delta debugging, witness/minimize.ts)
  * while read consistency stays as it was: clean stays clean; a history whose violation is a
- * read-consistency error keeps an error of the same code.
+ * read-consistency error keeps an error of the same code. Both for the register reads and for the
+ * list reads (the inference's findings: garbage-read, aborted-read, …), and no candidate has a
+ * kind of read-consistency error the history did not have.
  */
 export function minimizeWitness(h: History, rf: ReadsFrom, target: Target, o: MinimizeOptions = {}): Minimized {
   const budget = o.budget ?? SHRINK_STRONG_BUDGET;
   const readError = firstViolation(rf)?.code ?? null;
+  const readErrors = errorCodes(rf.findings);
+  const lists = hasListOps(h);
+  const listFindings = lists ? inferListAppend(h).findings : [];
+  const listErrors = errorCodes(listFindings);
+  // The list witness of a level names the inference's first error (list-verdicts.ts): keep its code.
+  const listError = listFindings.find((f) => f.severity === 'error')?.code ?? null;
   const still = (sub: History, subRf: ReadsFrom): boolean => {
+    if (!within(subRf.findings, readErrors)) return false;
+    const inf = lists && hasListOps(sub) ? inferListAppend(sub) : undefined;
+    if (inf && !within(inf.findings, listErrors)) return false;
     if (readError !== null) return subRf.findings.some((f) => f.severity === 'error' && f.code === readError);
     if (subRf.violations > 0 || firstViolation(subRf) !== null) return false;
-    return violates(sub, subRf, target, budget);
+    if (listError !== null && !inf?.findings.some((f) => f.severity === 'error' && f.code === listError)) return false;
+    if (!violates(sub, subRf, target, budget, inf)) return false;
+    return o.keeps?.(sub, subRf) ?? true;
   };
   return shrinkHistory(h, rf, still, { work: o.work ?? EXPORT_WORK, stop: o.stop });
+}
+
+function errorCodes(findings: readonly Finding[]): Set<string> {
+  return new Set(findings.filter((f) => f.severity === 'error').map((f) => f.code));
+}
+
+/** Whether every error among `findings` has one of `codes`. */
+function within(findings: readonly Finding[], codes: ReadonlySet<string>): boolean {
+  return findings.every((f) => f.severity !== 'error' || codes.has(f.code));
 }
