@@ -22,7 +22,7 @@ const CASES: [file: string, code: string, head: string][] = [
   ['fractured-read.hist', 'RA', 'Fractured read (RA): a transaction sees some of another transaction\'s writes but not all'],
   ['long-fork.hist', 'PC', 'Long fork (PC): two readers see two independent writes in opposite orders'],
   ['lost-update.hist', 'SER', 'Lost update (SER): T1 and T2 read the same version of x and both overwrite it'],
-  ['lost-update.hist', 'PSI', 'Lost update (PSI): two transactions read the same version of a key and both overwrite it'],
+  ['lost-update.hist', 'PSI', 'Lost update (PSI): T1 and T2 read the same version of x and both overwrite it'],
   ['causality-violation.hist', 'CC', 'Causality violation (CC): a transaction misses a write that happens before what it sees'],
 ];
 

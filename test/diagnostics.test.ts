@@ -633,6 +633,9 @@ describe('severities the spec fixes (a conformance audit found these)', () => {
     const both = analyzeHistText(text, { levels: ['CC', 'SER'] });
     assert.deepEqual(both.findings.filter((f) => f.code === 'SER'), []);
     assert.equal(both.findings.filter((f) => f.code === 'CC').length, 1);
+    // Unless the file names it in `check`: the spec reports those levels' violations.
+    const named = analyzeHistText(`level RA\ncheck RC CC SER\n${text}`);
+    assert.deepEqual(named.findings.filter((f) => f.code === 'SER' || f.code === 'CC').map((f) => [f.code, f.severity]), [['CC', 'information'], ['SER', 'information']]);
   });
 });
 

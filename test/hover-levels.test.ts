@@ -58,16 +58,15 @@ describe('hover on a read: the edges it contributes to each violated level', () 
     assert.match(t, /\n\nholds: RC, RA$/);
   });
 
-  test('PC and SI: a long fork has no cycle; the read it is reported at says so, before SER\'s rw step', () => {
+  test('PC and SI: a long fork is a cycle of two edges forced by the two readers\' snapshots; this read forces one, before SER\'s rw step', () => {
     const t = hover('long-fork.hist', 'r(x, init)');
-    inOrder(t, /- \*\*PC, SI\*\* ✗ Long fork: two readers see two independent writes in opposite orders\n {2}- the violation is reported at this read/,
-      /\n {4}- in the commit order T1, T2, T3, T4: T4 \(at PC\) read the initial value of x/,
+    inOrder(t, /- \*\*PC, SI\*\* ✗ Long fork: two readers see two independent writes in opposite orders\n {2}- step 1 of 2: T2 →rw T1: T2 must commit before T1: T4 read the initial value of x, which T1 overwrites, so T1 is not in T4's snapshot, which holds T2/,
       /- \*\*SER\*\* ✗ Anti-dependency cycle \(G2\)\n {2}- step 1 of 4: T4 →rw T1: T4 must commit before T1/, /holds: RC, RA, CC, PSI$/);
   });
 
-  test('PSI: a lost update', () => {
+  test('PSI: a lost update, a cycle of the two writers\' anti-dependencies', () => {
     const t = hover('lost-update.hist', 'r(x, 100) w(x, 102)');
-    inOrder(t, /- \*\*PSI, SI\*\* ✗ Lost update/, /T2 \(at PSI\) read the initial value of x, but it sees T1/,
+    inOrder(t, /- \*\*PSI, SI\*\* ✗ Lost update: T1 and T2 read the same version of x and both overwrite it\n {2}- step 1 of 2: T2 →rw T1: T2 must commit before T1: .*both write x/,
       /- \*\*SER\*\* ✗ Lost update: T1 and T2 read the same version of x and both overwrite it\n {2}- step 1 of 2: T2 →rw T1/);
   });
 
@@ -116,7 +115,7 @@ describe('hover on a transaction header: its place in each level\'s commit order
 
   test('long fork: last in PSI\'s order; PC and SI fail at its read', () => {
     const t = hover('long-fork.hist', 'T4:');
-    assert.match(t, /- \*\*PC, SI\*\* ✗ no commit order: Long fork: .*; the violation is reported at a read of T4/);
+    assert.match(t, /- \*\*PC, SI\*\* ✗ no commit order: Long fork: .*; a read of T4 forces step 1 of 2 of the witness cycle/);
     assert.match(t, /- \*\*PSI\*\* ✓ 4th of 4 in the commit order found \(after `T3`, last\)/);
   });
 

@@ -86,3 +86,20 @@ test('1,500 generated histories: every order sentence of PC, PSI, SI and mixed w
   assert.deepEqual(problems.slice(0, 3), []);
   assert.ok(sentences > 150, `only ${sentences} sentences`);
 });
+
+test('PC, PSI and SI witnesses are cycles of forced edges, each naming the read that forces it (spec: a small cycle before the unsatisfiable core)', () => {
+  const longFork = 'session s1\n  T1: w(x, 1)\nsession s2\n  T2: w(y, 1)\nsession s3\n  T3: r(x, 1) r(y, init)\nsession s4\n  T4: r(y, 1) r(x, init)\n';
+  const lost = 'session s1\n  T1: r(x, init) w(x, 1)\nsession s2\n  T2: r(x, init) w(x, 2)\n';
+  for (const [text, level, readers] of [[longFork, 'PC', ['T4', 'T3']], [longFork, 'SI', ['T4', 'T3']], [lost, 'PSI', ['T2', 'T1']], [lost, 'SI', ['T2', 'T1']]] as const) {
+    const a = analyzeHistText(text, { levels: [level] });
+    const w = a.levels[0].witness!;
+    const name = (t: number): string => a.history.names.txnName(t);
+    assert.equal(w.edges.length, 2, `${level}: ${w.message}`);
+    for (const [i, e] of w.edges.entries()) {
+      assert.equal(e.to, w.edges[(i + 1) % 2].from, 'the cycle chains');
+      assert.equal(e.kind, 'rw');
+      assert.ok(e.because.startsWith(`${name(e.from)} must commit before ${name(e.to)}: `), e.because);
+    }
+    assert.deepEqual(w.edges.map((e) => name(a.history.opTxn[e.readOp])), readers, `${level}: the reads that force the edges`);
+  }
+});

@@ -75,9 +75,11 @@ export function levelFindings(verdicts: LevelVerdicts, levels: readonly Verdict[
   for (const v of levels) {
     if (v.consistent !== false || !v.witness || v.level === 'mixed' || v.level === mixed?.uniform) continue;
     // An implied verdict shares its witness with the level it comes from: reported there when that
-    // level is reported (and violated) too, else here (`--level SER` on a history that breaks CC).
+    // level is reported (and violated) too, else here (`--level SER` on a history that breaks CC);
+    // here as well when the file names the level in `check` (spec: their violations are reported).
     const basis = v.basis;
-    if (basis.kind === 'implied' && levels.some((x) => x.level === basis.from && x.consistent === false)) continue;
+    const named = d?.checks.some((c) => c.level === v.level) ?? false;
+    if (basis.kind === 'implied' && !named && levels.some((x) => x.level === basis.from && x.consistent === false)) continue;
     reporter.report(v.level, 'information', v.witness);
     if (isWeakLevel(v.level)) for (const w of verdicts.extraWitnesses.get(levelRow(v.level).rule) ?? []) reporter.report(v.level, 'information', w);
   }

@@ -14,6 +14,8 @@ export interface WitnessShape {
   edges: number;
   /** All rw edges are about one key and every transaction of the cycle writes it. */
   rwSameKeyWritten: boolean;
+  /** Every rw edge was forced by a read of a third transaction (a snapshot that holds its source but not its target), not by its source's own read. */
+  rwBySnapshots: boolean;
   /** The weak rule of the reader behind the first co edge ('RC' | 'RA' | 'CC'), or null without co edges. */
   coRule: 'RC' | 'RA' | 'CC' | null;
   /** The reader behind the first co edge read something directly from that edge's source. */
@@ -44,11 +46,12 @@ export const PATTERNS: readonly Pattern[] = [
   { name: 'Non-monotonic read', anchor: 'non-monotonic-read', matches: (s) => s.coRule === 'RC', summary: () => 'a read returns an older value than one read before it' },
   { name: 'Fractured read', anchor: 'fractured-read', matches: (s) => s.coRule === 'RA' || (s.coRule === 'CC' && s.coDirect), summary: () => 'a transaction sees some of another transaction\'s writes but not all' },
   { name: 'Causality violation', anchor: 'causality-violation', matches: (s) => s.coRule === 'CC', summary: () => 'a transaction misses a write that happens before what it sees' },
+  { name: 'Long fork', anchor: 'long-fork', matches: (s) => (s.noCycle && s.prefix && !s.readersWriteReadKey) || (s.rw >= 2 && s.rwBySnapshots),
+    summary: () => 'two readers see two independent writes in opposite orders' },
   { name: 'Lost update', anchor: 'lost-update', matches: (s) => (s.rw === 2 && s.edges === 2 && s.rwSameKeyWritten) || (s.noCycle && s.noConflict && s.readersWriteReadKey),
     summary: (s) => (s.pair.length === 2 ? `${s.pair[0]} and ${s.pair[1]} read the same version of ${s.key} and both overwrite it` : 'two transactions read the same version of a key and both overwrite it') },
   { name: 'Write skew', anchor: 'write-skew', matches: (s) => s.rw === 2 && s.edges === 2,
     summary: (s) => `${s.pair[0] ?? '?'} and ${s.pair[1] ?? '?'} each read what the other overwrites` },
-  { name: 'Long fork', anchor: 'long-fork', matches: (s) => s.noCycle && s.prefix && !s.readersWriteReadKey, summary: () => 'two readers see two independent writes in opposite orders' },
   { name: 'Read skew', anchor: 'read-skew', matches: (s) => s.rw === 1, summary: () => 'a transaction reads a state that one overwrite in the cycle has already changed' },
   { name: 'Anti-dependency cycle (G2)', anchor: 'g2', matches: (s) => s.rw >= 2, summary: () => null },
 ];
@@ -78,6 +81,7 @@ export function shapeOf(h: History, rf: ReadsFrom, w: Witness, levelOf: (t: numb
     co: w.edges.filter((e) => e.kind === 'co').length,
     edges: w.edges.length,
     rwSameKeyWritten: rws.length > 0 && rws.every((e) => e.key === key && writes(e.from, key) && writes(e.to, key)),
+    rwBySnapshots: rws.length > 0 && rws.every((e) => e.readOp >= 0 && h.opTxn[e.readOp] !== e.from),
     coRule,
     coDirect,
     noCycle: w.edges.length === 0 && readOps.length > 0,

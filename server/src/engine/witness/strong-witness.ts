@@ -26,11 +26,7 @@ const MAX_CYCLE_TXNS = 60;
 export function explainStrong(anomaly: string, h: History, rf: ReadsFrom, levelOf: (t: number) => Level, maxOrders: number): Witness {
   const explain = new Explainer(h, rf, null);
   const committed = h.txnCount - 1;
-  const allSer = committed <= MAX_CYCLE_TXNS && (() => {
-    for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 0 && !levelRow(levelOf(t)).visibility.total) return false;
-    return true;
-  })();
-  const cycle = allSer ? serForcedCycle(h, rf, explain, levelOf) : null;
+  const cycle = committed <= MAX_CYCLE_TXNS ? forcedCycle(h, rf, explain, levelOf) : null;
   const ctx = new CheckContext(h, rf);
   const failures: { text: string; readOp: number }[] = [];
   const seen = new Set<string>();
@@ -62,49 +58,92 @@ export function explainStrong(anomaly: string, h: History, rf: ReadsFrom, levelO
 }
 
 /**
- * SER: for a read of x in t3 from t1 and another writer t2 of x, either t2 commits before t1 or t3
- * before t2. When one side is impossible (it would close a cycle) the other is forced; forced edges
- * are propagated until a cycle appears or nothing changes. Returns the cycle, or null.
+ * Edges forced in every valid commit order, propagated until they close a cycle (the witness) or
+ * nothing changes (null). The base: so, wr, ⊥ first, rt into real-time readers. Then, for a read
+ * of x in t3 from t1 and another writer t2 of x, by t3's level (strong-propagation.ts applies the
+ * same rules to decide; these name each edge's read and premise):
+ * - t2 visible to t3 in every order (SER: t2 commits before t3; PC and SI: before one of t3's
+ *   so ∪ wr predecessors or one of them; PSI: in t3's causal past; SI and PSI: a writer of a key
+ *   t3 writes that commits before it) ⇒ t2 commits before t1 (ww);
+ * - t1 commits before t2 in every order (or t1 is ⊥) ⇒ t2 must not be visible: t3 commits before
+ *   t2 (SER; SI and PSI when they write a common key), and for PC and SI every so ∪ wr
+ *   predecessor of t3 commits before t2 (rw). Weak readers (mixed levels) add no edge here.
  */
-function serForcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t: number) => Level): WitnessEdge[] | null {
+function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t: number) => Level): WitnessEdge[] | null {
   const n = h.txnCount;
-  type E = { from: number; to: number; edge: WitnessEdge };
+  type E = { from: number; to: number; edge: WitnessEdge; causal: boolean };
   const edges: E[] = [];
-  const add = (from: number, to: number, edge: WitnessEdge): void => {
-    edges.push({ from, to, edge });
+  const add = (from: number, to: number, edge: WitnessEdge, causal = false): void => {
+    edges.push({ from, to, edge, causal });
   };
   const soPrev = sessionPredecessors(h);
-  for (let t = 1; t < n; t++) if (soPrev[t] >= 0) add(soPrev[t], t, explain.edge({ from: soPrev[t], to: t, kind: 0, a: -1, b: -1 }));
+  const preds: number[][] = Array.from({ length: n }, () => []);
+  for (let t = 1; t < n; t++) {
+    if (soPrev[t] < 0) continue;
+    add(soPrev[t], t, explain.edge({ from: soPrev[t], to: t, kind: 0, a: -1, b: -1 }), true);
+    preds[t].push(soPrev[t]);
+  }
   // SSER: real time orders the commit order into real-time transactions.
   forEachRealTimeEdge(h, (t) => levelRow(levelOf(t)).realTime, (t1, t2) => add(t1, t2, realTimeEdge(h, explain, t1, t2)));
   const reads: { op: number; t3: number; t1: number; x: number }[] = [];
   for (let t = 1; t < n; t++) {
     if (h.txnAborted[t] === 1) continue;
-    add(BOTTOM, t, explain.edge({ from: BOTTOM, to: t, kind: 3, a: -1, b: -1 }));
+    add(BOTTOM, t, explain.edge({ from: BOTTOM, to: t, kind: 3, a: -1, b: -1 }), true);
     for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
       const t1 = rf.wrSource[o];
       if (t1 < 0) continue;
       reads.push({ op: o, t3: t, t1, x: h.opKey[o] });
-      if (t1 !== BOTTOM) add(t1, t, explain.edge({ from: t1, to: t, kind: 1, a: o, b: -1 }));
+      if (t1 !== BOTTOM) {
+        add(t1, t, explain.edge({ from: t1, to: t, kind: 1, a: o, b: -1 }), true);
+        if (!preds[t].includes(t1)) preds[t].push(t1);
+      }
     }
   }
   // The base edges alone may close a cycle (a session whose times run backwards, for SSER).
   const base = shortestCycle(n, edges);
   if (base) return base;
   const reach = (a: number, b: number): boolean => path(n, edges, a, b) !== null;
+  const causalReach = (a: number, b: number): boolean => path(n, edges.filter((e) => e.causal), a, b) !== null;
+  const commonKey = (a: number, b: number): number => {
+    for (let j = rf.writeKeyStart[a]; j < rf.writeKeyStart[a + 1]; j++) if (writesKey(rf, b, rf.writeKeys[j])) return rf.writeKeys[j];
+    return -1;
+  };
   for (let changed = true; changed;) {
     changed = false;
     for (const r of reads) {
+      const vis = levelRow(levelOf(r.t3)).visibility;
+      const prefix = vis.prefix && !vis.total;
+      const causal = vis.transitive && !vis.total && !vis.prefix;
+      if (!vis.total && !prefix && !vis.noConflict) continue;
       for (let t2 = 1; t2 < n; t2++) {
         if (t2 === r.t1 || t2 === r.t3 || h.txnAborted[t2] === 1 || !writesKey(rf, t2, r.x)) continue;
-        if (reach(t2, r.t1) || reach(r.t3, t2)) continue;
+        if (reach(t2, r.t1)) continue;
         const x = explain.key(r.x);
-        if (r.t1 === BOTTOM || reach(r.t1, t2)) {
+        const T3 = explain.txn(r.t3);
+        const T2 = explain.txn(t2);
+        const after = r.t1 === BOTTOM || reach(r.t1, t2);
+        const conflict = vis.noConflict ? commonKey(t2, r.t3) : -1;
+        // Why t2 is visible to t3 in every order, if it is.
+        let seen: string | null = null;
+        if (vis.total && reach(t2, r.t3)) seen = `${T2} commits before ${T3}, which ${explain.readPhrase(r.op)}`;
+        else if (prefix) {
+          const u = preds[r.t3].find((p) => p === t2 || reach(t2, p));
+          if (u !== undefined) seen = `${T3} sees ${T2} (${u === t2 ? `${T3} follows it or read from it` : `${T2} commits before ${explain.txn(u)}, which ${T3} follows or read from`}) and ${explain.readPhrase(r.op)}`;
+        } else if (causal && causalReach(t2, r.t3)) seen = `${T2} happens before ${T3}, which ${explain.readPhrase(r.op)}`;
+        if (seen === null && conflict >= 0 && reach(t2, r.t3)) seen = `${T2} commits before ${T3} and both write ${explain.key(conflict)}, so ${T3} sees ${T2}, and ${T3} ${explain.readPhrase(r.op)}`;
+        // A premise that t1 commits before t2 is kept on the cycle: the anti-dependency edges first
+        // (their cycle runs through why t2 is visible), the ww edge when nothing else applies.
+        const u = after && prefix && !preds[r.t3].includes(t2) ? preds[r.t3].find((p) => !reach(p, t2)) : undefined;
+        if (after && (vis.total || conflict >= 0) && !reach(r.t3, t2)) {
+          const why = vis.total ? '' : ` and both write ${explain.key(conflict)}, so ${T2} committing first would be in ${T3}'s snapshot`;
           add(r.t3, t2, { from: r.t3, to: t2, kind: 'rw', key: r.x, readOp: r.op, span: opSpan(h, r.op),
-            because: `${explain.txn(r.t3)} must commit before ${explain.txn(t2)}: ${explain.txn(r.t3)} ${explain.readPhrase(r.op)}, which ${explain.txn(t2)} overwrites (anti-dependency)` });
-        } else if (reach(t2, r.t3)) {
+            because: `${T3} must commit before ${T2}: ${T3} ${explain.readPhrase(r.op)}, which ${T2} overwrites (anti-dependency)${why}` });
+        } else if (u !== undefined) {
+          add(u, t2, { from: u, to: t2, kind: 'rw', key: r.x, readOp: r.op, span: opSpan(h, r.op),
+            because: `${explain.txn(u)} must commit before ${T2}: ${T3} ${explain.readPhrase(r.op)}, which ${T2} overwrites, so ${T2} is not in ${T3}'s snapshot, which holds ${explain.txn(u)} (${T3} follows it or read from it)` });
+        } else if (seen !== null) {
           add(t2, r.t1, { from: t2, to: r.t1, kind: 'ww', key: r.x, readOp: r.op, span: opSpan(h, r.op),
-            because: `${explain.txn(t2)} must commit before ${explain.txn(r.t1)}: ${explain.txn(t2)} commits before ${explain.txn(r.t3)}, which ${explain.readPhrase(r.op)}, and ${explain.txn(t2)} also writes ${x}` });
+            because: `${T2} must commit before ${explain.txn(r.t1)}: ${seen}, and ${T2} also writes ${x}` });
         } else continue;
         changed = true;
         const cycle = findCycle(n, edges);

@@ -160,9 +160,12 @@ export function txnLevelSection(m: DocModel, t: number): string[] {
     const w = v.witness;
     if (!w) { add(name, '✗ no commit order satisfies it'); continue; }
     const step = w.edges.findIndex((e) => e.from === t || e.to === t);
+    // Off the cycle, a transaction may still force one of its edges by a read (a long fork's readers).
+    const forces = w.edges.findIndex((e) => e.readOp >= 0 && h.opTxn[e.readOp] === t);
     const where = step >= 0 ? `; ${md(txnName(m, t))} is on the witness cycle (step ${step + 1} of ${w.edges.length})`
-      : w.edges.length === 0 && (w.readOps ?? []).some((o) => h.opTxn[o] === t) ? `; the violation is reported at a read of ${md(txnName(m, t))}`
-        : '';
+      : forces >= 0 ? `; a read of ${md(txnName(m, t))} forces step ${forces + 1} of ${w.edges.length} of the witness cycle`
+        : w.edges.length === 0 && (w.readOps ?? []).some((o) => h.opTxn[o] === t) ? `; the violation is reported at a read of ${md(txnName(m, t))}`
+          : '';
     add(name, `✗ no commit order: ${md(headlineOf(m, v, w).replace(` (${name})`, ''))}${where}`);
   }
   if (lines.length === 0) return [];
