@@ -138,7 +138,7 @@ describe('language server over stdio', () => {
     assert.match(t2, /status: committed/);
     assert.match(t2, /2 operations/);
     assert.match(t2, /\*\*Commit order per level\*\*\n\n- \*\*RC\*\* ✓ holds/);
-    assert.match(t2, /- \*\*RA, CC, PC, PSI, SI, SER\*\* ✗ no commit order: Fractured read: a transaction sees some of another transaction's writes but not all\n/);
+    assert.match(t2, /- \*\*RA, CC, PC, PSI, SI, SER\*\* ✗ no commit order: Fractured read: a transaction sees some of another transaction's writes but not all; a read of T2 forces step 1 of 2 of the witness cycle\n/);
     const w = hoverText(await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: pos(FRACTURED, 'w(x, 1)') }));
     assert.equal(w, '`w(x, 1)` in `T1` — read by 1 read: `T2`');
     const nothing = await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 2 } });
