@@ -103,3 +103,13 @@ test('PC, PSI and SI witnesses are cycles of forced edges, each naming the read 
     assert.deepEqual(w.edges.map((e) => name(a.history.opTxn[e.readOp])), readers, `${level}: the reads that force the edges`);
   }
 });
+
+test('a mixed witness through a weak reader: its rule forces the edge (RA: a session predecessor wrote the key it read older)', () => {
+  const text = 'session s1\n  T1 [SSER] @ 10..11: w(x, 2)\n  T3 [RA]: r(x, 1)\nsession s2\n  T2 [RA] @ 0..1: w(x, 1)\n';
+  const a = analyzeHistText(text);
+  const w = a.mixed!.witness!;
+  const name = (t: number): string => a.history.names.txnName(t);
+  assert.deepEqual(w.edges.map((e) => `${name(e.from)}→${name(e.to)} ${e.kind}`), ['T1→T2 ww', 'T2→T1 co']);
+  assert.match(w.edges[0].because, /^T1 must commit before T2: T1 precedes T3 in its session, and T3 \(at RA\) read x from T2/);
+  assert.match(w.edges[1].because, /T2 finished \(at 1\) before T1 started \(at 10\)/);
+});

@@ -111,10 +111,13 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
   for (let changed = true; changed;) {
     changed = false;
     for (const r of reads) {
-      const vis = levelRow(levelOf(r.t3)).visibility;
+      const row = levelRow(levelOf(r.t3));
+      const vis = row.visibility;
       const prefix = vis.prefix && !vis.total;
       const causal = vis.transitive && !vis.total && !vis.prefix;
-      if (!vis.total && !prefix && !vis.noConflict) continue;
+      // Weak readers (mixed levels) force only their rule's edge: RC a writer read earlier, RA one
+      // read from or earlier in the session, CC one in the causal past.
+      const weak = row.strength === 'weak' ? row.rule : null;
       for (let t2 = 1; t2 < n; t2++) {
         if (t2 === r.t1 || t2 === r.t3 || h.txnAborted[t2] === 1 || !writesKey(rf, t2, r.x)) continue;
         if (reach(t2, r.t1)) continue;
@@ -125,11 +128,19 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
         const conflict = vis.noConflict ? commonKey(t2, r.t3) : -1;
         // Why t2 is visible to t3 in every order, if it is.
         let seen: string | null = null;
-        if (vis.total && reach(t2, r.t3)) seen = `${T2} commits before ${T3}, which ${explain.readPhrase(r.op)}`;
+        if (weak === 'RC') {
+          const q = earlierReadFrom(h, rf, r.op, t2);
+          if (q >= 0) seen = `${T3} (at ${levelOf(r.t3)}) ${explain.readPhrase(q)} before it ${explain.readPhrase(r.op)}`;
+        } else if (weak === 'RA') {
+          if (sessionBefore(h, t2, r.t3)) seen = `${T2} precedes ${T3} in its session, and ${T3} (at RA) ${explain.readPhrase(r.op)}`;
+          else if (preds[r.t3].includes(t2)) seen = `${T3} (at RA) read from ${T2} and ${explain.readPhrase(r.op)}`;
+        } else if (weak === 'CC') {
+          if (causalReach(t2, r.t3)) seen = `${T2} happens before ${T3}, which (at CC) ${explain.readPhrase(r.op)}`;
+        } else if (vis.total && reach(t2, r.t3)) seen = `${T2} commits before ${T3}, which ${explain.readPhrase(r.op)}`;
         else if (prefix) {
           const u = preds[r.t3].find((p) => p === t2 || reach(t2, p));
           if (u !== undefined) seen = `${T3} sees ${T2} (${u === t2 ? `${T3} follows it or read from it` : `${T2} commits before ${explain.txn(u)}, which ${T3} follows or read from`}) and ${explain.readPhrase(r.op)}`;
-        } else if (causal && causalReach(t2, r.t3)) seen = `${T2} happens before ${T3}, which ${explain.readPhrase(r.op)}`;
+        } else if (weak === null && causal && causalReach(t2, r.t3)) seen = `${T2} happens before ${T3}, which ${explain.readPhrase(r.op)}`;
         if (seen === null && conflict >= 0 && reach(t2, r.t3)) seen = `${T2} commits before ${T3} and both write ${explain.key(conflict)}, so ${T3} sees ${T2}, and ${T3} ${explain.readPhrase(r.op)}`;
         // A premise that t1 commits before t2 is kept on the cycle: the anti-dependency edges first
         // (their cycle runs through why t2 is visible), the ww edge when nothing else applies.
@@ -152,6 +163,17 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
     }
   }
   return null;
+}
+
+/** A read of t3 before op o that read from t (RC's premise), or -1. */
+function earlierReadFrom(h: History, rf: ReadsFrom, o: number, t: number): number {
+  for (let q = h.txnOpStart[h.opTxn[o]]; q < o; q++) if (rf.wrSource[q] === t) return q;
+  return -1;
+}
+
+/** Whether a comes before b in one session. */
+function sessionBefore(h: History, a: number, b: number): boolean {
+  return a !== BOTTOM && h.txnSession[a] === h.txnSession[b] && h.txnIndexInSession[a] < h.txnIndexInSession[b];
 }
 
 /** "T1 must commit before T2: T1 finished (at 130) before T2 started (at 140)". */
