@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { analyzeJepsenBytes, type Analysis } from '../server/src/engine/analyze.ts';
 import { readJepsenEdn, type JepsenFile } from '../server/src/engine/readers/edn-reader.ts';
 import { readJepsenJson } from '../server/src/engine/readers/json-events-reader.ts';
-import { OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, type History } from '../server/src/engine/model/history.ts';
+import type { History } from '../server/src/engine/model/history.ts';
 import { fileReport } from '../server/src/engine/report.ts';
 import { renderDetails } from '../server/src/cli/text-report.ts';
+import { describeHistory } from './helpers/describe-history.ts';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const edn = (lines: string[]): JepsenFile => readJepsenEdn(enc(lines.join('\n') + '\n'));
@@ -23,30 +24,8 @@ const codes = (a: Analysis): string[] => a.findings.filter((f) => f.severity !==
 /** The reader's own findings (syntax errors, the no-transaction warning): the checks' findings are other tests' business. */
 const readerCodes = (a: Analysis): string[] => codes(a).filter((c) => c.endsWith(':syntax') || c.endsWith(':not-checked'));
 
-/** Per transaction, in session order: `session/name status @ start..end: ops`. */
-function describe(h: History): string[] {
-  const out: string[] = [];
-  for (let s = 0; s < h.sessionCount; s++) {
-    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
-      const t = h.sessionTxns[i];
-      const status = h.txnAborted[t] === 1 ? ' aborted' : h.txnUnknown?.[t] === 1 ? ' unknown' : '';
-      const ops: string[] = [];
-      for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
-        const k = h.names.keyName(h.opKey[o]);
-        if (h.opKind[o] === OP_APPEND) ops.push(`a(${k}, ${h.names.valueText(h.opValue[o])})`);
-        else if (h.opKind[o] === OP_WRITE) ops.push(`w(${k}, ${h.names.valueText(h.opValue[o])})`);
-        else if (h.opKind[o] === OP_READ) ops.push(`r(${k}, ${h.names.valueText(h.opValue[o])})`);
-        else if (h.opKind[o] === OP_LIST_READ) {
-          const l = h.opListStart as Int32Array;
-          ops.push(`r(${k}, [${Array.from((h.listElems as Int32Array).subarray(l[o], l[o + 1]), (v) => h.names.valueText(v)).join(', ')}])`);
-        }
-      }
-      const time = Number.isNaN(h.txnTimeStart?.[t] ?? NaN) ? '' : ` @ ${h.txnTimeStart?.[t]}..${h.txnTimeEnd?.[t]}`;
-      out.push(`${h.names.sessionName(s)}/${h.names.txnName(t)}${status}${time}: ${ops.join(' ')}`);
-    }
-  }
-  return out;
-}
+/** Per transaction, in session order: `session/name status @ start..end: ops` (helpers/describe-history.ts). */
+const describe = (h: History): string[] => describeHistory(h, true);
 
 // Elle's README example, verbatim: completions only, no :f.
 const README = [

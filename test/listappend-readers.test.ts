@@ -7,8 +7,9 @@ import { readJepsenEdn } from '../server/src/engine/readers/edn-reader.ts';
 import { readJepsenJson } from '../server/src/engine/readers/json-events-reader.ts';
 import { writeHistoryAsHist } from '../server/src/engine/export/convert-hist.ts';
 import { DEFAULT_LIST_GEN, generateListHistory, writeListEvents } from '../server/src/engine/gen/list-append-store.ts';
-import { OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, type History } from '../server/src/engine/model/history.ts';
+import type { History } from '../server/src/engine/model/history.ts';
 import { fileReport } from '../server/src/engine/report.ts';
+import { describeHistory } from './helpers/describe-history.ts';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -24,29 +25,8 @@ const ELLE = `[{:type :invoke, :f :txn, :value [[:append 250 10] [:r 253 nil] [:
 {:type :invoke, :f :start, :value nil, :process :nemesis, :index 8}]
 `;
 
-function describe(h: History): string[] {
-  const out: string[] = [];
-  for (let s = 0; s < h.sessionCount; s++) {
-    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
-      const t = h.sessionTxns[i];
-      const status = h.txnAborted[t] === 1 ? ' aborted' : h.txnUnknown?.[t] === 1 ? ' unknown' : '';
-      const ops: string[] = [];
-      for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
-        const k = h.names.keyName(h.opKey[o]);
-        if (h.opKind[o] === OP_APPEND) ops.push(`a(${k}, ${h.names.valueText(h.opValue[o])})`);
-        else if (h.opKind[o] === OP_WRITE) ops.push(`w(${k}, ${h.names.valueText(h.opValue[o])})`);
-        else if (h.opKind[o] === OP_READ) ops.push(`r(${k}, ${h.names.valueText(h.opValue[o])})`);
-        else if (h.opKind[o] === OP_LIST_READ) {
-          const s0 = (h.opListStart as Int32Array)[o];
-          const s1 = (h.opListStart as Int32Array)[o + 1];
-          ops.push(`r(${k}, [${Array.from((h.listElems as Int32Array).subarray(s0, s1), (v) => h.names.valueText(v)).join(', ')}])`);
-        }
-      }
-      out.push(`${h.names.sessionName(s)}/${h.names.txnName(t)}${status} @ ${h.txnTimeStart?.[t]}..${h.txnTimeEnd?.[t]}: ${ops.join(' ')}`);
-    }
-  }
-  return out;
-}
+/** Per transaction, in session order: `session/name status @ start..end: ops` (helpers/describe-history.ts). */
+const describe = (h: History): string[] => describeHistory(h);
 
 test('an Elle list-append history: invoke/complete pairs, :info unknown, :fail aborted, a crashed process goes on as a new session, the nemesis skipped', () => {
   const f = readJepsenEdn(enc(ELLE));
