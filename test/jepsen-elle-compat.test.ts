@@ -9,7 +9,7 @@ import { readJepsenEdn, type JepsenFile } from '../server/src/engine/readers/edn
 import { readJepsenJson } from '../server/src/engine/readers/json-events-reader.ts';
 import type { History } from '../server/src/engine/model/history.ts';
 import { fileReport } from '../server/src/engine/report.ts';
-import { renderDetails } from '../server/src/cli/text-report.ts';
+import { renderDetails, renderTable } from '../server/src/cli/text-report.ts';
 import { describeHistory } from './helpers/describe-history.ts';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -331,6 +331,8 @@ test('a file that yields no transaction gets a warning saying why (a clean verdi
   assert.deepEqual(warnings.map((x) => [x.code, x.message]), [['not-checked', 'no transaction was read from this file, so nothing was checked: 9 events skipped as no transaction (:f is not :txn)']]);
   // The command line's text output shows it under the table of ✓.
   assert.match(renderDetails(fileReport('nemesis.edn', nemesisOnly)), /^ {2}line 1:1: warning \[not-checked\] no transaction was read from this file, so nothing was checked: 9 events/);
+  // And the table's result column says so, not "ok".
+  assert.match(renderTable([fileReport('nemesis.edn', nemesisOnly)]).split('\n')[1], /\snothing checked$/);
   const noF = readJepsenEdn(enc('{:process 0, :type :ok, :value 1}\n{:process 0, :type :ok}\n{:process :nemesis, :type :info, :f :kill}\n'));
   assert.deepEqual(messages(noF), ['no transaction was read from this file, so nothing was checked: 1 event skipped as no transaction (:f is not :txn); 2 events skipped for having neither :f nor micro-ops as :value']);
   assert.deepEqual(messages(readJepsenEdn(enc(''))), ['no transaction was read from this file, so nothing was checked: it has no events']);

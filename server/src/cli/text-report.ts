@@ -29,7 +29,9 @@ export function renderTable(reports: readonly FileReport[]): string {
 function result(r: ClaimedReport): string {
   const errors = r.diagnostics.filter((d) => d.severity === 'error');
   const expectations = errors.filter((d) => d.code === 'expectation-failed').length;
-  if (errors.length === 0) return r.claim?.consistent === null ? `${r.claim.level} (claimed) undecided` : 'ok';
+  if (errors.length === 0 && r.claim?.consistent === null) return `${r.claim.level} (claimed) undecided`;
+  // A file that yielded no transaction (a Jepsen history of nemesis events only) holds of nothing.
+  if (errors.length === 0) return r.diagnostics.some((d) => d.code === 'not-checked' && d.severity === 'warning') ? 'nothing checked' : 'ok';
   if (expectations === errors.length) return `${expectations} expectation${expectations === 1 ? '' : 's'} failed`;
   return `${errors.length} error${errors.length === 1 ? '' : 's'}`;
 }
