@@ -658,3 +658,13 @@ describe('list-append places the spec fixes', () => {
     assert.ok(!g1c.findings.some((f) => f.code === 'causality-cycle'));
   });
 });
+
+test('a re-read internal in a mixed history is an error only when its reader\'s own level forbids it', () => {
+  const body = (tag: string): string => `level SER\nsession s1\n  T0: a(x, 1)\n  T2: a(x, 2)\nsession s2\n  T1 [${tag}]: r(x, [1]) r(x, [1, 2])\n`;
+  const rc = analyzeHistText(body('RC'));
+  assert.equal(rc.mixed?.consistent, true);
+  assert.deepEqual(rc.findings.filter((f) => f.code === 'internal').map((f) => f.severity), ['information']);
+  const ra = analyzeHistText(body('RA'));
+  assert.equal(ra.mixed?.consistent, false);
+  assert.deepEqual(ra.findings.filter((f) => f.code === 'internal').map((f) => f.severity), ['error']);
+});

@@ -34,3 +34,14 @@ test('an unknown transaction a committed one read from counts as committed, and 
 test('an unknown transaction read only by an aborted one never ran', () => {
   assert.deepEqual(verdicts('session s0\n  T0 unknown: w(x, 1)\n  T2: r(x, init)\nsession s1\n  T1 aborted: r(x, 1)\n'), all(true));
 });
+
+test('a read whose writer is ambiguous counts every unknown writer of its value: the unknown one may be what it read', () => {
+  const text = 'level RA\nsession s1\n  T1: w(x, 1) w(y, 1)\nsession s2\n  U unknown: w(x, 1)\nsession s3\n  T2: r(x, 1) r(y, init)\n';
+  assert.deepEqual(verdicts(text), all(true));
+  const codes = analyzeHistText(text).findings.map((f) => f.code).sort();
+  assert.deepEqual(codes, ['ambiguous-read', 'duplicate-write', 'duplicate-write']);
+});
+
+test('an unknown transaction with list operations nobody read never ran either: its register reads constrain nothing', () => {
+  assert.deepEqual(verdicts('session s1\n  T1: w(x, 1) w(y, 1)\nsession s2\n  U unknown: a(l, 1) r(x, init) r(y, 1)\n'), all(true));
+});

@@ -20,7 +20,7 @@ import { utf8 } from './util/utf8.ts';
 import { hasListOps } from './listappend/infer.ts';
 import { analyzeListAppend, anomalySeverity, type ListAnalysis } from './listappend/list-analysis.ts';
 import { anomalyExpectations, claimedListLevels, listWitness, mixedListLevels } from './listappend/list-verdicts.ts';
-import type { ListLevel } from './listappend/anomaly-table.ts';
+import { anomalyRow, type ListLevel } from './listappend/anomaly-table.ts';
 
 export type { Verdict, VerdictBasis } from './verdicts/verdict.ts';
 export type { Expectation } from './verdicts/findings.ts';
@@ -125,8 +125,14 @@ export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): An
     // The anomalies (cycles, lost updates, re-read internal) come last, one finding each: an error
     // only where they break a claimed level; the inference's findings before them break every level.
     const firstAnomaly = list.findings.length - list.anomalies.length;
+    // A re-read internal breaks only its reader's level (in a mixed history, its tag): an error when that is claimed.
+    const readerLevel = (t: number): ListLevel => (h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : d?.level ? d.level.level : 'SER');
     list.findings.forEach((f, i) => {
-      findings.push({ ...f, severity: soften(i >= firstAnomaly ? anomalySeverity(list.anomalies[i - firstAnomaly].code, claimed) : f.severity) });
+      const a = i >= firstAnomaly ? list.anomalies[i - firstAnomaly] : null;
+      const severity = !a ? f.severity
+        : a.reader !== undefined ? (claimed.length > 0 && anomalyRow(a.code).violates.includes(readerLevel(a.reader)) ? 'error' : 'information')
+          : anomalySeverity(a.code, claimed);
+      findings.push({ ...f, severity: soften(severity) });
     });
   }
   /** A level's verdict on a list history: the register engine's (register keys) and the list analysis's; both must hold. */

@@ -35,6 +35,8 @@ export interface ListAnomaly {
   span: Span;
   /** Related places when there is no cycle (lost-update: both reads). */
   related?: RelatedSpan[];
+  /** A re-read internal: the reading transaction, whose own level its severity depends on. */
+  reader?: number;
 }
 
 export interface ListAnalysis {
@@ -281,7 +283,7 @@ function rereadAnomaly(h: History, o: number, prev: number): ListAnomaly {
   for (let p = prev + 1; p < o; p++) if (h.opKind[p] === OP_APPEND && h.opKey[p] === k) own.push(h.opValue[p]);
   const expected = listText(h, [...listOf(h, prev), ...own]);
   const message = `internal: ${T} read ${keyName} = ${listText(h, listOf(h, o))}, but it read ${keyName} = ${listText(h, listOf(h, prev))} earlier${own.length > 0 ? ` and appended ${own.map((v) => h.names.valueText(v)).join(', ')} since` : ''}, so this read must return ${expected}`;
-  return { code: 'internal', cycle: [], txns: [T], message, span: opSpan(h, o), related: [{ span: opSpan(h, prev), message: `${T}'s earlier read of ${keyName}` }] };
+  return { code: 'internal', cycle: [], txns: [T], message, span: opSpan(h, o), related: [{ span: opSpan(h, prev), message: `${T}'s earlier read of ${keyName}` }], reader: t };
 }
 
 /** Severity of an anomaly finding: an error when it breaks a level the file claims (or the mixed levels). */

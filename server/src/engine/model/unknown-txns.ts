@@ -1,16 +1,18 @@
 // Which `unknown` transactions count: those a counted transaction read from (spec: else "as never having run").
 
-import { OP_APPEND, OP_LIST_READ, OP_READ, type History } from './history.ts';
+import { OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, type History } from './history.ts';
 import type { ReadsFrom } from './reads-from.ts';
 
 /**
- * Per transaction, 1 for an `unknown` transaction that never ran: no committed transaction read
- * from it, directly or through unknown transactions that count (a committed read from an unknown
- * transaction makes it count as committed, and then its reads count too). Register reads by their
- * observed writer, list reads by the appenders of their elements. Transactions with list operations
- * are never marked (the list analysis decides about them). Null when every transaction counts.
+ * What never ran: the `unknown` transactions no committed transaction read from, directly or
+ * through unknown transactions that count (a committed read from an unknown transaction makes it
+ * count as committed, and then its reads count too). Register reads by their observed writer (an
+ * ambiguous one by every unknown writer of its value), list reads by the appenders of their
+ * elements. `txns`: per transaction, 1 for one that leaves; `ops`: the register operations of
+ * uncounted ones that stay for their list operations (the list analysis decides about those).
+ * Null when everything counts.
  */
-export function unreadUnknowns(h: History, rf: ReadsFrom): Uint8Array | null {
+export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; ops: Uint8Array | null } | null {
   const unknown = h.txnUnknown;
   if (!unknown) return null;
   // Transactions with list operations stay: the list inference includes or leaves them out itself,
@@ -18,8 +20,11 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): Uint8Array | null {
   // Only the others can leave; without any (a list-append history), nothing to compute.
   const listOps = new Uint8Array(h.txnCount);
   for (let o = 0; o < h.opCount; o++) if (h.opKind[o] === OP_APPEND || h.opKind[o] === OP_LIST_READ) listOps[h.opTxn[o]] = 1;
+  // Only transactions with register operations can lose anything here.
+  const registerOps = new Uint8Array(h.txnCount);
+  for (let o = 0; o < h.opCount; o++) if (h.opKind[o] === OP_READ || h.opKind[o] === OP_WRITE) registerOps[h.opTxn[o]] = 1;
   let open = 0;
-  for (let t = 1; t < h.txnCount; t++) if (unknown[t] === 1 && listOps[t] === 0) open++;
+  for (let t = 1; t < h.txnCount; t++) if (unknown[t] === 1 && (listOps[t] === 0 || registerOps[t] === 1)) open++;
   if (open === 0) return null;
   const counted = new Uint8Array(h.txnCount);
   const work: number[] = [];
@@ -41,10 +46,21 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): Uint8Array | null {
       work.push(u);
     }
   };
+  // Register writes of unknown transactions by key:value: a read whose writer is ambiguous (the
+  // value written twice) may have read any of them, so it counts each unknown one.
+  const unknownWriters = new Map<string, number[]>();
+  for (let o = 0; o < h.opCount; o++) {
+    if (h.opKind[o] !== OP_WRITE || unknown[h.opTxn[o]] !== 1) continue;
+    const id = `${h.opKey[o]}:${h.opValue[o]}`;
+    (unknownWriters.get(id) ?? unknownWriters.set(id, []).get(id)).push(h.opTxn[o]);
+  }
   while (work.length > 0) {
     const t = work.pop() as number;
     for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
-      if (h.opKind[o] === OP_READ) count(rf.observedTxn[o]);
+      if (h.opKind[o] === OP_READ) {
+        if (rf.observedTxn[o] >= 0) count(rf.observedTxn[o]);
+        else for (const u of unknownWriters.get(`${h.opKey[o]}:${h.opValue[o]}`) ?? []) count(u);
+      }
       else if (h.opKind[o] === OP_LIST_READ && appender && appender.size > 0) {
         for (let i = (h.opListStart as Int32Array)[o]; i < (h.opListStart as Int32Array)[o + 1]; i++) {
           const u = appender.get(`${h.opKey[o]}:${(h.listElems as Int32Array)[i]}`);
@@ -53,13 +69,24 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): Uint8Array | null {
       }
     }
   }
-  const out = new Uint8Array(h.txnCount);
+  // Uncounted: a transaction without list operations leaves; one with them stays for the list
+  // analysis, without its register operations (they never ran either).
+  const txns = new Uint8Array(h.txnCount);
+  let ops: Uint8Array | null = null;
   let any = false;
   for (let t = 1; t < h.txnCount; t++) {
-    if (unknown[t] === 1 && counted[t] === 0 && listOps[t] === 0) {
-      out[t] = 1;
+    if (unknown[t] !== 1 || counted[t] !== 0) continue;
+    if (listOps[t] === 0) {
+      txns[t] = 1;
+      any = true;
+      continue;
+    }
+    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+      if (h.opKind[o] !== OP_READ && h.opKind[o] !== OP_WRITE) continue;
+      ops ??= new Uint8Array(h.opCount);
+      ops[o] = 1;
       any = true;
     }
   }
-  return any ? out : null;
+  return any ? { txns, ops } : null;
 }

@@ -30,7 +30,7 @@ export function readStage(source: History, sourceFindings: readonly Finding[]): 
   // its reads, writes, place in its session and times.
   const unread = unreadUnknowns(history, rf);
   if (unread) {
-    history = restrictHistory(history, rf, unread.map((x, t) => (t === 0 || x === 0 ? 1 : 0)));
+    history = restrictHistory(history, rf, unread.txns.map((x, t) => (t === 0 || x === 0 ? 1 : 0)), unread.ops);
     rf = computeReadsFrom(history);
   }
   if (!partial || !rf.findings.some((f) => f.code === 'thin-air')) return { h: history, rf, partial, nothingRead };
