@@ -52,7 +52,9 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; o
   for (let o = 0; o < h.opCount; o++) {
     if (h.opKind[o] !== OP_WRITE || unknown[h.opTxn[o]] !== 1) continue;
     const id = `${h.opKey[o]}:${h.opValue[o]}`;
-    (unknownWriters.get(id) ?? unknownWriters.set(id, []).get(id)).push(h.opTxn[o]);
+    let writers = unknownWriters.get(id);
+    if (!writers) unknownWriters.set(id, (writers = []));
+    writers.push(h.opTxn[o]);
   }
   while (work.length > 0) {
     const t = work.pop() as number;
