@@ -17,12 +17,14 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; o
   if (!unknown) return null;
   // Transactions with list operations stay: the list inference includes or leaves them out itself,
   // and checks their appends for duplicates (elements must be unique whether or not they ran).
-  // Only the others can leave; without any (a list-append history), nothing to compute.
+  // Only register operations can leave; a list-append history has nothing to compute.
   const listOps = new Uint8Array(h.txnCount);
-  for (let o = 0; o < h.opCount; o++) if (h.opKind[o] === OP_APPEND || h.opKind[o] === OP_LIST_READ) listOps[h.opTxn[o]] = 1;
-  // Only transactions with register operations can lose anything here.
   const registerOps = new Uint8Array(h.txnCount);
-  for (let o = 0; o < h.opCount; o++) if (h.opKind[o] === OP_READ || h.opKind[o] === OP_WRITE) registerOps[h.opTxn[o]] = 1;
+  for (let o = 0; o < h.opCount; o++) {
+    const k = h.opKind[o];
+    if (k === OP_APPEND || k === OP_LIST_READ) listOps[h.opTxn[o]] = 1;
+    else registerOps[h.opTxn[o]] = 1;
+  }
   let open = 0;
   for (let t = 1; t < h.txnCount; t++) if (unknown[t] === 1 && (listOps[t] === 0 || registerOps[t] === 1)) open++;
   if (open === 0) return null;

@@ -239,17 +239,11 @@ class EdnParser {
 
   /** Whitespace, commas, comments, and #_ discards (the form after #_ is EDN's whitespace, in effect). */
   private ws(): void {
-    const b = this.b;
-    while (this.i < this.n) {
-      const c = b[this.i];
-      if (isSpace(c)) this.i++;
-      else if (c === 59) {
-        const nl = b.indexOf(10, this.i);
-        this.i = nl < 0 ? this.n : nl + 1;
-      } else if (c === C_HASH && b[this.i + 1] === 95) {
-        this.i += 2;
-        this.skipForm(); // iterative, and it never calls ws(): #_#_#_… cannot nest calls
-      } else break;
+    for (;;) {
+      this.wsPlain();
+      if (this.b[this.i] !== C_HASH || this.b[this.i + 1] !== 95) return;
+      this.i += 2;
+      this.skipForm(); // iterative, and it never calls ws(): #_#_#_… cannot nest calls
     }
   }
 

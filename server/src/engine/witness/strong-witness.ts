@@ -103,7 +103,9 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
   const base = shortestCycle(n, edges);
   if (base) return base;
   const reach = (a: number, b: number): boolean => path(n, edges, a, b) !== null;
-  const causalReach = (a: number, b: number): boolean => path(n, edges.filter((e) => e.causal), a, b) !== null;
+  // so ∪ wr (and ⊥ first): only base edges are causal, so their list is taken once.
+  const causalEdges = edges.filter((e) => e.causal);
+  const causalReach = (a: number, b: number): boolean => path(n, causalEdges, a, b) !== null;
   const commonKey = (a: number, b: number): number => {
     for (let j = rf.writeKeyStart[a]; j < rf.writeKeyStart[a + 1]; j++) if (writesKey(rf, b, rf.writeKeys[j])) return rf.writeKeys[j];
     return -1;
