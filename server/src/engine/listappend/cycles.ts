@@ -4,6 +4,7 @@ import { Int32Vec } from '../util/int-vec.ts';
 import type { CycleClass } from './anomaly-table.ts';
 import { LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
 import { stronglyConnected } from '../util/graph.ts';
+import { observedAppendersAcyclic, withObservedAppenders } from './causality.ts';
 import { allEdgesAcyclic, allEdgesCsr, allEdgesWithRtAcyclic, firstStartAfter, rtChain, withExtraEdges, type KindCsr, type RtChain } from './list-graph.ts';
 
 /**
@@ -77,9 +78,15 @@ const RULES: Record<CycleClass, ClassRule> = {
   },
 };
 
-/** so ∪ wr alone (a causality cycle, which breaks every level as a read-consistency error): its smallest cycle, or null. */
-export function smallestCausalityCycle(inf: ListInference): CycleEdge[] | null {
-  return new CycleGraph(inf, false).smallest({ allowed: bit(LK_SO) | bit(LK_WR), start: LK_WR, phases: 1, startPhase: 0, step: () => 0, accept: () => true }, false);
+/**
+ * so ∪ wr alone, wr from every observed appender (a causality cycle, which breaks every level as a
+ * read-consistency error): its smallest cycle, with the inference whose edges it indexes, or null.
+ */
+export function smallestCausalityCycle(inf: ListInference): { inf: ListInference; cycle: CycleEdge[] } | null {
+  if (observedAppendersAcyclic(inf)) return null;
+  const all = withObservedAppenders(inf);
+  const cycle = new CycleGraph(all, false).smallest({ allowed: bit(LK_SO) | bit(LK_WR), start: LK_WR, phases: 1, startPhase: 0, step: () => 0, accept: () => true }, false);
+  return cycle ? { inf: all, cycle } : null;
 }
 
 /**
@@ -177,6 +184,19 @@ class CycleGraph {
     const dist = new Int32Array(this.n * P).fill(-1);
     const parent = new Int32Array(this.n * P);
     const parentEdge = new Int32Array(this.n * P);
+    const inKind = new Uint8Array(P > 1 ? this.n * P : 0);
+    /**
+     * Whether node w is a node of the breadth-first path ending in state x (`out`: the kind of the
+     * edge leaving x's node); a node entered and left by so is not (the cycle skips it along
+     * transitive session order). Each state walked is a counted step.
+     */
+    const onPath = (x: number, out: number, w: number): boolean => {
+      for (; x >= 0; out = inKind[x], x = parent[x]) {
+        steps++;
+        if (((x / P) | 0) === w && !(inKind[x] === LK_SO && out === LK_SO)) return true;
+      }
+      return false;
+    };
     const queue = new Int32Array(this.n * P);
     const touched = new Int32Vec(64);
     const rtCovered = new Int32Array(P);
@@ -193,6 +213,7 @@ class CycleGraph {
       const s0 = b * P + rule.startPhase;
       dist[s0] = 1;
       parent[s0] = -1;
+      inKind[s0] = rule.start;
       touched.push(s0);
       let head = 0;
       let tail = 0;
@@ -237,9 +258,18 @@ class CycleGraph {
           if (np < 0) continue;
           const ns = w * P + np;
           if (dist[ns] >= 0) continue;
+          // With phases a node can come back in another phase: a closed walk through it twice is
+          // two cycles glued together (two read skews are no write skew), so paths stay simple —
+          // up to session order, which is transitive: a node entered and left by so is skipped
+          // by the cycle (so is one edge here per consecutive pair; the cycle needs no middle).
+          if (P > 1) {
+            if (inKind[st] === LK_SO && kind !== LK_SO && onPath(parent[st], LK_SO, v)) continue;
+            if (kind !== LK_SO && w !== a && onPath(st, kind, w)) continue;
+          }
           dist[ns] = d + 1;
           parent[ns] = st;
           parentEdge[ns] = edge;
+          inKind[ns] = kind;
           touched.push(ns);
           if (w === a) {
             if (rule.accept(np)) found = ns;

@@ -75,6 +75,8 @@ export interface ListInference {
   appendPos: Int32Array;
   /** Per list read: 1 when it is external (no earlier append of the key in its transaction). */
   external: Uint8Array;
+  /** Per list read: 1 when it is a prefix of its key's version order (it has a place in it). */
+  prefixRead: Uint8Array;
   /** The append op that appended value v to key k, or -1. */
   appenderOf(k: number, v: number): number;
   edges: ListEdges;
@@ -248,6 +250,7 @@ export function inferListAppend(h: History): ListInference {
       external[o] = ownBefore === 0 ? 1 : 0;
       let ownSeen = 0;
       let bad = false;
+      let internal = false;
       let fast = d === n && n <= cleanLen[k];
       if (fast) {
         // Clean prefix: the elements this transaction appended are its appends placed before n.
@@ -300,13 +303,13 @@ export function inferListAppend(h: History): ListInference {
           const keyName = names.keyName(k);
           findings.push(finding('internal', 'error',
             `${keyName} = ${listText(h, listOf(h, o))} does not end with this transaction's own ${ownBefore} earlier append${ownBefore === 1 ? '' : 's'} to ${keyName}`, opSpan(h, o)));
-          continue;
+          internal = true;
         }
       }
       // Internal, read after read: an earlier read of k in this transaction, plus the own appends
       // since (their values were just checked as this list's tail), is what this read must return
       // (also when the list holds garbage, as Elle reports).
-      if (txnAborted[t] === 0) {
+      if (txnAborted[t] === 0 && !internal) {
         let since = 0;
         let prev = -1;
         for (let p = o - 1; p >= txnOpStart[t] && prev < 0; p--) {
@@ -322,9 +325,9 @@ export function inferListAppend(h: History): ListInference {
           if (!same) rereads.push([o, prev]);
         }
       }
-      if (bad) continue;
-      // G1b: the last element's writer appended to k again later.
-      if (external[o] === 1 && n > 0) {
+      // G1b: the last element's writer appended to k again later (a read with a bad element or a
+      // wrong tail has no version to be intermediate).
+      if (!bad && !internal && external[o] === 1 && n > 0) {
         const a = d === n ? verApp[v0 + n - 1] : appenderOf(k, elemsAll[ls0 + n - 1]);
         const u = opTxn[a];
         for (let p = a + 1; p < txnOpStart[u + 1]; p++) {
@@ -337,7 +340,8 @@ export function inferListAppend(h: History): ListInference {
           }
         }
       }
-      // Every read is a prefix of the longest one.
+      // Every read is a prefix of the longest one: also a read with a bad element or a wrong tail
+      // (Elle compares every read of a key), so whether it is reported does not depend on the others.
       if (d < n) {
         const list = listOf(h, o);
         const span = opSpan(h, o);
@@ -378,7 +382,7 @@ export function inferListAppend(h: History): ListInference {
 
   const { edges, unStart, unTxns } = buildEdges(h, included, verStart, verElems, verApp, longestRead, appendPos, external, prefixRead, appenderOf);
   return {
-    h, included, listKey, verStart, verElems, longestRead, appendPos, external, appenderOf, edges, unStart, unTxns, findings, rereads,
+    h, included, listKey, verStart, verElems, longestRead, appendPos, external, prefixRead, appenderOf, edges, unStart, unTxns, findings, rereads,
     inconsistent: findings.some((f) => f.severity === 'error'),
   };
 }
@@ -456,8 +460,12 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
     }
   }
   // wr: from the appender of the last element the read did not append itself (the read's source).
-  // The appenders of the earlier elements precede it in ww, so their wr edges add no path: the
-  // levels that need every observed appender (RC, RA, CC premises) read them from the lists.
+  // The appenders of the earlier elements precede it in ww, so their wr edges add no path to any
+  // cycle class (a ww path stands in for each); the levels that need every observed appender (RC,
+  // RA, CC premises) read them from the lists, and the causality check has its own (causality.ts).
+  const wrStamp = new Int32Array(txnCount).fill(-1);
+  let extraWr = 0;
+  const extraWrMax = opCount + 1024;
   for (let t = 1; t < txnCount; t++) {
     if (included[t] === 0) continue;
     for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
@@ -466,13 +474,25 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
       // A prefix of the version order has its appenders in verApp.
       const pre = prefixRead[o] === 1;
       const off = verStart[k] - ls[o];
-      for (let i = ls[o + 1] - 1; i >= ls[o]; i--) {
+      // The source: the last element's appender, past the read's own appends and aborted ones (a
+      // G1a error already; the read still shows what it observed of the others).
+      let src = -1;
+      for (let i = ls[o + 1] - 1; i >= ls[o] && src < 0; i--) {
         const a = pre ? verApp[off + i] : appenderOf(k, elems[i]);
-        if (a < 0) continue;
-        const u = opTxn[a];
-        if (u === t) continue;
-        if (included[u] === 1) e.add(u, t, LK_WR, k, o, elems[i], -1);
-        break;
+        if (a < 0 || opTxn[a] === t || included[opTxn[a]] === 0) continue;
+        src = opTxn[a];
+        e.add(src, t, LK_WR, k, o, elems[i], -1);
+      }
+      // A read with no place in the version order has no ww path from its other elements'
+      // appenders to its source: their wr edges directly (an error already; bounded in number).
+      if (!pre && src >= 0) {
+        for (let i = ls[o]; i < ls[o + 1] && extraWr < extraWrMax; i++) {
+          const a = appenderOf(k, elems[i]);
+          if (a < 0 || opTxn[a] === t || opTxn[a] === src || included[opTxn[a]] === 0 || wrStamp[opTxn[a]] === o) continue;
+          wrStamp[opTxn[a]] = o;
+          e.add(opTxn[a], t, LK_WR, k, o, elems[i], -1);
+          extraWr++;
+        }
       }
       if (external[o] === 0) continue;
       const n = ls[o + 1] - ls[o];
@@ -480,13 +500,15 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
       // Only reads that are a prefix of the version order have a place in it.
       if (prefixRead[o] === 0) continue;
       const last = n > 0 ? elems[ls[o] + n - 1] : -1;
+      // Never to the source itself: the axioms' t2 ≠ t1 (a read of a transaction's later append that
+      // misses its earlier one orders nothing; by the axioms every level holds there).
       if (n < verLen) {
         const a = verApp[verStart[k] + n];
-        if (a >= 0 && included[opTxn[a]] === 1 && opTxn[a] !== t) e.add(t, opTxn[a], LK_RW, k, o, last, verElems[verStart[k] + n]);
+        if (a >= 0 && included[opTxn[a]] === 1 && opTxn[a] !== t && opTxn[a] !== src) e.add(t, opTxn[a], LK_RW, k, o, last, verElems[verStart[k] + n]);
       } else {
         for (let j = unStart[k]; j < unStart[k + 1]; j++) {
           const u = opTxn[unOps[j]];
-          if (u !== t) e.add(t, u, LK_RW, k, o, last, opValue[unOps[j]]);
+          if (u !== t && u !== src) e.add(t, u, LK_RW, k, o, last, opValue[unOps[j]]);
         }
       }
     }

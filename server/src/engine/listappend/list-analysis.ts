@@ -80,9 +80,23 @@ function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
   // (a lost update among many unread appends must not leave PSI or SI undecided).
   const anomalies: ListAnomaly[] = [];
   const hasTimes = h.txnTimeStart !== undefined;
-  for (const c of findCycles(inf, hasTimes, CYCLE_CLASSES)) {
+  // A causality cycle is a G1c cycle too, and may be shorter than any the one-source wr edges show
+  // (its wr edge from an earlier element's appender): then it is G1c's cycle.
+  const causal = smallestCausalityCycle(inf);
+  const cycles = findCycles(inf, hasTimes, CYCLE_CLASSES).map((c) => ({ ...c, inf }));
+  if (causal) {
+    const g1c = cycles.findIndex((c) => c.cls === 'G1c' && !c.realtime);
+    const mine = { cls: 'G1c' as const, realtime: false, edges: causal.cycle, inf: causal.inf };
+    if (g1c < 0) {
+      // In the catalogue's order (after a G0 found without rt), and no -realtime variant beside it.
+      const rt = cycles.findIndex((c) => c.cls === 'G1c');
+      if (rt >= 0) cycles.splice(rt, 1);
+      cycles.splice(cycles.length > 0 && cycles[0].cls === 'G0' && !cycles[0].realtime ? 1 : 0, 0, mine);
+    } else if (causal.cycle.length < cycles[g1c].edges.length) cycles[g1c] = mine;
+  }
+  for (const c of cycles) {
     const code = (c.realtime ? `${c.cls}-realtime` : c.cls) as AnomalyCode;
-    const cycle = c.edges.map((x) => explainEdge(inf, x));
+    const cycle = c.edges.map((x) => explainEdge(c.inf, x));
     const first = c.edges[0].from;
     const row = anomalyRow(code);
     anomalies.push({
@@ -110,7 +124,7 @@ function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
     else v = uniform(l);
     verdicts.set(l, v);
   }
-  const findings: Finding[] = [...inf.findings, ...causalityFindings(inf)];
+  const findings: Finding[] = [...inf.findings, ...causalityFindings(causal)];
   for (const a of anomalies) {
     const related: RelatedSpan[] = a.related ?? a.cycle.map((x) => ({ span: x.span, message: edgeSentence(x) }));
     findings.push(finding(a.code, 'error', a.message, a.span, related));
@@ -260,10 +274,9 @@ function lostUpdates(inf: ListInference): LostUpdate[] {
  * A cycle of session order and observed appends (so ∪ wr) is a read-consistency error, as in
  * register histories (`causality-cycle`, at each read on it); it is also the G1c anomaly.
  */
-function causalityFindings(inf: ListInference): Finding[] {
-  const cycle = smallestCausalityCycle(inf);
-  if (!cycle) return [];
-  const edges = cycle.map((x) => explainEdge(inf, x));
+function causalityFindings(found: ReturnType<typeof smallestCausalityCycle>): Finding[] {
+  if (!found) return [];
+  const edges = found.cycle.map((x) => explainEdge(found.inf, x));
   const whole = edges.map(edgeSentence).join('; ');
   const related: RelatedSpan[] = edges.map((x) => ({ span: x.span, message: edgeSentence(x) }));
   return edges.filter((x) => x.kind === 'wr').map((x) => finding('causality-cycle', 'error', `information flows in a circle: ${whole}`, x.span, related));

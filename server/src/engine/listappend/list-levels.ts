@@ -216,11 +216,19 @@ export class ListLevelContext {
       if (lvl[t] === L_CC) needSoWrClocks = true;
       if (lvl[t] === L_PSI) needBaseClocks = true;
     }
-    // RC, RA: the premise's transactions, their appends' positions against the version read.
+    // RC, RA: the premise's transactions, their appends' positions against the version read. The
+    // axioms' overwriter is another transaction than the read's source: per key, the largest
+    // position (curMax, by curTxn) and the largest of any other transaction (curMax2).
     const curMax = new Int32Array(h.keyCount).fill(NONE);
+    const curTxn = new Int32Array(h.keyCount).fill(-1);
+    const curMax2 = new Int32Array(h.keyCount).fill(NONE);
     const touched = new Int32Vec(16);
     const reset = (): void => {
-      for (let i = 0; i < touched.length; i++) curMax[touched.data[i]] = NONE;
+      for (let i = 0; i < touched.length; i++) {
+        curMax[touched.data[i]] = NONE;
+        curMax2[touched.data[i]] = NONE;
+        curTxn[touched.data[i]] = -1;
+      }
       touched.length = 0;
     };
     const absorb = (u: number): void => {
@@ -229,9 +237,18 @@ export class ListLevelContext {
         const k = h.opKey[o];
         const p = inf.appendPos[o] >= 0 ? inf.appendPos[o] : UNOBSERVED;
         if (curMax[k] === NONE) touched.push(k);
-        if (p > curMax[k]) curMax[k] = p;
+        if (curTxn[k] === u) {
+          if (p > curMax[k]) curMax[k] = p;
+        } else if (p > curMax[k]) {
+          curMax2[k] = curMax[k];
+          curMax[k] = p;
+          curTxn[k] = u;
+        } else if (p > curMax2[k]) curMax2[k] = p;
       }
     };
+    const source = this.sources();
+    /** The largest position of k a premise transaction other than read o's source appended. */
+    const premiseMax = (o: number, k: number): number => (curTxn[k] === source[o] ? curMax2[k] : curMax[k]);
     /** The version position an external read r returned (its length - 1). */
     const readPos = (r: number): number => ((h.opListStart as Int32Array)[r + 1] - (h.opListStart as Int32Array)[r]) - 1;
     for (let t = 1; t < h.txnCount; t++) {
@@ -241,18 +258,20 @@ export class ListLevelContext {
         reset();
         for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
           if (h.opKind[o] !== OP_LIST_READ) continue;
-          if (inf.external[o] === 1 && curMax[h.opKey[o]] !== NONE && curMax[h.opKey[o]] > readPos(o)) return false;
+          if (inf.external[o] === 1 && premiseMax(o, h.opKey[o]) > readPos(o)) return false;
           // This read's observed writers join the premise of the reads after it.
           this.forEachObserved(t, o, absorb);
         }
       } else if (l === L_RA) {
         reset();
         this.forEachObserved(t, -1, absorb);
+        const s = h.txnSession[t];
+        const before = h.txnIndexInSession[t] - 1;
         for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
           if (h.opKind[o] !== OP_LIST_READ || inf.external[o] === 0) continue;
           const k = h.opKey[o];
-          const seen = Math.max(curMax[k], this.latestBefore(t, k));
-          if (seen !== NONE && seen > readPos(o)) return false;
+          if (premiseMax(o, k) > readPos(o)) return false;
+          if (before >= 0 && this.sessionOverwrites(s, before, k, readPos(o), source[o])) return false;
         }
       }
     }
@@ -271,6 +290,7 @@ export class ListLevelContext {
     const S = h.sessionCount;
     const e = inf.edges;
     const rwOut = this.byKind(LK_RW, false);
+    const source = this.sources();
     for (let t = 1; t < h.txnCount; t++) {
       if (inf.included[t] === 0 || lvl[t] !== level) continue;
       for (let p = rwOut.start[t]; p < rwOut.start[t + 1]; p++) {
@@ -281,11 +301,12 @@ export class ListLevelContext {
         // session's latest past transaction's appends to the key.
         const k = e.key.data[rwOut.edgeId[p]];
         const pos = this.readPosOfEdge(rwOut.edgeId[p]);
+        const src = source[e.op.data[rwOut.edgeId[p]]];
         for (let s = 0; s < S; s++) {
           const idx = c[t * S + s];
           if (idx < 0) continue;
           // The session's appenders of k up to idx: positions grow along so when the base graph is acyclic.
-          if (this.latestPosInSession(s, idx, k) > pos) return false;
+          if (this.sessionOverwrites(s, idx, k, pos, src)) return false;
         }
       }
     }
@@ -298,14 +319,37 @@ export class ListLevelContext {
     return ((h.opListStart as Int32Array)[r + 1] - (h.opListStart as Int32Array)[r]) - 1;
   }
 
-  /** The largest version position of k appended by t's session before t (its so predecessors). */
-  private latestBefore(t: number, k: number): number {
-    const idx = this.h.txnIndexInSession[t] - 1;
-    return idx < 0 ? NONE : this.latestPosInSession(this.h.txnSession[t], idx, k);
+  private sourceOf: Int32Array | null = null;
+
+  /** Per list read: its source (the transaction of its wr edge), -1 for the initial state or none. */
+  private sources(): Int32Array {
+    if (this.sourceOf) return this.sourceOf;
+    const e = this.inf.edges;
+    const out = new Int32Array(this.h.opCount).fill(-1);
+    for (let i = 0; i < e.length; i++) if (e.kind.data[i] === LK_WR && out[e.op.data[i]] < 0) out[e.op.data[i]] = e.from.data[i];
+    this.sourceOf = out;
+    return out;
+  }
+
+  /**
+   * Whether a transaction of session s up to index idx other than `except` (a read's source: the
+   * axioms' overwriter is another transaction) appended k past version position pos. The prefix
+   * maxima answer it, unless they count `except`'s appends: then its session's records are scanned
+   * (a source that also appended past what was read of it: rare).
+   */
+  private sessionOverwrites(s: number, idx: number, k: number, pos: number, except: number): boolean {
+    if (this.latestPosInSession(s, idx, k) <= pos) return false;
+    const h = this.h;
+    if (except < 0 || h.txnSession[except] !== s || h.txnIndexInSession[except] > idx) return true;
+    const ks = this.keySess as NonNullable<typeof this.keySess>;
+    for (let i = ks.start[k]; i < ks.start[k + 1]; i++) {
+      if (ks.sess[i] === s && ks.idx[i] <= idx && ks.txn[i] !== except && this.maxPos(ks.txn[i], k) > pos) return true;
+    }
+    return false;
   }
 
   /** Per (key, session): appenders' session indexes and prefix-max positions, for latestPosInSession. */
-  private keySess: { start: Int32Array; sess: Int32Array; idx: Int32Array; pos: Int32Array } | null = null;
+  private keySess: { start: Int32Array; sess: Int32Array; idx: Int32Array; pos: Int32Array; txn: Int32Array } | null = null;
 
   private latestPosInSession(s: number, idx: number, k: number): number {
     const ks = this.keySess ?? this.buildKeySess();
@@ -323,7 +367,7 @@ export class ListLevelContext {
     return found >= 0 && ks.sess[found] === s ? ks.pos[found] : NONE;
   }
 
-  private buildKeySess(): { start: Int32Array; sess: Int32Array; idx: Int32Array; pos: Int32Array } {
+  private buildKeySess(): { start: Int32Array; sess: Int32Array; idx: Int32Array; pos: Int32Array; txn: Int32Array } {
     const { h, inf } = this;
     const start = new Int32Array(h.keyCount + 1);
     const seenTxn = new Int32Array(h.keyCount).fill(-1);
@@ -347,15 +391,17 @@ export class ListLevelContext {
     const sess = new Int32Array(n);
     const idx = new Int32Array(n);
     const pos = new Int32Array(n);
+    const txn = new Int32Array(n);
     const fill = start.slice(0, h.keyCount);
     visit((t, k, s) => {
       const i = fill[k]++;
+      txn[i] = t;
       sess[i] = s;
       idx[i] = h.txnIndexInSession[t];
       const p = this.maxPos(t, k);
       pos[i] = i > start[k] && sess[i - 1] === s && pos[i - 1] > p ? pos[i - 1] : p;
     });
-    this.keySess = { start, sess, idx, pos };
+    this.keySess = { start, sess, idx, pos, txn };
     return this.keySess;
   }
 

@@ -33,7 +33,9 @@ export function listWitness(list: ListAnalysis, level: ListLevel): Witness {
   }
   // Real time alone against session order (times that run backwards in a session): no read is involved.
   if (levelRow(level).realTime) {
-    const h = list.inference.h;
+    // Only the graph's transactions: an unknown one nobody read never ran (it counts as aborted here).
+    const { h: all, included } = list.inference;
+    const h = { ...all, txnAborted: all.txnAborted.map((x, t) => (t > 0 && included[t] === 0 ? 1 : x)) };
     const cycle = sessionTimeCycle(h, computeReadsFrom(h), () => true);
     if (cycle) {
       return {

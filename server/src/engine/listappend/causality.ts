@@ -1,0 +1,105 @@
+// so ∪ wr of a list-append history with every appender of a read's elements as a wr predecessor (the spec's wr): the causality check.
+
+import { OP_APPEND, OP_LIST_READ } from '../model/history.ts';
+import { buildListCsr, topologicalOrder } from '../util/graph.ts';
+import { Int32Vec } from '../util/int-vec.ts';
+import { LK_SO, LK_WR, type ListInference } from './infer.ts';
+
+/**
+ * Calls `add(u, t, o, v)` for every included appender u ≠ t of an element v of the included list
+ * read o of t that is not the read's source (the inference's one wr edge per read), once per (u, read).
+ * Linear in the lists' elements: only asked once a cycle is known to exist (observedAppendersAcyclic).
+ */
+function forEachOtherAppender(inf: ListInference, add: (u: number, t: number, o: number, v: number) => void): void {
+  const { h, included, edges } = inf;
+  const ls = h.opListStart as Int32Array;
+  const elems = h.listElems as Int32Array;
+  const source = new Int32Array(h.opCount).fill(-1);
+  for (let i = 0; i < edges.length; i++) if (edges.kind.data[i] === LK_WR) source[edges.op.data[i]] = edges.from.data[i];
+  const stamp = new Int32Array(h.txnCount).fill(-1);
+  for (let t = 1; t < h.txnCount; t++) {
+    if (included[t] === 0) continue;
+    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+      if (h.opKind[o] !== OP_LIST_READ) continue;
+      for (let i = ls[o]; i < ls[o + 1]; i++) {
+        const a = inf.appenderOf(h.opKey[o], elems[i]);
+        if (a < 0) continue;
+        const u = h.opTxn[a];
+        if (u === t || included[u] === 0 || u === source[o] || stamp[u] === o) continue;
+        stamp[u] = o;
+        add(u, t, o, elems[i]);
+      }
+    }
+  }
+}
+
+/**
+ * Whether so ∪ wr is acyclic, wr from every appender of a read's elements. The inference keeps one
+ * wr edge per read, from its source: the others would cost an edge per list element, and a ww path
+ * stands for them in every cycle class but this one (a session order and an observed earlier append
+ * close a causality cycle that no single-source edge shows). A chain of one node per version of
+ * each key stands for them here: the appender of version i enters node i, node i leads to node
+ * i + 1, and a read of the first n versions leaves node n − 1, so exactly the appenders of the
+ * versions it read reach it; edges linear in transactions, versions and reads. Elements the chain
+ * cannot stand for (the reader's own appends inside the list, reads that are no prefix of the
+ * version order) get direct edges.
+ */
+export function observedAppendersAcyclic(inf: ListInference): boolean {
+  const { h, included, edges, verStart, verElems, prefixRead, appendPos } = inf;
+  const n = h.txnCount;
+  const ls = h.opListStart as Int32Array;
+  const elems = h.listElems as Int32Array;
+  const from = new Int32Vec(n + verElems.length);
+  const to = new Int32Vec(n + verElems.length);
+  const add = (u: number, v: number): void => {
+    from.push(u);
+    to.push(v);
+  };
+  for (let i = 0; i < edges.length; i++) if (edges.kind.data[i] === LK_SO) add(edges.from.data[i], edges.to.data[i]);
+  for (let k = 0; k < h.keyCount; k++) {
+    for (let p = verStart[k]; p < verStart[k + 1]; p++) {
+      const a = inf.appenderOf(k, verElems[p]);
+      if (a >= 0 && included[h.opTxn[a]] === 1) add(h.opTxn[a], n + p);
+      if (p + 1 < verStart[k + 1]) add(n + p, n + p + 1);
+    }
+  }
+  const direct = (t: number, k: number, o: number, first: number): void => {
+    for (let i = ls[o] + first; i < ls[o + 1]; i++) {
+      const a = inf.appenderOf(k, elems[i]);
+      if (a >= 0 && h.opTxn[a] !== t && included[h.opTxn[a]] === 1) add(h.opTxn[a], t);
+    }
+  };
+  for (let t = 1; t < n; t++) {
+    if (included[t] === 0) continue;
+    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+      if (h.opKind[o] !== OP_LIST_READ) continue;
+      const k = h.opKey[o];
+      const len = ls[o + 1] - ls[o];
+      if (len === 0) continue;
+      if (prefixRead[o] === 0) {
+        direct(t, k, o, 0);
+        continue;
+      }
+      // The first version t appended itself: the chain stands for the versions before it only.
+      let own = len;
+      for (let p = h.txnOpStart[t]; p < h.txnOpStart[t + 1]; p++) {
+        if (h.opKind[p] === OP_APPEND && h.opKey[p] === k && appendPos[p] >= 0 && appendPos[p] < own) own = appendPos[p];
+      }
+      if (own > 0) add(n + verStart[k] + own - 1, t);
+      if (own < len) direct(t, k, o, own);
+    }
+  }
+  const g = buildListCsr(n + verElems.length, from.data, to.data, from.length, 0);
+  return topologicalOrder(g).count === g.nodeCount;
+}
+
+/**
+ * The inference with a wr edge from every included appender of each read's elements (besides its
+ * source's), for the causality cycle's search and its explanation: edges linear in the lists'
+ * elements, so only built when observedAppendersAcyclic found a cycle.
+ */
+export function withObservedAppenders(inf: ListInference): ListInference {
+  const edges = inf.edges.clone();
+  forEachOtherAppender(inf, (u, t, o, v) => edges.add(u, t, LK_WR, inf.h.opKey[o], o, v, -1));
+  return { ...inf, edges };
+}
