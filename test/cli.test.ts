@@ -513,6 +513,38 @@ describe('-o writes atomically and never over an input', () => {
     assert.match(d.stderr, /is a directory/);
   });
 
+  test('gen --workload list-append -o: atomic as the register gen (a file size limit keeps the old file; bad paths exit 2)', () => {
+    const sub = mkdtempSync(join(dir, 'list-gen-'));
+    const keep = join(sub, 'keep.hist');
+    const precious = '# precious line\n'.repeat(200);
+    writeFileSync(keep, precious);
+    chmodSync(keep, 0o640);
+    // A 2 KB file size limit (bash counts in 1024-byte blocks): the history does not fit.
+    const limited = spawnSync('bash', ['-c', `ulimit -f 2; exec "${process.execPath}" "${CLI}" gen --workload list-append --txns 2000 -o "${keep}"`], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(limited.status, 2, limited.stderr);
+    assert.equal(limited.stderr, `isocheck: cannot write ${keep}: file too large (over the file size limit) (the old file is unchanged)\n`);
+    assert.equal(readFileSync(keep, 'utf8'), precious);
+    assert.deepEqual(readdirSync(sub), ['keep.hist']);
+    // Without the limit it is replaced whole, keeping its permissions, in each format.
+    for (const format of ['hist', 'edn', 'json']) {
+      assert.equal(run(['gen', '--workload', 'list-append', '--txns', '50', '--format', format, '-o', keep]).status, 0, format);
+      assert.equal(statSync(keep).mode & 0o777, 0o640);
+    }
+    assert.match(readFileSync(keep, 'utf8'), /^\{/);
+    assert.deepEqual(readdirSync(sub), ['keep.hist']);
+    const bad: [string, RegExp][] = [
+      [sub, /^isocheck: cannot write .*list-gen-\w+: is a directory\n$/],
+      [join(sub, 'no-such-dir', 'x.hist'), /^isocheck: cannot write .*x\.hist: no such directory\n$/],
+    ];
+    if (existsSync('/dev/full')) bad.push(['/dev/full', /^isocheck: cannot write \/dev\/full: no space left on device\n$/]);
+    for (const [target, message] of bad) {
+      const r = run(['gen', '--workload', 'list-append', '--txns', '50', '-o', target]);
+      assert.equal(r.status, 2, target);
+      assert.match(r.stderr, message);
+    }
+    assert.deepEqual(readdirSync(sub), ['keep.hist']);
+  });
+
   test('a full disk (a 64 KB tmpfs): gen -o and witness -o exit 2 saying so, the old files intact, no partial file', (t) => {
     if (process.getuid?.() !== 0) {
       t.skip('needs root to mount a small tmpfs');

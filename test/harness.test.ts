@@ -3,7 +3,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Analysis } from '../server/src/engine/analyze.ts';
 import { parseRunArgs } from '../server/src/cli/run-command.ts';
@@ -16,6 +16,7 @@ import { materialize, parseTarget } from '../server/src/harness/targets.ts';
 import { runScenario, scenarioFile } from '../server/src/harness/hermitage.ts';
 import { SCENARIOS } from '../server/src/harness/hermitage-scenarios.ts';
 import { SqliteDriver } from '../server/src/harness/sqlite-driver.ts';
+import { OutputError } from '../server/src/io/atomic-write.ts';
 import { assertListsPrefixConsistent, assertRealCycle, checkRecorded, removeTempDirs, tempDir, verdict } from './helpers/harness-checks.ts';
 
 function errorOf(r: ReturnType<typeof parseRunArgs>): string {
@@ -93,6 +94,28 @@ describe('recorder', () => {
     assert.equal(readFileSync(join(dir, 'h.hist'), 'utf8'), text);
     assert.equal(existsSync(rec.partsDir), false);
     assert.deepEqual(txnNames(checkRecorded(text)), ['T1', 'T2', 'T3', 'T4']);
+  });
+
+  test('a history that cannot be written: OutputError naming the file and the journal, which stays (the only copy)', () => {
+    const dir = tempDir('isocheck-rec-fail-');
+    const out = join(dir, 'h.hist');
+    const rec = new Recorder(out, header, histFeatures());
+    rec.add(0, txn('T1', 'c1', 'committed', [{ kind: 'w', key: 1, value: 1 }]));
+    mkdirSync(out); // the target turned into a directory under the run's feet
+    assert.throws(() => rec.finish(), (e: unknown) => e instanceof OutputError
+      && e.message === `cannot write ${out}: is a directory; the run is kept in its journal ${rec.partsDir}/ (cat ${rec.partsDir}/* joins it into the history)`);
+    assert.equal(verdict(checkRecorded(rec.parts().map((f) => readFileSync(f, 'utf8')).join('')), 'SER'), true);
+    // A journal that broke off (here: removed) is no copy: it is not kept, nor named.
+    const out2 = join(dir, 'h2.hist');
+    const rec2 = new Recorder(out2, header, histFeatures());
+    rmSync(rec2.partsDir, { recursive: true });
+    rec2.add(0, txn('T1', 'c1', 'committed', [{ kind: 'w', key: 1, value: 1 }]));
+    mkdirSync(out2);
+    assert.throws(() => rec2.finish(), (e: unknown) => e instanceof OutputError && e.message === `cannot write ${out2}: is a directory`);
+    assert.deepEqual(readdirSync(dir).sort(), ['h.hist', 'h.hist.parts', 'h2.hist']);
+    // The journal's directory is never created for a missing output directory.
+    assert.throws(() => new Recorder(join(dir, 'no-such-dir', 'h.hist'), header, histFeatures()), (e: unknown) => e instanceof OutputError && /^cannot write the journal .*no-such-dir\/h\.hist\.parts: no such directory$/.test(e.message));
+    assert.equal(existsSync(join(dir, 'no-such-dir')), false);
   });
 
   test('EDN: an :invoke and one completion per transaction, in time order, Jepsen’s types for the outcomes', () => {
@@ -213,12 +236,71 @@ describe('isocheck run (CLI)', () => {
   });
 
   test('isocheck hermitage on SQLite prints Hermitage’s table and the histories’ directory', () => {
-    const dir = tempDir('isocheck-hcli-');
-    const r = spawnSync(process.execPath, [CLI, 'hermitage', '--db', `sqlite:${join(dir, 'h.sqlite')}`, '-o', dir, '--block-ms', '300'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    // -o: a new directory in an existing parent is made.
+    const dir = join(tempDir('isocheck-hcli-'), 'histories');
+    const r = spawnSync(process.execPath, [CLI, 'hermitage', '--db', `sqlite:${join(dir, '..', 'h.sqlite')}`, '-o', dir, '--block-ms', '300'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
     assert.equal(r.status, 0, r.stderr + r.stdout);
     assert.match(r.stdout, /\| DBMS +\| So-called isolation level \| Claims \| G0 \| G1a \| G1b \| G1c \| OTV \| PMP \| P4 \| G-single \| G2-item \|/);
     assert.match(r.stdout, /\| SQLite \| "serializable" +\| SER +\| ✓ +\| ✓ +\| ✓ +\| ✓ +\| ✓ +\| n\/a \| ✓ +\| ✓ +\| ✓ +\|/);
-    assert.equal(readdirSync(dir).filter((f) => f.endsWith('.hist')).length, 8);
+    assert.deepEqual(readdirSync(dir).filter((f) => !f.endsWith('.hist')), [], 'the histories only: no temporary file left');
+    assert.equal(readdirSync(dir).length, 8);
+  });
+
+  test('run -o: a directory, a missing directory, the --edn file, the database are refused before the run; nothing is created', () => {
+    const dir = tempDir('isocheck-run-out-');
+    const db = join(dir, 'db.sqlite');
+    writeFileSync(db, '');
+    const cases: [string[], string][] = [
+      [['-o', dir], `cannot write ${dir}: is a directory`],
+      [['-o', join(dir, 'missing', 'x.hist')], `cannot write ${join(dir, 'missing', 'x.hist')}: no such directory`],
+      [['-o', join(dir, 'h.hist'), '--edn', join(dir, 'h.hist')], `refusing to write ${join(dir, 'h.hist')}: --edn and -o name the same file`],
+      [['-o', join(dir, 'h.hist'), '--edn', dir], `cannot write ${dir}: is a directory`],
+      [['--db', `sqlite:${db}`, '-o', db], `refusing to write ${db}: it is the database ${db}`],
+    ];
+    for (const [args, message] of cases) {
+      const r = spawnSync(process.execPath, [CLI, 'run', '--txns', '20', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.status, 2, args.join(' '));
+      // No banner: the message comes before the database is made or a transaction runs.
+      assert.equal(r.stderr, `isocheck: ${message}\n`, args.join(' '));
+      assert.deepEqual(readdirSync(dir), ['db.sqlite'], args.join(' '));
+    }
+  });
+
+  test('run -o over a file, the history too large to write (ulimit -f): exit 2, the old file intact, no temporary file', () => {
+    const dir = tempDir('isocheck-run-efbig-');
+    const out = join(dir, 'keep.hist');
+    const precious = '# precious line\n'.repeat(200);
+    writeFileSync(out, precious);
+    // 64 KB: each client's journal file (about 35 KB) fits, the assembled history (about 140 KB) does not.
+    const cmd = `ulimit -f 64; exec "${process.execPath}" "${CLI}" run --db "sqlite:${join(dir, 'db.sqlite')}" --workload rw-register --txns 2000 --clients 4 --keys 2 --ops-per-txn 4 -o "${out}"`;
+    const r = spawnSync('bash', ['-c', cmd], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, new RegExp(`^isocheck: cannot write ${out}: file too large \\(over the file size limit\\) \\(the old file is unchanged\\)`, 'm'));
+    assert.equal(readFileSync(out, 'utf8'), precious);
+    const parts = `${out}.parts`;
+    if (r.stderr.includes(`the run is kept in its journal ${parts}/`)) {
+      // The journal is the run's only copy now: whole, and a history once joined.
+      checkRecorded(readdirSync(parts).sort().map((f) => readFileSync(join(parts, f), 'utf8')).join(''));
+    } else assert.equal(existsSync(parts), false);
+    assert.deepEqual(readdirSync(dir).filter((f) => !f.startsWith('db.sqlite') && f !== 'keep.hist.parts'), ['keep.hist']);
+  });
+
+  test('hermitage -o: an existing file or a missing parent is refused before any test runs', () => {
+    const dir = tempDir('isocheck-herm-out-');
+    const f = join(dir, 'f');
+    writeFileSync(f, 'mine\n');
+    const cases: [string, string][] = [
+      [f, `cannot write the histories into ${f}: not a directory (-o names a directory)`],
+      [join(dir, 'missing', 'sub'), `cannot write the histories into ${join(dir, 'missing', 'sub')}: no such directory ${join(dir, 'missing')}`],
+    ];
+    for (const [out, message] of cases) {
+      const r = spawnSync(process.execPath, [CLI, 'hermitage', '--db', `sqlite:${join(dir, 'h.sqlite')}`, '-o', out], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.status, 2, out);
+      assert.equal(r.stderr, `isocheck: ${message}\n`);
+      assert.equal(r.stdout, '');
+    }
+    assert.equal(readFileSync(f, 'utf8'), 'mine\n');
+    assert.deepEqual(readdirSync(dir), ['f']);
   });
 
   test('usage errors exit 2 with a message', () => {

@@ -8,7 +8,7 @@ import type { ReadSource } from '../engine/analyze.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
 import { inputErrorLine, isDirectory, readInputs, readSource, unknownFormat, type InputFormat } from './inputs.ts';
-import { writeFileAtomic } from './output.ts';
+import { writeFileAtomic } from '../io/atomic-write.ts';
 
 export const CONVERT_USAGE = `usage: isocheck convert FILE [--format ${FORMAT_NAMES.join('|')}] [-o OUT.hist]`;
 

@@ -2,9 +2,10 @@
 
 import { DEFAULT_GEN_OPTIONS, generateHistory, optionsForEvents, STORE_KINDS, validateGenOptions, type GenOptions, type StoreKind } from '../engine/gen/generate.ts';
 import { histChunks, plumeChunks } from '../engine/gen/history-writers.ts';
+import { writeFileAtomic } from '../io/atomic-write.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
-import { pipeToStdout, writeFileAtomic } from './output.ts';
+import { pipeToStdout } from './output.ts';
 import { runGenList } from './gen-list-command.ts';
 
 export const GEN_USAGE = `usage: isocheck gen [--sessions N] [--txns N | --events N] [--ops N] [--keys N]

@@ -1,7 +1,8 @@
 // `isocheck gen --workload list-append`: Elle-style list-append histories as .hist, Jepsen EDN or JSON lines.
 
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { writeSync } from 'node:fs';
 import { DEFAULT_LIST_GEN, generateListHistory, writeListEvents, writeListHist, type ListGenOptions } from '../engine/gen/list-append-store.ts';
+import { outputProblem, writeFileAtomic } from '../io/atomic-write.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
 
@@ -53,31 +54,40 @@ export function runGenList(argv: readonly string[], io: Io): number {
   const format = lastValue(args, '--format') ?? 'hist';
   if (format !== 'hist' && format !== 'edn' && format !== 'json') return usage(io, `unknown format '${format}' (hist, edn or json)`);
   const output = lastValue(args, '-o', '--output');
-  let fd = 1;
-  if (output !== undefined) {
-    try {
-      fd = openSync(output, 'w');
-    } catch (e) {
-      io.err(`isocheck: cannot write ${output}: ${(e as Error).message}`);
+  const toFile = output !== undefined && output !== '-';
+  // A bad path is reported before the history is generated (a large one takes seconds).
+  const problem = toFile ? outputProblem(output) : null;
+  if (problem !== null) {
+    io.err(`isocheck: ${problem}`);
+    return 2;
+  }
+  const d = generateListHistory(o);
+  const emit = (sink: (chunk: string) => void): void => {
+    if (format === 'hist') {
+      sink(`# list-append, ${o.store} store, seed ${o.seed}\nhistory "list-append ${o.store} store"\n`);
+      writeListHist(d, sink, o.times);
+    } else writeListEvents(d, format, sink);
+  };
+  if (toFile) {
+    // As the register `gen`: a temporary file beside the target, renamed over it at the end.
+    const written = writeFileAtomic(output, emit);
+    if (!written.ok) {
+      io.err(`isocheck: ${written.message}`);
       return 2;
     }
+    return 0;
   }
   let closed = false;
-  const sink = (chunk: string): void => {
+  emit((chunk) => {
     if (closed) return;
     try {
-      writeSync(fd, chunk);
+      writeSync(1, chunk);
     } catch (e) {
+      // A reader that stopped early (`| head`) ends the output quietly.
       if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
       closed = true;
     }
-  };
-  const d = generateListHistory(o);
-  if (format === 'hist') {
-    sink(`# list-append, ${o.store} store, seed ${o.seed}\nhistory "list-append ${o.store} store"\n`);
-    writeListHist(d, sink, o.times);
-  } else writeListEvents(d, format, sink);
-  if (fd !== 1) closeSync(fd);
+  });
   return 0;
 }
 

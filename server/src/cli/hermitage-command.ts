@@ -1,8 +1,8 @@
 // `isocheck hermitage`: Hermitage's anomaly tests at every isolation level of a database, printed as its table.
 
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { driverFor } from '../harness/drivers.ts';
 import { DbError } from '../harness/driver.ts';
 import { runScenario, scenarioFile, type ScenarioResult } from '../harness/hermitage.ts';
@@ -10,6 +10,7 @@ import { COLUMNS, SCENARIOS } from '../harness/hermitage-scenarios.ts';
 import { findIsolation, ISOLATION, type IsolationSetting } from '../harness/isolation.ts';
 import { materialize, parseTarget } from '../harness/targets.ts';
 import { HERMITAGE_USAGE } from '../harness/usage.ts';
+import { describeWriteError, OutputError } from '../io/atomic-write.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
 
@@ -64,10 +65,16 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
     }
   }
   if (settings.length === 0) settings.push(...ISOLATION[t.target.kind]);
-  const target = materialize(t.target);
   const outText = lastValue(args, '-o', '--output');
+  if (outText !== undefined) {
+    const problem = prepareHistDir(outText);
+    if (problem !== null) {
+      io.err(`isocheck: ${problem}`);
+      return 2;
+    }
+  }
+  const target = materialize(t.target);
   const dir = resolve(outText ?? mkdtempSync(join(tmpdir(), 'isocheck-hermitage-')));
-  mkdirSync(dir, { recursive: true });
 
   const driver = driverFor(target);
   const rows: HermitageRow[] = [];
@@ -84,6 +91,10 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
       rows.push({ setting, results });
     }
   } catch (e) {
+    if (e instanceof OutputError) {
+      io.err(`isocheck: ${e.message}`);
+      return 2;
+    }
     if (!(e instanceof DbError)) throw e;
     io.err(`isocheck: ${target.label}: ${e.message}`);
     return 2;
@@ -102,6 +113,25 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
   // A hung server can leave a socket open; the table is out, so do not wait for it.
   setTimeout(() => process.exit(), 2000).unref();
   return failures > 0 ? 2 : 0;
+}
+
+/**
+ * -o names the directory of the scenario histories: an existing one (files of the same names in
+ * it are replaced, each atomically) or a new one, made here in an existing parent. Anything else
+ * is refused before a scenario runs. Returns why the directory cannot be had, or null.
+ */
+function prepareHistDir(dir: string): string | null {
+  const st = statSync(dir, { throwIfNoEntry: false });
+  if (st?.isDirectory()) return null;
+  if (st) return `cannot write the histories into ${dir}: not a directory (-o names a directory)`;
+  const parent = dirname(resolve(dir));
+  if (!statSync(parent, { throwIfNoEntry: false })?.isDirectory()) return `cannot write the histories into ${dir}: no such directory ${parent}`;
+  try {
+    mkdirSync(dir);
+    return null;
+  } catch (e) {
+    return `cannot create ${dir}: ${describeWriteError(e)}`;
+  }
 }
 
 function usage(io: Io, message: string): number {

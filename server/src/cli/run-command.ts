@@ -7,9 +7,10 @@ import { fileReport } from '../engine/report.ts';
 import { DbError } from '../harness/driver.ts';
 import { histFeatures } from '../harness/hist-features.ts';
 import { DEFAULT_ISOLATION, findIsolation, ISOLATION } from '../harness/isolation.ts';
-import { runHarness, type RunResult } from '../harness/run.ts';
+import { runHarness, runOutputsProblem, type RunResult } from '../harness/run.ts';
 import { materialize, parseTarget } from '../harness/targets.ts';
 import type { Workload, WorkloadKind } from '../harness/workload.ts';
+import { OutputError } from '../io/atomic-write.ts';
 import { lastValue, parseArgs } from './args.ts';
 import { EXIT_ERRORS, EXIT_OK, EXIT_UNDECIDED, EXIT_USAGE, type Io } from './check-command.ts';
 import { renderDetails, renderTable } from './text-report.ts';
@@ -89,6 +90,13 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
   if (p.workload === 'list-append' && !histFeatures().listAppend) {
     io.err('isocheck: note: this build does not check list-append histories yet; the history is recorded but no level is decided on it');
   }
+  const ednFile = p.edn === undefined ? undefined : resolve(p.edn);
+  // Before the default database's directory is made and the workload runs: a bad path costs nothing.
+  const problem = runOutputsProblem(p.out === undefined ? undefined : resolve(p.out), ednFile, t.target);
+  if (problem !== null) {
+    io.err(`isocheck: ${problem}`);
+    return EXIT_USAGE;
+  }
   const target = materialize(t.target);
   const outFile = resolve(p.out ?? join(target.kind === 'sqlite' && p.db === undefined ? dirname(target.location) : mkdtempSync(join(tmpdir(), 'isocheck-run-')), 'history.hist'));
   io.err(`isocheck run: ${target.label}, ${setting.name} (claims ${setting.claims ?? 'no checkable level'}), ${p.workload}, ${p.clients} clients, ${p.txns !== undefined ? `${p.txns} transactions` : `${p.seconds} s`}`);
@@ -106,7 +114,7 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
   let result: RunResult;
   try {
     result = await runHarness({
-      ...p, isolation: setting.name, target, setting, outFile, ednFile: p.edn === undefined ? undefined : resolve(p.edn),
+      ...p, isolation: setting.name, target, setting, outFile, ednFile,
       onStart: (w) => {
         workload = w;
         if (!io.errIsTty) return;
@@ -125,7 +133,12 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
       },
     });
   } catch (e) {
-    // Driver errors (cannot connect, cannot create the tables) are usage-level problems; others are bugs.
+    // Driver errors (cannot connect, cannot create the tables) and outputs that cannot be written
+    // (a full disk) are usage-level problems; others are bugs.
+    if (e instanceof OutputError) {
+      io.err(`isocheck: ${e.message}`);
+      return EXIT_USAGE;
+    }
     if (!(e instanceof DbError)) throw e;
     io.err(`isocheck: ${target.label}: ${e.message}`);
     return EXIT_USAGE;

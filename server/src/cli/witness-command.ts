@@ -8,7 +8,7 @@ import { LEVELS, parseLevel } from '../engine/levels/levels.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
 import { inputErrorLine, isDirectory, parsePlumeInit, readInputs, readSource, unknownFormat } from './inputs.ts';
-import { writeFileAtomic } from './output.ts';
+import { writeFileAtomic } from '../io/atomic-write.ts';
 import { terminalSafeLines } from './terminal-text.ts';
 
 export const WITNESS_USAGE = `usage: isocheck witness FILE --level L|mixed [--format json|dot|svg|hist] [-o FILE] [--input-format ${FORMAT_NAMES.join('|')}] [--plume-init zero|none]`;

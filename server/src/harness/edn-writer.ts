@@ -1,6 +1,6 @@
 // A recorded run in Jepsen's history shape (EDN, one event map per line): for Elle and for IsoCheck's own EDN reader.
 
-import { renameSync, writeFileSync } from 'node:fs';
+import { writeFileAtomicOrThrow } from '../io/atomic-write.ts';
 import type { RecordedOp, RecordedTxn } from './recorder.ts';
 
 function mop(op: RecordedOp, completed: boolean): string {
@@ -42,8 +42,7 @@ export function renderEdn(txns: readonly RecordedTxn[]): string {
   return events.map((e, i) => e.text.replace(/}$/, `, :index ${i}}`)).join('\n') + '\n';
 }
 
+/** Throws OutputError when the file cannot be written (the old file, if any, is kept). */
 export function writeEdn(file: string, txns: readonly RecordedTxn[]): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, renderEdn(txns));
-  renameSync(tmp, file);
+  writeFileAtomicOrThrow(file, [renderEdn(txns)]);
 }

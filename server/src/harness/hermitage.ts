@@ -1,8 +1,8 @@
 // Runs Hermitage's scripts against a database: steps in order, lock waits detected, each run recorded and checked.
 
-import { writeFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeHistText } from '../engine/analyze.ts';
+import { writeFileAtomicOrThrow } from '../io/atomic-write.ts';
 import { DbError, type Driver, type Session } from './driver.ts';
 import { histFeatures } from './hist-features.ts';
 import { INITIAL, KEY_NAMES, type Scenario, type Step } from './hermitage-scenarios.ts';
@@ -46,6 +46,7 @@ function delay(ms: number): Promise<'timeout'> {
   return new Promise((r) => setTimeout(() => r('timeout'), ms).unref());
 }
 
+/** Runs one script and records it in `file` (atomically; OutputError when it cannot be written). */
 export async function runScenario(driver: Driver, isolation: string, sc: Scenario, file: string, o: HermitageOptions): Promise<ScenarioResult> {
   const now = clock();
   const log: string[] = [];
@@ -148,9 +149,7 @@ export async function runScenario(driver: Driver, isolation: string, sc: Scenari
     initial: (k) => INITIAL[k - 1],
     keyName,
   }, txns, histFeatures());
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
+  writeFileAtomicOrThrow(file, [text]);
   if (lost) return { id: sc.id, outcome: 'failed', file, log, error: lost };
   const verdict = analyzeHistText(text, { levels: [sc.level] }).levels[0];
   const outcome: Outcome = verdict.consistent === true ? 'prevented' : verdict.consistent === false ? 'allowed' : 'undecided';

@@ -1,7 +1,8 @@
 // Records a run as a `.hist` history: appended to per-client journal files as transactions end, assembled at the end.
 
-import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { describeWriteError, OutputError, writeFileAtomic } from '../io/atomic-write.ts';
 import type { HistFeatures } from './hist-features.ts';
 
 export type TxnStatus = 'committed' | 'aborted' | 'unknown';
@@ -127,44 +128,65 @@ export function renderHistory(h: HistoryHeader, txns: readonly RecordedTxn[], f:
  * The journal: `<out>.parts/` holds the header and one append-only file per client, written
  * as each transaction ends, so a crash of the harness leaves a history (`cat <out>.parts/*`).
  * Clients reconnecting open a new session in their own file, so concatenation stays valid.
+ * The output's directory must exist (runHarness checks it first): the journal never creates one.
  */
 export class Recorder {
   readonly txns: RecordedTxn[] = [];
   private readonly fds = new Map<number, number>();
   private readonly lastSession = new Map<number, string>();
   readonly partsDir: string;
+  /** The journal stopped (a full disk): the run goes on in memory, the journal is no longer a whole copy. */
+  private journalBroken = false;
 
   constructor(readonly outFile: string, private readonly header: HistoryHeader, private readonly features: HistFeatures) {
     this.partsDir = `${outFile}.parts`;
-    rmSync(this.partsDir, { recursive: true, force: true });
-    mkdirSync(this.partsDir, { recursive: true });
-    writeFileSync(join(this.partsDir, '000-header.hist'), renderHeader(header));
+    try {
+      rmSync(this.partsDir, { recursive: true, force: true });
+      mkdirSync(this.partsDir);
+      writeFileSync(join(this.partsDir, '000-header.hist'), renderHeader(header));
+    } catch (e) {
+      rmSync(this.partsDir, { recursive: true, force: true });
+      throw new OutputError(`cannot write the journal ${this.partsDir}: ${describeWriteError(e)}`);
+    }
   }
 
   add(client: number, t: RecordedTxn): void {
     this.txns.push(t);
-    let fd = this.fds.get(client);
-    if (fd === undefined) {
-      fd = openSync(join(this.partsDir, `${String(client + 1).padStart(3, '0')}-c${client + 1}.hist`), 'a');
-      this.fds.set(client, fd);
-    }
+    if (this.journalBroken) return;
     let text = '';
     if (this.lastSession.get(client) !== t.session) {
       text += `\nsession ${t.session}\n`;
       this.lastSession.set(client, t.session);
     }
     text += renderTxn(t, this.features) + '\n';
-    writeSync(fd, text);
+    try {
+      let fd = this.fds.get(client);
+      if (fd === undefined) {
+        fd = openSync(join(this.partsDir, `${String(client + 1).padStart(3, '0')}-c${client + 1}.hist`), 'a');
+        this.fds.set(client, fd);
+      }
+      writeSync(fd, text);
+    } catch {
+      // The transaction is recorded in memory; the history is still written whole at the end.
+      this.journalBroken = true;
+    }
   }
 
-  /** Writes the assembled history atomically (temp file + rename) and removes the journal. */
+  /**
+   * Writes the assembled history atomically (the shared writer: temporary file + rename) and
+   * removes the journal. When the history cannot be written the journal stays, if it is whole:
+   * it is then the only copy of the run, and the error says where it is.
+   */
   finish(): string {
     for (const fd of this.fds.values()) closeSync(fd);
     this.fds.clear();
     const text = renderHistory(this.header, this.txns, this.features);
-    const tmp = `${this.outFile}.tmp-${process.pid}`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, this.outFile);
+    const written = writeFileAtomic(this.outFile, [text]);
+    if (!written.ok) {
+      if (!this.journalBroken) throw new OutputError(`${written.message}; the run is kept in its journal ${this.partsDir}/ (cat ${this.partsDir}/* joins it into the history)`);
+      rmSync(this.partsDir, { recursive: true, force: true });
+      throw new OutputError(written.message);
+    }
     rmSync(this.partsDir, { recursive: true, force: true });
     return text;
   }

@@ -12,12 +12,14 @@ export const RUN_USAGE = `usage: isocheck run [--db URL] [--isolation LEVEL] [--
   --keys         keys the transactions pick from, uniformly (default 8)
   --ops-per-txn  operations per transaction, uniformly from A to B (default 1..4); half reads, half writes
   --seed         seed of the transaction contents (default 1)
-  -o             where the history goes (default: a temporary directory; the path is printed)
+  -o             where the history goes (default: a temporary directory; the path is printed);
+                 checked before the run, an existing file replaced atomically at the end
   --edn          also write the run as a Jepsen history (EDN: :invoke/:ok/:fail/:info events)`;
 
 
 export const HERMITAGE_USAGE = `usage: isocheck hermitage [--db URL] [--isolation L,L…] [-o DIR] [--block-ms N]
   --db           as for run (default: a fresh SQLite file)
   --isolation    the levels to test (default: every level the database offers)
-  -o             where the scenario histories go (default: a temporary directory)
+  -o             the directory for the scenario histories: an existing one, or a new one in an existing
+                 parent (default: a temporary directory)
   --block-ms     a step that has not returned after this long is blocked (default 500)`;
