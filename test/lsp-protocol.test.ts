@@ -1,9 +1,9 @@
-// The server speaks LSP strictly over stdio: malformed JSON gets -32700, a broken frame ends it with a message, nothing is served after shutdown.
+// The server speaks LSP strictly over stdio: malformed JSON gets -32700, a broken frame or the end of its input ends it with a message, nothing is served after shutdown.
 
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { ensureBuilt, ROOT, SERVER } from './helpers/lsp-client.ts';
+import { CLI, ensureBuilt, ROOT, SERVER } from './helpers/lsp-client.ts';
 
 interface Reply {
   id: number | string | null;
@@ -25,8 +25,24 @@ class RawPeer {
     p.stdout.on('data', (d: Buffer) => this.data(d));
   }
 
-  static start(): RawPeer {
-    return new RawPeer(spawn(process.execPath, [SERVER, '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] }));
+  static start(args = [SERVER, '--stdio']): RawPeer {
+    return new RawPeer(spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] }));
+  }
+
+  /** The exit status, which must come within ms (else the server is killed and the test fails). */
+  async exitsWithin(ms: number): Promise<number | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.p.kill();
+        reject(new Error(`still running ${ms} ms later; stderr: ${this.stderr}`));
+      }, ms);
+    });
+    try {
+      return await Promise.race([this.exited, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private data(d: Buffer): void {
@@ -48,6 +64,11 @@ class RawPeer {
 
   raw(bytes: string): void {
     this.p.stdin.write(bytes);
+  }
+
+  /** Ends the server's input, as a client does that closes its end of the pipe. */
+  end(bytes = ''): void {
+    this.p.stdin.end(bytes);
   }
 
   send(message: object): void {
@@ -121,5 +142,82 @@ describe('LSP framing and lifecycle over stdio', () => {
     }
     peer.send({ method: 'exit' });
     assert.equal(await peer.exited, 0);
+  });
+});
+
+/** What a stack trace on stderr looks like (`    at f (file:1:2)`). */
+const STACK = /^\s+at .+:\d+/m;
+const DOC = { uri: 'file:///eof.hist', languageId: 'hist', version: 1, text: 'session s1\nT1: w(x,1)\nT2: r(x,1) <- T1\n' };
+
+describe('the end of the input over stdio (isocheck lsp --stdio)', () => {
+  const cli = [CLI, 'lsp', '--stdio'];
+
+  test('input that ends inside a message body ends the server at once, with one line on stderr', async () => {
+    const peer = RawPeer.start(cli);
+    peer.end('Content-Length: 10\r\n\r\n{}');
+    assert.equal(await peer.exitsWithin(5000), 1);
+    assert.equal(peer.stderr, "isocheck: the language server's input ended inside a message body (2 of 10 bytes); exiting\n");
+  });
+
+  test('input that ends inside a header ends it the same way', async () => {
+    const peer = RawPeer.start(cli);
+    peer.end('Content-Len');
+    assert.equal(await peer.exitsWithin(5000), 1);
+    assert.equal(peer.stderr, "isocheck: the language server's input ended inside a message header (11 bytes, no blank line); exiting\n");
+  });
+
+  test('an absurd Content-Length is refused when its header arrives, not waited for (the input still open)', async () => {
+    const peer = RawPeer.start(cli);
+    peer.raw('Content-Length: 99999999999\r\n\r\n{}');
+    assert.equal(await peer.exitsWithin(5000), 1);
+    assert.match(peer.stderr, /^isocheck: the language server's input is not framed as LSP messages \(Content-Length 99999999999 is more than the \d+ bytes a message may have\); exiting\n$/);
+  });
+
+  test('so is a header that never ends', async () => {
+    const peer = RawPeer.start(cli);
+    peer.raw('x'.repeat(10_000));
+    assert.equal(await peer.exitsWithin(5000), 1);
+    assert.match(peer.stderr, /not framed as LSP messages \(no blank line ends the message header within 8192 bytes\)/);
+  });
+
+  test('a well-framed body that is no request, then the end: logged, and a clean exit without a stack trace', async () => {
+    await Promise.all(['[]', 'null', '1', '"x"', '{}', '{"jsonrpc":"2.0"}'].map(async (body) => {
+      const peer = RawPeer.start(cli);
+      peer.end(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      assert.equal(await peer.exitsWithin(5000), 1, body);
+      assert.doesNotMatch(peer.stderr, STACK, body);
+      assert.equal(peer.stderr, "isocheck: the language server's input ended without a shutdown request; exiting\n", body);
+    }));
+  });
+
+  test('the end after shutdown: status 0, although the client\'s process-id watchdog and a worker would keep the process alive', async () => {
+    const peer = RawPeer.start(cli);
+    peer.send({ id: 1, method: 'initialize', params: { processId: process.pid, rootUri: null, capabilities: {} } });
+    await peer.reply((r) => r.id === 1);
+    peer.send({ method: 'initialized', params: {} });
+    peer.send({ method: 'textDocument/didOpen', params: { textDocument: DOC } });
+    peer.send({ id: 2, method: 'textDocument/documentSymbol', params: { textDocument: { uri: DOC.uri } } });
+    await peer.reply((r) => r.id === 2);
+    peer.send({ id: 3, method: 'shutdown' });
+    peer.end();
+    assert.equal(await peer.exitsWithin(5000), 0);
+    assert.ok(peer.replies.some((r) => r.id === 3), 'shutdown, sent just before the end, was answered');
+    assert.equal(peer.stderr, '');
+  });
+
+  test('the end without shutdown: what arrived before it is still answered (a check\'s logs and notifications too), then status 1', async () => {
+    const peer = RawPeer.start(cli);
+    const notified: string[] = [];
+    peer.p.stdout.on('data', (d: Buffer) => notified.push(...[...d.toString().matchAll(/"method":"([^"]+)"/g)].map((m) => m[1])));
+    peer.send({ id: 1, method: 'initialize', params: { processId: process.pid, rootUri: null, capabilities: {} } });
+    peer.send({ method: 'initialized', params: {} });
+    peer.send({ method: 'textDocument/didOpen', params: { textDocument: DOC } });
+    peer.send({ id: 2, method: 'isocheck/analysis', params: { uri: DOC.uri } });
+    peer.end('Content-Length: 2\r\n\r\n[]');
+    assert.equal(await peer.exitsWithin(8000), 1);
+    assert.ok(peer.replies.some((r) => r.id === 1) && peer.replies.some((r) => r.id === 2), JSON.stringify(peer.replies));
+    assert.ok(notified.includes('textDocument/publishDiagnostics'), notified.join(' '));
+    assert.doesNotMatch(peer.stderr, STACK);
+    assert.equal(peer.stderr, "isocheck: the language server's input ended without a shutdown request; exiting\n");
   });
 });

@@ -1,12 +1,14 @@
-// The language server's pure parts: settings, the scheduler, diagnostic capping, completion contexts, editor queries.
+// The language server's pure parts: settings, the scheduler, diagnostic capping, completion contexts, editor queries, message framing.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
 import { analyzeHistText } from '../server/src/engine/analyze.ts';
 import { finding, type Finding } from '../server/src/engine/model/diagnostics.ts';
 import { opAt, sessionExtent, txnExtent, txnHeaderAt } from '../server/src/engine/queries.ts';
 import { capFindings } from '../server/src/lsp/convert.ts';
 import { completions, contextOf } from '../server/src/lsp/features/completion.ts';
+import { FrameReader, FramingError, MAX_BODY_BYTES, MAX_HEADER_BYTES } from '../server/src/lsp/frame-reader.ts';
 import { md, ordinal } from '../server/src/lsp/features/text.ts';
 import { DebounceScheduler } from '../server/src/lsp/scheduler.ts';
 import { analysisKey, parseSettings } from '../server/src/lsp/settings.ts';
@@ -158,4 +160,78 @@ test('lines end at \\n, \\r\\n and a lone \\r, as LSP counts them', async () => 
   assert.deepEqual([0, 3, 7, 10].map((o) => lines.position(o)), [
     { line: 0, character: 0 }, { line: 1, character: 0 }, { line: 2, character: 0 }, { line: 3, character: 0 },
   ]);
+});
+
+/** Feeds chunks to a FrameReader; what it delivered, the errors it fired and how its input ended. */
+function frames(chunks: (string | Buffer)[], end = true): { messages: unknown[]; errors: Error[]; ended: (string | null)[] } {
+  const input = new PassThrough();
+  const reader = new FrameReader(input);
+  const out = { messages: [] as unknown[], errors: [] as Error[], ended: [] as (string | null)[] };
+  reader.onError((e) => out.errors.push(e));
+  reader.onEnd((u) => out.ended.push(u));
+  reader.listen((m) => out.messages.push(m));
+  // PassThrough emits synchronously in flowing mode, but 'end' waits a tick: emit by hand to stay synchronous.
+  for (const c of chunks) input.emit('data', Buffer.from(c));
+  if (end) input.emit('end');
+  return out;
+}
+
+function frame(body: string): string {
+  return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+describe('frame reader', () => {
+  const bodies = ['{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}', '{"jsonrpc":"2.0","method":"x","params":{"t":"é ✓ 𝄞"}}', '[]'];
+  const stream = bodies.map(frame).join('');
+
+  test('the same messages whether the bytes come at once, one by one, or split anywhere', () => {
+    const expected = bodies.map((b) => JSON.parse(b) as unknown);
+    assert.deepEqual(frames([stream]), { messages: expected, errors: [], ended: [null] });
+    const bytes = Buffer.from(stream);
+    assert.deepEqual(frames([...bytes].map((b) => Buffer.from([b]))).messages, expected);
+    for (let cut = 1; cut < bytes.length; cut += 7) {
+      assert.deepEqual(frames([bytes.subarray(0, cut), bytes.subarray(cut)]).messages, expected, `cut at ${cut}`);
+    }
+  });
+
+  test('an empty or non-JSON body is a SyntaxError and the next frame is still read', () => {
+    const r = frames(['Content-Length: 0\r\n\r\n', frame('{"a":'), frame('{"ok":1}')]);
+    assert.deepEqual(r.messages, [{ ok: 1 }]);
+    assert.equal(r.errors.length, 2);
+    assert.ok(r.errors.every((e) => e instanceof SyntaxError));
+  });
+
+  test('the end of the input says where in a frame it stopped', () => {
+    assert.deepEqual(frames([frame('{}')]).ended, [null]);
+    assert.deepEqual(frames([]).ended, [null]);
+    assert.deepEqual(frames(['Content-Length: 10\r\n\r\n{}']).ended, ['inside a message body (2 of 10 bytes)']);
+    assert.deepEqual(frames(['Content-Length: 10\r\n\r\n']).ended, ['inside a message body (0 of 10 bytes)']);
+    assert.deepEqual(frames(['Content-Len']).ended, ['inside a message header (11 bytes, no blank line)']);
+  });
+
+  test('a broken header is a FramingError that ends reading: nothing more is delivered or reported', () => {
+    for (const [header, message] of [
+      ['Content-Type: x\r\n\r\n', /Header must provide a Content-Length property/],
+      ['Content-Length: lots\r\n\r\n', /Content-Length value must be a number \(got "lots"\)/],
+      ['Content-Length: 12abc\r\n\r\n', /Content-Length value must be a number/],
+      ['\r\nContent-Length: 2\r\n\r\n', /must separate key and value/],
+      [`Content-Length: ${MAX_BODY_BYTES + 1}\r\n\r\n`, /is more than the \d+ bytes a message may have/],
+      ['Content-Length: 99999999999\r\n\r\n', /Content-Length 99999999999 is more than/],
+      ['x'.repeat(MAX_HEADER_BYTES), /no blank line ends the message header within 8192 bytes/],
+    ] as const) {
+      const r = frames([header, frame('{}')]);
+      assert.deepEqual(r.messages, [], header.slice(0, 40));
+      assert.equal(r.errors.length, 1);
+      assert.ok(r.errors[0] instanceof FramingError);
+      assert.match(r.errors[0].message, message);
+      assert.deepEqual(r.ended, [], 'no end reported after a framing error');
+    }
+  });
+
+  test('a body is kept as the chunks that came, not allocated from its Content-Length', () => {
+    const before = process.memoryUsage().arrayBuffers;
+    const r = frames([`Content-Length: ${MAX_BODY_BYTES}\r\n\r\n`, '{'], false);
+    assert.deepEqual(r.errors, []);
+    assert.ok(process.memoryUsage().arrayBuffers - before < 64 * 1024 * 1024, 'no buffer the size of the announced body');
+  });
 });

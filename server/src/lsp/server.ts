@@ -26,8 +26,10 @@ export function startServer(argv: readonly string[]): void {
   // vscode-languageserver reads the other transports from process.argv; stdio is ours (strict framing).
   if (named) serve(createConnection(ProposedFeatures.all));
   else {
-    const { reader, writer } = stdioTransport();
-    serve(createConnection(ProposedFeatures.all, reader, writer));
+    // When the input ends the transport exits, with status 0 only after `shutdown`: it asks the context, which is made after it.
+    let ctx: ServerContext | null = null;
+    const { reader, writer } = stdioTransport({ shutDown: () => ctx?.shutDown === true });
+    ctx = serve(createConnection(ProposedFeatures.all, reader, writer));
   }
 }
 
@@ -40,7 +42,7 @@ function findDocs(): string | null {
 }
 
 /** The server as stages: shared state, lifecycle, documents, editor features, IsoCheck's own requests. */
-export function serve(connection: Connection): void {
+export function serve(connection: Connection): ServerContext {
   const ctx: ServerContext = new ServerContext(connection, findDocs(), (uri) => void check(ctx, uri));
   registerLifecycle(ctx);
   registerDocumentSync(ctx);
@@ -49,6 +51,7 @@ export function serve(connection: Connection): void {
   ctx.documents.listen(connection);
   connection.listen();
   ctx.log(`isocheck language server started${ctx.docsBase ? '' : ' (docs/anomalies.md not found: diagnostics carry no links)'}`);
+  return ctx;
 }
 
 /** initialize (capabilities, tunables, workers), configuration changes, shutdown. */
