@@ -1,9 +1,13 @@
 // Caps a report's diagnostics per code (a million reads of one thin-air value must not print a million lines).
 
 import type { DiagnosticJson, FileReport } from '../engine/report.ts';
+import { hiddenFindingsMessage, MAX_FINDINGS_PER_CODE } from '../engine/model/diagnostics.ts';
 
-/** Diagnostics shown per code and file; the parser already stops at 100 problems, the others are capped here. */
-export const MAX_DIAGNOSTICS_PER_CODE = 100;
+/**
+ * Diagnostics shown per code and file: the engine keeps as many of each stage's findings (and
+ * counts the rest in one), the readers as many syntax problems; a code found by several stages is capped here.
+ */
+export const MAX_DIAGNOSTICS_PER_CODE = MAX_FINDINGS_PER_CODE;
 
 /**
  * Keeps the first MAX_DIAGNOSTICS_PER_CODE diagnostics of each code (in source order) and adds one
@@ -33,6 +37,6 @@ export function capDiagnostics(report: FileReport): void {
     const h = hidden.get(d.code);
     // One over the cap stays as it is: it may be the parser's own count of the rest.
     if (!h || h.first !== d || h.count === 1) return d;
-    return { code: d.code, severity: d.severity, message: `${h.count} more ${d.code} finding${h.count === 1 ? '' : 's'} in this file not shown (the first ${MAX_DIAGNOSTICS_PER_CODE} are)`, range: d.range };
+    return { code: d.code, severity: d.severity, message: hiddenFindingsMessage(d.code, h.count), range: d.range };
   });
 }

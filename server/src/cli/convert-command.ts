@@ -9,6 +9,7 @@ import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
 import { inputErrorLine, isDirectory, readInputs, readSource, unknownFormat, type InputFormat } from './inputs.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
+import { terminalSafeLines } from './terminal-text.ts';
 
 export const CONVERT_USAGE = `usage: isocheck convert FILE [--format ${FORMAT_NAMES.join('|')}] [-o OUT.hist]`;
 
@@ -36,7 +37,8 @@ export function runConvert(argv: readonly string[], io: Io): number {
   if (parts === null) return 2;
   const output = lastValue(args, '-o', '--output');
   if (output === undefined) {
-    io.out(parts.join(''));
+    // On a terminal a name's control characters are shown escaped (a history cannot clear the screen).
+    io.out(io.outIsTty ? terminalSafeLines(parts.join('')) : parts.join(''));
   } else {
     // Atomic, and never over the input itself (a symbolic link to it included): that would lose it.
     const written = writeFileAtomic(output, parts, [file]);

@@ -8,6 +8,7 @@ import { terminalSafeLines } from './terminal-text.ts';
 import { CONVERT_USAGE, runConvert } from './convert-command.ts';
 import { runWitness, WITNESS_USAGE } from './witness-command.ts';
 import { createRequire } from 'node:module';
+import { DIRECTORY_EXTENSIONS } from '../engine/readers/registry.ts';
 import { join } from 'node:path';
 
 /**
@@ -35,8 +36,8 @@ ${CHECK_USAGE}
   --undecided ok  an undecided claimed level is not a failure (exit 0 instead of 3)
   --plume-init none|zero  zero (default): a plume value 0 is the initial value; none: 0 is an
                   ordinary written value (PolySI/IsoVista files write it explicitly)
-  Only regular files are read (at most 2 GB each, 512 MB for .hist); directories expand to their .hist, .txt and
-  .plume files (not recursively), skipping FIFOs, devices and sockets with a message.
+  Only regular files are read (at most 2 GB each, 512 MB for .hist); directories expand to their ${DIRECTORY_EXTENSIONS.join(', ')}
+  files (not recursively), skipping FIFOs, devices and sockets with a message.
   Exit status:
     0  no errors (every claimed level holds)
     1  some file has an error: a syntax error, a read-consistency violation, a violation of the

@@ -10,14 +10,15 @@ const MARK = (v: VerdictJson): string => (v.consistent === true ? '✓' : v.cons
 export function renderTable(reports: readonly FileReport[]): string {
   const levelNames = LEVELS.filter((l) => reports.some((r) => r.levels[l]));
   const withMixed = reports.some((r) => r.mixed);
-  // List-append histories: the anomalies found, weakest first (docs/list-append.md).
+  // List-append histories: the anomalies found, weakest first (docs/list-append.md), each code once
+  // (a history may hold hundreds of one kind: the row stays as wide as the catalogue at most).
   const withAnomalies = reports.some((r) => r.anomalies !== undefined);
   const header = ['file', ...levelNames, ...(withMixed ? ['mixed'] : []), ...(withAnomalies ? ['anomalies'] : []), 'result'];
   const rows = reports.map((r) => [
     safe(r.file),
     ...levelNames.map((l) => (r.levels[l] ? MARK(r.levels[l]) : '')),
     ...(withMixed ? [r.mixed ? MARK(r.mixed) : ''] : []),
-    ...(withAnomalies ? [r.anomalies === undefined ? '' : r.anomalies.length === 0 ? '–' : r.anomalies.map((a) => a.code).join(' ')] : []),
+    ...(withAnomalies ? [r.anomalies === undefined ? '' : r.anomalies.length === 0 ? '–' : [...new Set(r.anomalies.map((a) => a.code))].join(' ')] : []),
     // PARTIAL: the file has syntax errors and its verdicts are for what parsed.
     r.partial ? `PARTIAL, ${result(r)}` : result(r),
   ]);

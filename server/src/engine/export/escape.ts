@@ -8,7 +8,7 @@ export function xmlEscape(s: string): string {
   return s.replace(XML_INVALID, '\uFFFD').replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;'));
 }
 
-/** A DOT double-quoted string: `"` and `\` escaped, line breaks as `\n`. */
+/** A DOT double-quoted string: `"` and `\` escaped, line breaks as `\n`, other control characters (a label shows them as nothing, a terminal obeys them) as U+FFFD. */
 export function dotString(s: string): string {
-  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\r?\n|\r/g, '\\n')}"`;
+  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\r?\n|\r/g, '\\n').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '\uFFFD')}"`;
 }

@@ -129,13 +129,25 @@ export function histInterval(h: History, t: number): string {
   return ` @ ${start}..${end}`;
 }
 
-/** Names made into identifiers (plume's `aborted@line7` → `aborted_line7`), unique. */
+/**
+ * Names made into identifiers (plume's `aborted@line7` → `aborted_line7`), unique. A name that is
+ * an identifier already is kept (the first of names equal but for case); the others are renamed
+ * around them, so no renamed name takes another's (`T` and `T1` stay `T` and `T1`).
+ */
 export function identifiers(names: string[], prefix: string): string[] {
   const used = new Set<string>();
+  const valid = (n: string): boolean => IDENT.test(n) && !KEYWORDS.has(n.toLowerCase());
+  const out = names.map((n) => {
+    if (!valid(n) || used.has(n.toLowerCase())) return null;
+    used.add(n.toLowerCase());
+    return n;
+  });
   return names.map((n, i) => {
-    let id = IDENT.test(n) && !KEYWORDS.has(n.toLowerCase()) ? n : n.replace(/[^A-Za-z0-9_.-]/g, '_');
+    const kept = out[i];
+    if (kept !== null) return kept;
+    let id = valid(n) ? n : n.replace(/[^A-Za-z0-9_.-]/g, '_');
     if (!/^[A-Za-z_]/.test(id)) id = `${prefix}${id}`;
-    if (id === prefix || id.length === 0) id = `${prefix}${i}`;
+    if (id === prefix) id = `${prefix}${i}`;
     let unique = id;
     for (let k = 2; used.has(unique.toLowerCase()); k++) unique = `${id}_${k}`;
     used.add(unique.toLowerCase());

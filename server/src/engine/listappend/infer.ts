@@ -1,6 +1,6 @@
 // List-append inference: which transactions count, each key's version order, non-cyclic findings, and the so/wr/ww/rw edges.
 
-import { finding, type Finding } from '../model/diagnostics.ts';
+import { CappedFindings, finding, MAX_FINDINGS_PER_CODE, type Finding } from '../model/diagnostics.ts';
 import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
 import { opSpan, txnSpan } from '../model/reads-from.ts';
 import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
@@ -92,6 +92,8 @@ export interface ListInference {
    * breaks RA and the levels above, not RC (the anomaly table's `internal` row).
    */
   rereads: [number, number][];
+  /** Rereads past the MAX_FINDINGS_PER_CODE kept in `rereads` (counted, not listed). */
+  rereadsHidden: number;
   /** Whether a finding above makes every level fail. */
   inconsistent: boolean;
 }
@@ -112,7 +114,7 @@ export function inferListAppend(h: History): ListInference {
   const { opCount, opKind, opKey, opValue, opTxn, txnCount, txnOpStart, txnAborted } = h;
   const unknown = h.txnUnknown ?? new Uint8Array(txnCount);
   const names = h.names;
-  const findings: Finding[] = [];
+  const findings = new CappedFindings();
   const listKey = new Uint8Array(h.keyCount);
   let valueCount = 0;
   for (let o = 0; o < opCount; o++) {
@@ -228,6 +230,7 @@ export function inferListAppend(h: History): ListInference {
   // Spans, key names and list subarrays are made only for a finding: this loop runs once per read.
   const external = new Uint8Array(opCount);
   const rereads: [number, number][] = [];
+  let rereadsHidden = 0;
   /** 1: the list read is a prefix of its key's version order (it has a place in it). */
   const prefixRead = new Uint8Array(opCount);
   const incompatibleKeys = new Uint8Array(h.keyCount);
@@ -322,7 +325,8 @@ export function inferListAppend(h: History): ListInference {
           const m = ls[prev + 1] - p0;
           let same = n === m + since;
           for (let i = 0; i < m && same; i++) same = elemsAll[ls0 + i] === elemsAll[p0 + i];
-          if (!same) rereads.push([o, prev]);
+          if (!same && rereads.length < MAX_FINDINGS_PER_CODE) rereads.push([o, prev]);
+          else if (!same) rereadsHidden++;
         }
       }
       // G1b: the last element's writer appended to k again later (a read with a bad element or a
@@ -380,10 +384,12 @@ export function inferListAppend(h: History): ListInference {
     }
   }
 
+  const found = findings.done();
   const { edges, unStart, unTxns } = buildEdges(h, included, verStart, verElems, verApp, longestRead, appendPos, external, prefixRead, appenderOf);
   return {
-    h, included, listKey, verStart, verElems, longestRead, appendPos, external, prefixRead, appenderOf, edges, unStart, unTxns, findings, rereads,
-    inconsistent: findings.some((f) => f.severity === 'error'),
+    h, included, listKey, verStart, verElems, longestRead, appendPos, external, prefixRead, appenderOf, edges, unStart, unTxns,
+    findings: found, rereads, rereadsHidden,
+    inconsistent: found.some((f) => f.severity === 'error'),
   };
 }
 

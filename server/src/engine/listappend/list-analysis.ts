@@ -1,6 +1,6 @@
 // The list-append analysis of one history: findings, named anomalies with their cycles in plain sentences, and level verdicts.
 
-import { finding, type Finding, type RelatedSpan, type Severity, type Span } from '../model/diagnostics.ts';
+import { finding, hiddenFindingsMessage, type Finding, type RelatedSpan, type Severity, type Span } from '../model/diagnostics.ts';
 import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
 import { opSpan, txnSpan } from '../model/reads-from.ts';
 import { anomalyRow, CYCLE_CLASSES, LIST_LEVELS, type AnomalyCode, type ListLevel } from './anomaly-table.ts';
@@ -108,6 +108,12 @@ function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
   const lost = lostUpdates(inf);
   anomalies.push(...lost.map((x) => x.anomaly));
   anomalies.push(...inf.rereads.map(([o, prev]) => rereadAnomaly(h, o, prev)));
+  if (inf.rereadsHidden > 0) {
+    // The rest counted in one (a history can reread wrongly in every transaction): at the last one
+    // kept, whose reader's level decides its severity like the others'.
+    const last = anomalies[anomalies.length - 1];
+    anomalies.push({ ...last, message: hiddenFindingsMessage('internal', inf.rereadsHidden), related: [] });
+  }
   const broken = new Set<ListLevel>();
   for (const a of anomalies) for (const l of anomalyRow(a.code).violates) broken.add(l);
 

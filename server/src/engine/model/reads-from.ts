@@ -1,6 +1,6 @@
 // Recovers the write-read relation from unique values and reports read-consistency violations.
 
-import { finding, type Finding, type Span } from './diagnostics.ts';
+import { CappedFindings, finding, type Finding, type Span } from './diagnostics.ts';
 import { BOTTOM, INIT_VALUE, NO_VALUE, OP_READ, OP_WRITE, type History } from './history.ts';
 import { WriterIndex } from './writer-index.ts';
 
@@ -30,7 +30,7 @@ export function txnSpan(h: History, t: number): Span {
 
 export function computeReadsFrom(h: History): ReadsFrom {
   const { opCount, txnCount, keyCount, opKind, opKey, opValue, opSource, txnOpStart, txnAborted, names } = h;
-  const findings: Finding[] = [];
+  const findings = new CappedFindings();
   let violations = 0;
   const wrSource = new Int32Array(opCount).fill(-1);
   const observedWrite = new Int32Array(opCount).fill(-1);
@@ -64,10 +64,17 @@ export function computeReadsFrom(h: History): ReadsFrom {
   // Writer index: (key, value) → write op; duplicates make the pair ambiguous.
   const writerOf = new WriterIndex(h, isFinal);
   const warned = new Set<number>();
-  for (const [first, o] of writerOf.duplicates) {
-    if (!warned.has(first)) findings.push(duplicateWrite(h, first, o));
+  // Past the cap only counted (no message built): a file may repeat one write millions of times.
+  const note = (w: number, other: number): void => {
+    if (findings.wants('duplicate-write')) findings.push(duplicateWrite(h, w, other));
+    else findings.skip('duplicate-write', 'warning', opSpan(h, w));
+  };
+  for (let i = 0; i < writerOf.duplicateFirst.length; i++) {
+    const first = writerOf.duplicateFirst.data[i];
+    const o = writerOf.duplicateLater.data[i];
+    if (!warned.has(first)) note(first, o);
     warned.add(first);
-    findings.push(duplicateWrite(h, o, first));
+    note(o, first);
   }
   // A write of the initial value itself (value 0 in plume files) cannot be told apart from ⊥.
   for (let o = 0; o < opCount && initWrites; o++) {
@@ -175,7 +182,7 @@ export function computeReadsFrom(h: History): ReadsFrom {
       }
     }
   }
-  return { wrSource, observedWrite, observedTxn, writeKeyStart, writeKeys, findings, violations };
+  return { wrSource, observedWrite, observedTxn, writeKeyStart, writeKeys, findings: findings.done(), violations };
 }
 
 /** The write of x in txn t with value v (or its final write of x when v is NO_VALUE), or -1. */

@@ -2,6 +2,7 @@
 
 import { OP_WRITE, type History } from './history.ts';
 import { PairMap } from '../util/pair-map.ts';
+import { Int32Vec } from '../util/int-vec.ts';
 
 /** Index to the first write of each (key, value), plus the pairs written more than once. */
 export class WriterIndex {
@@ -16,8 +17,9 @@ export class WriterIndex {
   private readonly direct: Int32Array;
   private readonly map = new PairMap(64);
   private readonly duplicated = new PairMap(16);
-  /** (first write, later write) for every write of a pair already written. */
-  readonly duplicates: [number, number][] = [];
+  /** (first write, later write) for every write of a pair already written: two columns (a file may repeat one write millions of times). */
+  readonly duplicateFirst = new Int32Vec(16);
+  readonly duplicateLater = new Int32Vec(16);
   /** The transaction of the write the last successful get() found, and whether it is final (1) in it. */
   txn = -1;
   final = 0;
@@ -55,7 +57,8 @@ export class WriterIndex {
 
   private duplicate(x: number, v: number, first: number, o: number): void {
     this.duplicated.set(x, v, 1);
-    this.duplicates.push([first, o]);
+    this.duplicateFirst.push(first);
+    this.duplicateLater.push(o);
   }
 
   /** The first write of value v to key x, or -1; on success also sets `txn` and `final`. */
@@ -80,7 +83,7 @@ export class WriterIndex {
   }
 
   isDuplicated(x: number, v: number): boolean {
-    return this.duplicates.length > 0 && this.duplicated.get(x, v) >= 0;
+    return this.duplicateFirst.length > 0 && this.duplicated.get(x, v) >= 0;
   }
 }
 

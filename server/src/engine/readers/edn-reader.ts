@@ -13,7 +13,7 @@
 
 import type { Finding } from '../model/diagnostics.ts';
 import type { History } from '../model/history.ts';
-import { LineIndex } from '../syntax/line-index.ts';
+import { LineIndex, utf8Sequences } from '../syntax/line-index.ts';
 import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
 import { utf8 } from '../util/utf8.ts';
 import {
@@ -92,12 +92,14 @@ function isDelimiter(c: number): boolean {
   return DELIMITER[c] === 1;
 }
 
-export function readJepsenEdn(bytes: Uint8Array): JepsenFile {
+/** utf8: the bytes are the file's UTF-8 (false: one byte per UTF-16 code unit, bytesOf a text, whose offsets already count code units). */
+export function readJepsenEdn(bytes: Uint8Array, utf8 = true): JepsenFile {
   const lineStarts = new Int32Vec(1024);
   lineStarts.push(0);
   // indexOf finds newlines natively: a JS loop over every byte took 0.6 s on the bench's 511 MB.
   for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, nl + 1)) lineStarts.push(nl + 1);
-  const lines = LineIndex.ofLineStarts(lineStarts.toArray());
+  // Columns in UTF-16 code units, as LSP ranges count them (the reader's offsets are bytes).
+  const lines = LineIndex.ofLineStarts(lineStarts.toArray(), utf8 ? utf8Sequences(bytes) : null);
   const asm = new JepsenAssembler((bytes.length / 30) | 0, looksListAppend(bytes));
   const p = new EdnParser(bytes, asm, lineStarts);
   p.run();
@@ -157,6 +159,8 @@ class EdnParser {
 
   run(): void {
     let eventNo = 0;
+    // A UTF-8 byte order mark (editors on Windows write one) is no part of the first event.
+    if (this.n >= 3 && this.b[0] === 0xef && this.b[1] === 0xbb && this.b[2] === 0xbf) this.i = 3;
     this.topWs();
     // A history written as one vector (or list) of maps: step inside it, and expect it closed.
     let open = -1;

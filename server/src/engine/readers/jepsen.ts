@@ -15,7 +15,7 @@ export const EDN_READER: HistoryReader = {
   name: 'edn',
   description: "Jepsen's EDN histories ({:type :ok, :f :txn, :value [[:append k v] [:r k [..]]]} per event)",
   extensions: ['.edn'],
-  read: (input) => source(readJepsenEdn(bytesOf(input))),
+  read: (input) => source(readJepsenEdn(bytesOf(input), 'bytes' in input)),
 };
 
 /** A Jepsen event object: `"type": "invoke" | "ok" | "fail" | "info"`. */

@@ -46,6 +46,8 @@ export function readJepsenJson(text: string): JepsenFile {
     const line = text.slice(pos, nl).trim();
     const start = pos;
     pos = nl + 1;
+    // A CRLF line ends before its \r: a range past it would point into the next line.
+    if (nl > start && text.charCodeAt(nl - 1) === 13) nl--;
     if (line.length === 0 || line === '[' || line === ']') continue;
     const json = line.endsWith(',') ? line.slice(0, -1) : line;
     try {

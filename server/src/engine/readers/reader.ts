@@ -57,5 +57,6 @@ export function bytesOf(input: ReaderInput): Uint8Array {
     const c = t.charCodeAt(i);
     out[i] = c > 0xff ? 0xff : c;
   }
+  if (t.charCodeAt(0) === 0xfeff) out[0] = 32; // a byte order mark is whitespace, as textOf makes it
   return out;
 }

@@ -2,7 +2,7 @@
 
 import { finding, type Finding, type Span } from '../model/diagnostics.ts';
 import { HistoryBuilder, INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, type History } from '../model/history.ts';
-import { parseAnomaly, type AnomalyCode } from '../listappend/anomaly-table.ts';
+import { ANOMALIES, parseAnomaly, type AnomalyCode } from '../listappend/anomaly-table.ts';
 import {
   TK_ARROW, TK_AT, TK_BAD, TK_DOTDOT, TK_BOTTOM, TK_COLON, TK_COMMA, TK_EOF, TK_EQUALS, TK_IDENT, TK_LBRACKET, TK_LPAREN, TK_NUMBER,
   TK_RBRACKET, TK_RPAREN, TK_STRING, TOKEN_NAMES, tokenize, unquote, type Tokens,
@@ -771,6 +771,15 @@ class Parser {
           this.pos++;
           this.directives.anomalyExpects.push({ anomaly, found: verdict === 'found', span });
           return;
+        }
+        // A name that is no anomaly and no level, followed by found/absent: one mistyped anomaly, one error.
+        if (this.kind() === TK_IDENT && !parseLevel(this.textOf()) && this.tk.kind[this.pos + 1] === TK_IDENT) {
+          const next = this.textOf(this.pos + 1).toLowerCase();
+          if (next === 'found' || next === 'absent') {
+            this.add(finding('syntax', 'error', `unknown anomaly '${this.textOf()}': expected one of ${ANOMALIES.map((a) => a.code).join(', ')} (or aborted-read, intermediate-read)`, this.span(this.pos)));
+            this.pos += 2;
+            return;
+          }
         }
         const level = this.levelToken();
         if (level === FAILED) return;
