@@ -1,4 +1,4 @@
-// Hostile and odd inputs an audit found mishandled: findings bounded per code, byte order marks, UTF-16 columns, names kept, control characters.
+// Hostile and odd inputs an audit found mishandled: findings bounded per code, byte order marks, UTF-16 columns, names kept.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,6 @@ import type { FileReport } from '../server/src/engine/report.ts';
 import { analyzeHistText } from '../server/src/engine/analyze.ts';
 import { MAX_FINDINGS_PER_CODE } from '../server/src/engine/model/diagnostics.ts';
 import { identifiers } from '../server/src/engine/export/hist-writer.ts';
-import { dotString } from '../server/src/engine/export/escape.ts';
 import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -66,6 +65,18 @@ describe('findings are bounded per code', () => {
   });
 });
 
+describe('lost updates by the hundred', () => {
+  test('the first are listed and the rest counted in one; every one still decides the verdicts', () => {
+    const pairs = Array.from({ length: 150 }, (_, i) => `session a${i}\nT${2 * i + 1}: r(k${i}, []) a(k${i}, 1)\nsession b${i}\nT${2 * i + 2}: r(k${i}, []) a(k${i}, 2)`).join('\n');
+    const a = analyzeHistText(`level SI\n${pairs}\n`);
+    const lost = a.list?.anomalies.filter((x) => x.code === 'lost-update') ?? [];
+    assert.equal(lost.length, MAX_FINDINGS_PER_CODE + 1);
+    assert.match(lost[lost.length - 1].message, /^50 more lost-update findings/);
+    assert.equal(a.levels.find((v) => v.level === 'SI')?.consistent, false);
+    assert.equal(a.mixed?.consistent, false);
+  });
+});
+
 describe('byte order marks and columns', () => {
   const EVENT = '{:type :ok, :f :txn, :value [[:append :x 1]], :process 0}\n{:type :ok, :f :txn, :value [[:r :x [1]]], :process 1}\n';
 
@@ -101,7 +112,7 @@ describe('byte order marks and columns', () => {
   });
 });
 
-describe('exports keep names and drop control characters', () => {
+describe('exports keep names', () => {
   test('names that are identifiers are kept; only the others are renamed, around them', () => {
     assert.deepEqual(identifiers(['T', 'T1', 'T2'], 'T'), ['T', 'T1', 'T2']);
     assert.deepEqual(identifiers(['s'], 's'), ['s']);
@@ -109,9 +120,6 @@ describe('exports keep names and drop control characters', () => {
     assert.deepEqual(identifiers(['', 'T0'], 'T'), ['T0_2', 'T0']);
   });
 
-  test('a DOT label shows no control character', () => {
-    assert.equal(dotString('\u001b[2Jx\u0007'), '"\uFFFD[2Jx\uFFFD"');
-  });
 
   test('one mistyped anomaly in an expect line is one error, which lists the anomalies', () => {
     const p = parseHist('expect bogus-anomaly found\nsession s\nT1: a(x, 1)\n');

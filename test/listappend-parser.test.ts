@@ -49,7 +49,8 @@ test('bad intervals and expectations are one error each, and the transaction sti
   assert.match(parseHist('session s\n  T1 @ 9..3: a(x, 1)').findings[0].message, /ends \(3\) before it starts \(9\)/);
   assert.deepEqual(codes('session s\n  T1 @ 9: a(x, 1)\n  T2: r(x, [1])'), ['syntax']);
   assert.deepEqual(codes('expect G-single maybe\nsession s\n  T1: a(x, 1)'), ['syntax']);
-  assert.deepEqual(codes('expect G-simple found\nsession s\n  T1: a(x, 1)'), ['unknown-level', 'syntax']);
+  assert.deepEqual(codes('expect G-simple found\nsession s\n  T1: a(x, 1)'), ['syntax']);
+  assert.match(parseHist('expect G-simple found\nsession s\n  T1: a(x, 1)').findings[0].message, /unknown anomaly 'G-simple'/);
   assert.equal(parseHist('session s\n  T1 @ 9..3: a(x, 1)\n  T2: r(x, [1])').history.txnCount, 3);
 });
 

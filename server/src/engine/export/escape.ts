@@ -8,7 +8,10 @@ export function xmlEscape(s: string): string {
   return s.replace(XML_INVALID, '\uFFFD').replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;'));
 }
 
-/** A DOT double-quoted string: `"` and `\` escaped, line breaks as `\n`, other control characters (a label shows them as nothing, a terminal obeys them) as U+FFFD. */
+/**
+ * A DOT double-quoted string: `"` and `\` escaped, line breaks as `\n`. Other characters stay
+ * exact (a name's control characters too: the CLI escapes them when it prints to a terminal).
+ */
 export function dotString(s: string): string {
-  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\r?\n|\r/g, '\\n').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '\uFFFD')}"`;
+  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\r?\n|\r/g, '\\n')}"`;
 }

@@ -1,6 +1,6 @@
 // The list-append analysis of one history: findings, named anomalies with their cycles in plain sentences, and level verdicts.
 
-import { finding, hiddenFindingsMessage, type Finding, type RelatedSpan, type Severity, type Span } from '../model/diagnostics.ts';
+import { finding, hiddenFindingsMessage, MAX_FINDINGS_PER_CODE, type Finding, type RelatedSpan, type Severity, type Span } from '../model/diagnostics.ts';
 import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
 import { opSpan, txnSpan } from '../model/reads-from.ts';
 import { anomalyRow, CYCLE_CLASSES, LIST_LEVELS, type AnomalyCode, type ListLevel } from './anomaly-table.ts';
@@ -105,8 +105,13 @@ function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
       span: txnSpan(h, first),
     });
   }
+  // Every lost update decides the mixed verdict (mixedBroken); the first ones are listed, the rest counted in one.
   const lost = lostUpdates(inf);
-  anomalies.push(...lost.map((x) => x.anomaly));
+  anomalies.push(...lost.slice(0, MAX_FINDINGS_PER_CODE).map((x) => x.anomaly));
+  if (lost.length > MAX_FINDINGS_PER_CODE) {
+    const last = lost[MAX_FINDINGS_PER_CODE - 1].anomaly;
+    anomalies.push({ ...last, message: hiddenFindingsMessage('lost-update', lost.length - MAX_FINDINGS_PER_CODE), related: [] });
+  }
   anomalies.push(...inf.rereads.map(([o, prev]) => rereadAnomaly(h, o, prev)));
   if (inf.rereadsHidden > 0) {
     // The rest counted in one (a history can reread wrongly in every transaction): at the last one
