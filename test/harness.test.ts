@@ -3,6 +3,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Analysis } from '../server/src/engine/analyze.ts';
@@ -133,6 +134,9 @@ describe('recorder', () => {
       '{:type :info, :f :txn, :value [[:w 2 4]], :process 2, :time 12000, :index 5}',
       '',
     ].join('\n'));
+    // A committed read of a register's initial 0 is Jepsen's nil (a number would need a writer); a written value is itself.
+    const reads = renderEdn([{ name: 'T1', session: 'c1', status: 'committed', start: 1, end: 2, ops: [{ kind: 'r', key: 1, value: 0 }, { kind: 'r', key: 2, value: 7 }] }]);
+    assert.match(reads, /:type :ok, :f :txn, :value \[\[:r 1 nil\] \[:r 2 7\]\]/);
   });
 
   test('an unknown transaction counts as committed exactly when a committed one read its writes', () => {
@@ -301,6 +305,81 @@ describe('isocheck run (CLI)', () => {
     }
     assert.equal(readFileSync(f, 'utf8'), 'mine\n');
     assert.deepEqual(readdirSync(dir), ['f']);
+  });
+
+  test('a server that accepts and never answers: exit 2 after the connect timeout with a clear message, nothing left in the temporary directory', async () => {
+    const tmp = tempDir('isocheck-silent-');
+    const sockets = new Set<Socket>();
+    const silent = createServer((s) => sockets.add(s));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as AddressInfo).port;
+    const newDir = join(tmp, 'histories');
+    const cases = [
+      ['run', '--db', `postgres://postgres@127.0.0.1:${port}/postgres`, '--txns', '10'],
+      ['hermitage', '--db', `postgres://postgres@127.0.0.1:${port}/postgres`],
+      ['run', '--db', `mysql://root@127.0.0.1:${port}/test`, '--txns', '10'],
+      // -o names a new directory: made by the command, so removed when nothing was recorded in it.
+      ['hermitage', '--db', `mysql://root@127.0.0.1:${port}/test`, '-o', newDir],
+    ];
+    try {
+      const t0 = Date.now();
+      // Side by side: each waits out the same 10 s connect timeout.
+      const results = await Promise.all(cases.map((args) => new Promise<{ code: number | null; stderr: string; args: string[] }>((resolve) => {
+        const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, TMPDIR: tmp } });
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        const kill = setTimeout(() => child.kill('SIGKILL'), 60_000);
+        child.once('exit', (code) => {
+          clearTimeout(kill);
+          resolve({ code, stderr, args });
+        });
+      })));
+      for (const r of results) {
+        assert.equal(r.code, 2, `${r.args.join(' ')}: ${r.stderr}`);
+        assert.match(r.stderr, /^isocheck: (postgres|mysql):\/\/.*: no answer from the database within 10 s of connecting$/m, r.args.join(' '));
+      }
+      assert.ok(Date.now() - t0 < 40_000, `took ${Date.now() - t0} ms`);
+      assert.deepEqual(readdirSync(tmp), [], 'no temporary directory left behind');
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
+    }
+  });
+
+  test('rw-register --edn: the EDN history re-checks to the history’s verdicts (initial reads are nil); -o leaves no temporary database', () => {
+    const tmp = tempDir('isocheck-edn-');
+    const out = tempDir('isocheck-edn-out-');
+    const hist = join(out, 'r.hist');
+    const edn = join(out, 'r.edn');
+    const r = spawnSync(process.execPath, [CLI, 'run', '--workload', 'rw-register', '--txns', '500', '-o', hist, '--edn', edn], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, TMPDIR: tmp } });
+    assert.equal(r.status, 0, r.stderr + r.stdout);
+    assert.doesNotMatch(r.stdout, /^database: /m);
+    assert.deepEqual(readdirSync(tmp), [], 'the default database is removed when the history went elsewhere');
+    assert.match(readFileSync(edn, 'utf8'), /\[:r \d+ nil\]\]?, :process \d+, :time \d+, :index \d+\}/);
+    const c = spawnSync(process.execPath, [CLI, 'check', '--json', hist, edn], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    const reports = JSON.parse(c.stdout) as { file: string; levels: Record<string, { consistent: boolean | null }>; diagnostics: { severity: string; message: string }[] }[];
+    const table = (i: number): [string, boolean | null][] => Object.entries(reports[i].levels).map(([level, v]) => [level, v.consistent]);
+    assert.equal(table(0).length, 8);
+    assert.deepEqual(table(1), table(0));
+    assert.deepEqual(reports[1].diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), []);
+    assert.equal(c.status, 0, c.stdout);
+  });
+
+  test('hermitage on the default SQLite leaves the histories only; run without -o keeps its database beside the history and says so', () => {
+    const tmp = tempDir('isocheck-htmp-');
+    const h = spawnSync(process.execPath, [CLI, 'hermitage', '--block-ms', '200'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, TMPDIR: tmp } });
+    assert.equal(h.status, 0, h.stderr + h.stdout);
+    const left = readdirSync(tmp);
+    assert.equal(left.length, 1, left.join(' '));
+    assert.match(left[0], /^isocheck-hermitage-/);
+    assert.deepEqual(readdirSync(join(tmp, left[0])).filter((f) => !f.endsWith('.hist')), []);
+    rmSync(join(tmp, left[0]), { recursive: true });
+    const r = spawnSync(process.execPath, [CLI, 'run', '--txns', '50'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, TMPDIR: tmp } });
+    assert.equal(r.status, 0, r.stderr + r.stdout);
+    const db = /^database: (.*) \(kept beside the history\)$/m.exec(r.stdout)?.[1];
+    const history = /^history: (.*)$/m.exec(r.stdout)?.[1];
+    assert.ok(db && history && dirname(db) === dirname(history), r.stdout);
+    assert.deepEqual(readdirSync(dirname(db)).sort(), ['history.hist', 'isocheck.sqlite']);
   });
 
   test('usage errors exit 2 with a message', () => {

@@ -2,14 +2,15 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { analyzeHistText, analyzePlumeBytes } from '../server/src/engine/analyze.ts';
 
 const CLI = join(import.meta.dirname, '..', 'out', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'isocheck-edges-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 const run = (...args: string[]): { status: number | null; stdout: string; stderr: string } => {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };

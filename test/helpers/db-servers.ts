@@ -53,32 +53,34 @@ export async function startPostgres(): Promise<DbServer> {
   const bin = pgBin();
   if (!bin) throw new Error(missing('postgres') ?? '');
   const dir = mkdtempSync(join(tmpdir(), 'isocheck-pg-'));
-  chmodSync(dir, 0o700);
-  if (isRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-    chownSync(dir, uid, gid);
-  }
   const data = join(dir, 'data');
-  const port = await freePort();
-  asPostgres(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100 -c deadlock_timeout=50ms`;
-  asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-w', '-l', join(dir, 'log'), '-o', opts, 'start']);
-  const pid = (): number => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const firstPid = pid();
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    pid: () => firstPid,
-    stop: async () => {
-      try {
-        asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      } catch {
-        // already stopped (the test that kills it)
-      }
-      await new Promise((r) => setTimeout(r, 50));
-      rmSync(dir, { recursive: true, force: true });
-    },
+  const stop = async (): Promise<void> => {
+    try {
+      asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      // already stopped (the test that kills it), or never started
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    rmSync(dir, { recursive: true, force: true });
   };
+  try {
+    chmodSync(dir, 0o700);
+    if (isRoot) {
+      const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+      const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+      chownSync(dir, uid, gid);
+    }
+    const port = await freePort();
+    asPostgres(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+    const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100 -c deadlock_timeout=50ms`;
+    asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-w', '-l', join(dir, 'log'), '-o', opts, 'start']);
+    const firstPid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, pid: () => firstPid, stop };
+  } catch (e) {
+    // A failed start (initdb, pg_ctl's wait) must not leave a cluster running or its directory behind.
+    await stop();
+    throw e;
+  }
 }
 
 async function waitForMysql(url: string, child: ChildProcess, log: () => string): Promise<void> {
@@ -98,31 +100,37 @@ async function waitForMysql(url: string, child: ChildProcess, log: () => string)
 export async function startMariadb(): Promise<DbServer> {
   if (!MARIADBD) throw new Error(missing('mysql') ?? '');
   const dir = mkdtempSync(join(tmpdir(), 'isocheck-mariadb-'));
-  const data = join(dir, 'data');
-  const port = await freePort();
-  const user = isRoot ? ['--user=root'] : [];
-  execFileSync('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, ...user, '--auth-root-authentication-method=normal', '--skip-test-db'], { stdio: 'pipe' });
-  const logFile = join(dir, 'err.log');
-  const child = spawn(MARIADBD, [
-    '--no-defaults', `--datadir=${data}`, ...user, `--socket=${join(dir, 'sock')}`, `--port=${port}`, '--bind-address=127.0.0.1',
-    `--log-error=${logFile}`, `--pid-file=${join(dir, 'pid')}`, '--innodb-buffer-pool-size=64M', '--innodb-flush-log-at-trx-commit=0',
-    '--skip-log-bin', '--max-connections=200',
-  ], { stdio: 'ignore' });
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  const root = `mysql://root@127.0.0.1:${port}`;
-  await waitForMysql(root, child, () => (existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-2000) : ''));
-  const c = await mysql.createConnection(root);
-  await c.query('CREATE DATABASE IF NOT EXISTS isocheck');
-  await c.end();
-  return {
-    url: `${root}/isocheck`,
-    pid: () => child.pid ?? 0,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
+  let child: ChildProcess | null = null;
+  let exited: Promise<void> = Promise.resolve();
+  const stop = async (): Promise<void> => {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
   };
+  try {
+    const data = join(dir, 'data');
+    const port = await freePort();
+    const user = isRoot ? ['--user=root'] : [];
+    execFileSync('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, ...user, '--auth-root-authentication-method=normal', '--skip-test-db'], { stdio: 'pipe' });
+    const logFile = join(dir, 'err.log');
+    const server = spawn(MARIADBD, [
+      '--no-defaults', `--datadir=${data}`, ...user, `--socket=${join(dir, 'sock')}`, `--port=${port}`, '--bind-address=127.0.0.1',
+      `--log-error=${logFile}`, `--pid-file=${join(dir, 'pid')}`, '--innodb-buffer-pool-size=64M', '--innodb-flush-log-at-trx-commit=0',
+      '--skip-log-bin', '--max-connections=200',
+    ], { stdio: 'ignore' });
+    child = server;
+    exited = new Promise<void>((r) => server.once('exit', () => r()));
+    const root = `mysql://root@127.0.0.1:${port}`;
+    await waitForMysql(root, server, () => (existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-2000) : ''));
+    const c = await mysql.createConnection(root);
+    await c.query('CREATE DATABASE IF NOT EXISTS isocheck');
+    await c.end();
+    return { url: `${root}/isocheck`, pid: () => server.pid ?? 0, stop };
+  } catch (e) {
+    // A server that did not come up in time (a loaded machine) must not outlive the test file, nor its directory.
+    await stop();
+    throw e;
+  }
 }

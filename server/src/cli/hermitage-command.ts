@@ -8,7 +8,7 @@ import { DbError } from '../harness/driver.ts';
 import { runScenario, scenarioFile, type ScenarioResult } from '../harness/hermitage.ts';
 import { COLUMNS, SCENARIOS } from '../harness/hermitage-scenarios.ts';
 import { findIsolation, ISOLATION, type IsolationSetting } from '../harness/isolation.ts';
-import { materialize, parseTarget } from '../harness/targets.ts';
+import { materialize, parseTarget, removeIfEmpty, removeTemporaryDatabase, type Target } from '../harness/targets.ts';
 import { HERMITAGE_USAGE } from '../harness/usage.ts';
 import { describeWriteError, OutputError } from '../io/atomic-write.ts';
 import { lastValue, parseArgs } from './args.ts';
@@ -66,19 +66,35 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
   }
   if (settings.length === 0) settings.push(...ISOLATION[t.target.kind]);
   const outText = lastValue(args, '-o', '--output');
+  let madeDir = outText === undefined;
   if (outText !== undefined) {
-    const problem = prepareHistDir(outText);
-    if (problem !== null) {
-      io.err(`isocheck: ${problem}`);
+    const prepared = prepareHistDir(outText);
+    if (typeof prepared === 'string') {
+      io.err(`isocheck: ${prepared}`);
       return 2;
     }
+    madeDir = prepared.made;
   }
   const target = materialize(t.target);
   const dir = resolve(outText ?? mkdtempSync(join(tmpdir(), 'isocheck-hermitage-')));
+  try {
+    return await runAll(target, settings, dir, blockMillis, io);
+  } finally {
+    // The database is reset before every test: its last state is worth nothing, unlike the histories.
+    removeTemporaryDatabase(target);
+    // A directory this command made and left empty (the database could not be reached) is not kept.
+    if (madeDir) removeIfEmpty(dir);
+    // A hung server can leave a socket open; the table or the error is out, so do not wait for it.
+    setTimeout(() => process.exit(), 2000).unref();
+  }
+}
 
+/** Every scenario at every setting, then the table; 2 when the database failed a scenario or the whole command. */
+async function runAll(target: Target, settings: readonly IsolationSetting[], dir: string, blockMillis: number, io: Io): Promise<number> {
   const driver = driverFor(target);
   const rows: HermitageRow[] = [];
   let failures = 0;
+  let recorded = 0;
   try {
     for (const setting of settings) {
       const results: ScenarioResult[] = [];
@@ -86,17 +102,15 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
         if (io.errIsTty) process.stderr.write(`\r  ${setting.name} ${sc.id}…          `);
         const r = await runScenario(driver, setting.name, sc, scenarioFile(dir, target.kind, setting.name, sc.id), { blockMillis });
         if (r.outcome === 'failed') failures++;
+        recorded++;
         results.push(r);
       }
       rows.push({ setting, results });
     }
   } catch (e) {
-    if (e instanceof OutputError) {
-      io.err(`isocheck: ${e.message}`);
-      return 2;
-    }
-    if (!(e instanceof DbError)) throw e;
-    io.err(`isocheck: ${target.label}: ${e.message}`);
+    if (!(e instanceof OutputError) && !(e instanceof DbError)) throw e;
+    io.err(`isocheck: ${e instanceof DbError ? `${target.label}: ` : ''}${e.message}`);
+    if (recorded > 0) io.err(`isocheck: the histories recorded until then: ${dir}`);
     return 2;
   } finally {
     if (io.errIsTty) process.stderr.write('\r' + ' '.repeat(40) + '\r');
@@ -110,25 +124,23 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
     for (const { row, r } of allowed) io.out(`  ${row.setting.name} ${r.id}: ${r.outcome === 'allowed' ? '' : `${r.outcome}${r.error ? ` (${r.error})` : ''}: `}${r.file}`);
   }
   io.out(`\nhistories: ${dir}`);
-  // A hung server can leave a socket open; the table is out, so do not wait for it.
-  setTimeout(() => process.exit(), 2000).unref();
   return failures > 0 ? 2 : 0;
 }
 
 /**
  * -o names the directory of the scenario histories: an existing one (files of the same names in
  * it are replaced, each atomically) or a new one, made here in an existing parent. Anything else
- * is refused before a scenario runs. Returns why the directory cannot be had, or null.
+ * is refused before a scenario runs. Returns why the directory cannot be had, or whether it was made.
  */
-function prepareHistDir(dir: string): string | null {
+function prepareHistDir(dir: string): { made: boolean } | string {
   const st = statSync(dir, { throwIfNoEntry: false });
-  if (st?.isDirectory()) return null;
+  if (st?.isDirectory()) return { made: false };
   if (st) return `cannot write the histories into ${dir}: not a directory (-o names a directory)`;
   const parent = dirname(resolve(dir));
   if (!statSync(parent, { throwIfNoEntry: false })?.isDirectory()) return `cannot write the histories into ${dir}: no such directory ${parent}`;
   try {
     mkdirSync(dir);
-    return null;
+    return { made: true };
   } catch (e) {
     return `cannot create ${dir}: ${describeWriteError(e)}`;
   }

@@ -2,13 +2,13 @@
 
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileReport } from '../engine/report.ts';
 import { DbError } from '../harness/driver.ts';
 import { histFeatures } from '../harness/hist-features.ts';
 import { DEFAULT_ISOLATION, findIsolation, ISOLATION } from '../harness/isolation.ts';
-import { runHarness, runOutputsProblem, type RunResult } from '../harness/run.ts';
-import { materialize, parseTarget } from '../harness/targets.ts';
+import { runHarness, runOutputsProblem, type RunRequest, type RunResult } from '../harness/run.ts';
+import { materialize, parseTarget, removeIfEmpty, removeTemporaryDatabase } from '../harness/targets.ts';
 import type { Workload, WorkloadKind } from '../harness/workload.ts';
 import { OutputError } from '../io/atomic-write.ts';
 import { lastValue, parseArgs } from './args.ts';
@@ -98,7 +98,35 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
     return EXIT_USAGE;
   }
   const target = materialize(t.target);
-  const outFile = resolve(p.out ?? join(target.kind === 'sqlite' && p.db === undefined ? dirname(target.location) : mkdtempSync(join(tmpdir(), 'isocheck-run-')), 'history.hist'));
+  // Without -o the history goes to the default database's directory, or to a new one.
+  let outDir: string | null = null;
+  let outFile: string;
+  if (p.out !== undefined) outFile = resolve(p.out);
+  else {
+    outDir = target.tempDir ?? mkdtempSync(join(tmpdir(), 'isocheck-run-'));
+    outFile = resolve(outDir, 'history.hist');
+  }
+  // The default database stays beside a history in its own directory (its final state can be looked at); otherwise it is scratch.
+  let keepDatabase = false;
+  try {
+    const result = await record(p, io, { target, setting, outFile, ednFile });
+    if (result === null) return EXIT_USAGE;
+    const code = report(result, io, setting.name);
+    keepDatabase = target.tempDir !== undefined && outDir !== null;
+    if (keepDatabase) io.out(`database: ${target.location} (kept beside the history)`);
+    return code;
+  } finally {
+    if (!keepDatabase) removeTemporaryDatabase(target);
+    if (outDir !== null) removeIfEmpty(outDir);
+    // A hung server can leave a socket that never closes; the report or the error is out, so do
+    // not wait for it (an unref'd timer does not delay a normal exit).
+    setTimeout(() => process.exit(), 2000).unref();
+  }
+}
+
+/** Runs the workload with progress and Ctrl-C handling; null when the database or an output failed (said on stderr). */
+async function record(p: Parsed, io: Io, where: Pick<RunRequest, 'target' | 'setting' | 'outFile' | 'ednFile'>): Promise<RunResult | null> {
+  const { target, setting } = where;
   io.err(`isocheck run: ${target.label}, ${setting.name} (claims ${setting.claims ?? 'no checkable level'}), ${p.workload}, ${p.clients} clients, ${p.txns !== undefined ? `${p.txns} transactions` : `${p.seconds} s`}`);
 
   let workload: Workload | null = null;
@@ -111,10 +139,9 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
   };
   process.on('SIGINT', onSigint);
   let ticker: NodeJS.Timeout | null = null;
-  let result: RunResult;
   try {
-    result = await runHarness({
-      ...p, isolation: setting.name, target, setting, outFile, ednFile,
+    return await runHarness({
+      ...p, ...where, isolation: setting.name,
       onStart: (w) => {
         workload = w;
         if (!io.errIsTty) return;
@@ -137,11 +164,11 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
     // (a full disk) are usage-level problems; others are bugs.
     if (e instanceof OutputError) {
       io.err(`isocheck: ${e.message}`);
-      return EXIT_USAGE;
+      return null;
     }
     if (!(e instanceof DbError)) throw e;
     io.err(`isocheck: ${target.label}: ${e.message}`);
-    return EXIT_USAGE;
+    return null;
   } finally {
     if (ticker) {
       clearInterval(ticker);
@@ -149,11 +176,6 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
     }
     process.off('SIGINT', onSigint);
   }
-  const code = report(result, io, setting.name);
-  // A server that hung mid-run can leave a socket that never closes; the report is out, so do not
-  // wait for it (an unref'd timer does not delay a normal exit).
-  setTimeout(() => process.exit(), 2000).unref();
-  return code;
 }
 
 function report(r: RunResult, io: Io, isolation: string): number {

@@ -15,6 +15,31 @@ export class DbError extends Error {
   }
 }
 
+/** How long opening a connection may take, handshake included: a server that accepts and never answers is unreachable. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+/** What a driver says when its connect timeout fires (the libraries' own words, "timeout expired", say too little). */
+export const CONNECT_TIMEOUT_MESSAGE = `no answer from the database within ${CONNECT_TIMEOUT_MS / 1000} s of connecting`;
+
+/** How long one statement, or the table set-up, may take before the connection counts as lost. */
+export const STATEMENT_TIMEOUT_MS = 30_000;
+
+/**
+ * `p`, or a 'lost' DbError after `ms`: a hung server must not hang the harness. The caller drops
+ * the connection (or the process ends soon after, see the commands), since `p` may never settle.
+ */
+export async function bounded<T>(p: Promise<T>, ms: number = STATEMENT_TIMEOUT_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DbError(`no answer from the database in ${ms / 1000} s`, 'lost', 'timeout')), ms);
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** One connection. Every method throws DbError when the database says no or goes away. */
 export interface Session {
   begin(): Promise<void>;

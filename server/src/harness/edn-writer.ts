@@ -3,10 +3,18 @@
 import { writeFileAtomicOrThrow } from '../io/atomic-write.ts';
 import type { RecordedOp, RecordedTxn } from './recorder.ts';
 
+/**
+ * A run's registers before any write: Driver.reset's default, the history's `init k1 = 0`. No
+ * write equals it (written values are unique in the run, from 1), so a read of it is a read of
+ * the initial state, which Jepsen's rw-register histories (and IsoCheck's EDN reader) write as
+ * nil: a number would need a transaction that wrote it.
+ */
+const INITIAL_VALUE = 0;
+
 function mop(op: RecordedOp, completed: boolean): string {
   switch (op.kind) {
     case 'r':
-      return `[:r ${op.key} ${completed ? op.value : 'nil'}]`;
+      return `[:r ${op.key} ${completed && op.value !== INITIAL_VALUE ? op.value : 'nil'}]`;
     case 'w':
       return `[:w ${op.key} ${op.value}]`;
     case 'a':

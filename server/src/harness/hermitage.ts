@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { analyzeHistText } from '../engine/analyze.ts';
 import { writeFileAtomicOrThrow } from '../io/atomic-write.ts';
-import { DbError, type Driver, type Session } from './driver.ts';
+import { bounded, DbError, type Driver, type Session } from './driver.ts';
 import { histFeatures } from './hist-features.ts';
 import { INITIAL, KEY_NAMES, type Scenario, type Step } from './hermitage-scenarios.ts';
 import { renderHistory, type RecordedOp, type RecordedTxn } from './recorder.ts';
@@ -52,22 +52,23 @@ export async function runScenario(driver: Driver, isolation: string, sc: Scenari
   const log: string[] = [];
   await driver.reset(INITIAL.length, INITIAL);
   const sessions: Session[] = [];
+  const txns: RecordedTxn[] = [];
   try {
+    // Connects are bounded by the drivers; BEGIN by the statement bound: a hung server fails the command, never hangs it.
     for (let i = 0; i < sc.sessions; i++) sessions.push(await driver.open(isolation));
+    for (let i = 0; i < sessions.length; i++) {
+      txns.push({ name: `T${i + 1}`, session: `s${i + 1}`, status: 'committed', start: now(), end: 0, ops: [] });
+      await bounded(sessions[i].begin());
+    }
   } catch (e) {
-    for (const s of sessions) await s.close();
+    // Dropped, not closed: a polite close waits for a server that may not answer.
+    for (const s of sessions) s.destroy();
     throw e;
   }
-  const txns: RecordedTxn[] = sessions.map((_, i) => ({ name: `T${i + 1}`, session: `s${i + 1}`, status: 'committed', start: 0, end: 0, ops: [] }));
   const pending: (Promise<void> | null)[] = sessions.map(() => null);
   const failed: (DbError | null)[] = sessions.map(() => null);
   const finished = sessions.map(() => false);
   let lost: string | null = null;
-
-  for (let i = 0; i < sessions.length; i++) {
-    txns[i].start = now();
-    await sessions[i].begin();
-  }
 
   const exec = async (step: Step): Promise<void> => {
     const s = sessions[step.s];

@@ -1,17 +1,28 @@
 // MySQL and MariaDB through `mysql2`: one connection per session, InnoDB errors sorted into aborted and lost.
 
 import mysql from 'mysql2/promise';
-import { DbError, parseList, type Driver, type Session } from './driver.ts';
+import { bounded, CONNECT_TIMEOUT_MESSAGE, CONNECT_TIMEOUT_MS, DbError, parseList, type Driver, type Session } from './driver.ts';
 import { sqlLevel } from './isolation.ts';
 
 /** ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT, ER_CHECKREAD (MariaDB's snapshot-isolation "record has changed"). */
 const ABORT_ERRNOS = new Set([1213, 1205, 1020]);
 
 function classify(e: unknown): DbError {
+  if (e instanceof DbError) return e;
   const err = e as { errno?: number; code?: string; message?: string; fatal?: boolean };
   const message = err.message ?? String(e);
   if (err.errno !== undefined && ABORT_ERRNOS.has(err.errno) && err.fatal !== true) return new DbError(message, 'aborted', String(err.errno));
   return new DbError(message, 'lost', err.code ?? 'connection');
+}
+
+/** Runs set-up statements within the statement bound; on failure the connection is dropped (a hung server never answers end()). */
+async function setUp(conn: mysql.Connection, statements: () => Promise<void>): Promise<void> {
+  try {
+    await bounded(statements());
+  } catch (e) {
+    conn.destroy();
+    throw classify(e);
+  }
 }
 
 class MysqlSession implements Session {
@@ -70,41 +81,41 @@ export class MysqlDriver implements Driver {
   constructor(private readonly url: string) {}
 
   private async connect(): Promise<mysql.Connection> {
+    let conn: mysql.Connection;
     try {
-      const conn = await mysql.createConnection(this.url);
-      // Without a listener an unexpected disconnect is an uncaught 'error' event.
-      conn.on('error', () => undefined);
-      // A lock wait longer than this is a stuck run, not a result: the statement fails and the transaction aborts.
-      await conn.query('SET SESSION innodb_lock_wait_timeout = 10');
-      return conn;
+      conn = await mysql.createConnection({ uri: this.url, connectTimeout: CONNECT_TIMEOUT_MS });
     } catch (e) {
+      // mysql2's connect timeout (and the system's) say "connect ETIMEDOUT".
+      if ((e as { code?: string }).code === 'ETIMEDOUT') throw new DbError(CONNECT_TIMEOUT_MESSAGE, 'lost', 'timeout');
       throw classify(e);
     }
+    // Without a listener an unexpected disconnect is an uncaught 'error' event.
+    conn.on('error', () => undefined);
+    // A lock wait longer than this is a stuck run, not a result: the statement fails and the transaction aborts.
+    await setUp(conn, async () => {
+      await conn.query('SET SESSION innodb_lock_wait_timeout = 10');
+    });
+    return conn;
   }
 
   async reset(keys: number, initial: readonly number[] = []): Promise<void> {
     const c = await this.connect();
-    try {
+    await setUp(c, async () => {
       await c.query('DROP TABLE IF EXISTS isocheck_reg, isocheck_list');
       await c.query('CREATE TABLE isocheck_reg (k INT PRIMARY KEY, v BIGINT NOT NULL) ENGINE=InnoDB');
       await c.query('CREATE TABLE isocheck_list (k INT PRIMARY KEY, v TEXT NOT NULL) ENGINE=InnoDB');
       const ks = Array.from({ length: keys }, (_, i) => i + 1);
       await c.query(`INSERT INTO isocheck_reg (k, v) VALUES ${ks.map(() => '(?, ?)').join(', ')}`, ks.flatMap((k) => [k, initial[k - 1] ?? 0]));
       await c.query(`INSERT INTO isocheck_list (k, v) VALUES ${ks.map(() => "(?, '')").join(', ')}`, ks);
-    } catch (e) {
-      throw classify(e);
-    } finally {
-      await c.end().catch(() => undefined);
-    }
+    });
+    await c.end().catch(() => c.destroy());
   }
 
   async open(isolation: string): Promise<Session> {
     const conn = await this.connect();
-    try {
+    await setUp(conn, async () => {
       await conn.query(`SET SESSION TRANSACTION ISOLATION LEVEL ${sqlLevel(isolation)}`);
-    } catch (e) {
-      throw classify(e);
-    }
+    });
     return new MysqlSession(conn);
   }
 

@@ -1,13 +1,14 @@
 // PostgreSQL through `pg`: one client per session, SQLSTATE codes sorted into aborted and lost.
 
 import pg from 'pg';
-import { DbError, parseList, type Driver, type Session } from './driver.ts';
+import { bounded, CONNECT_TIMEOUT_MESSAGE, CONNECT_TIMEOUT_MS, DbError, parseList, type Driver, type Session } from './driver.ts';
 import { sqlLevel } from './isolation.ts';
 
 /** serialization_failure, deadlock_detected, lock_not_available, query_canceled (lock_timeout/statement_timeout). */
 const ABORT_CODES = new Set(['40001', '40P01', '55P03', '57014']);
 
 function classify(e: unknown): DbError {
+  if (e instanceof DbError) return e;
   const err = e as { code?: string; message?: string };
   const code = err.code ?? '';
   const message = err.message ?? String(e);
@@ -16,6 +17,21 @@ function classify(e: unknown): DbError {
   if (/^40/.test(code)) return new DbError(message, 'aborted', code);
   // Server shutdown (57P0x), connection exceptions (08xxx), socket errors and pg's own "Connection terminated".
   return new DbError(message, 'lost', code || 'connection');
+}
+
+/** pg has no public destroy: end() waits for the server's goodbye, which a hung server never sends. */
+function drop(client: pg.Client): void {
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+}
+
+/** Runs set-up statements within the statement bound; on failure the client is dropped (a hung server never answers end()). */
+async function setUp(client: pg.Client, statements: () => Promise<void>): Promise<void> {
+  try {
+    await bounded(statements());
+  } catch (e) {
+    drop(client);
+    throw classify(e);
+  }
 }
 
 class PgSession implements Session {
@@ -56,8 +72,7 @@ class PgSession implements Session {
     }
   }
   destroy(): void {
-    // pg has no public destroy: end() waits for the server's goodbye, which a hung server never sends.
-    (this.client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    drop(this.client);
   }
   async close(): Promise<void> {
     try {
@@ -73,32 +88,33 @@ export class PgDriver implements Driver {
   constructor(private readonly url: string) {}
 
   private async connect(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // Without a listener an unexpected disconnect is an uncaught 'error' event that ends the process.
     client.on('error', () => undefined);
     try {
       await client.connect();
-      // A lock wait longer than this is a stuck run, not a result: the transaction aborts instead.
-      await client.query("SET lock_timeout = '10s'");
     } catch (e) {
+      // pg's own words for its connect timeout.
+      if ((e as Error).message === 'timeout expired') throw new DbError(CONNECT_TIMEOUT_MESSAGE, 'lost', 'timeout');
       throw classify(e);
     }
+    // A lock wait longer than this is a stuck run, not a result: the transaction aborts instead.
+    await setUp(client, async () => {
+      await client.query("SET lock_timeout = '10s'");
+    });
     return client;
   }
 
   async reset(keys: number, initial: readonly number[] = []): Promise<void> {
     const c = await this.connect();
-    try {
+    await setUp(c, async () => {
       await c.query('DROP TABLE IF EXISTS isocheck_reg, isocheck_list');
       await c.query('CREATE TABLE isocheck_reg (k integer PRIMARY KEY, v bigint NOT NULL)');
       await c.query('CREATE TABLE isocheck_list (k integer PRIMARY KEY, v text NOT NULL)');
       await c.query('INSERT INTO isocheck_reg (k, v) SELECT g, coalesce(($2::bigint[])[g], 0) FROM generate_series(1, $1::int) g', [keys, initial]);
       await c.query("INSERT INTO isocheck_list (k, v) SELECT g, '' FROM generate_series(1, $1::int) g", [keys]);
-    } catch (e) {
-      throw classify(e);
-    } finally {
-      await c.end().catch(() => undefined);
-    }
+    });
+    await c.end().catch(() => undefined);
   }
 
   async open(isolation: string): Promise<Session> {

@@ -1,6 +1,6 @@
 // Which database a run talks to: `--db` URLs (sqlite:PATH, postgres://…, mysql://…) parsed into a target.
 
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,6 +12,8 @@ export interface Target {
   location: string;
   /** What to print: the URL without its password. */
   label: string;
+  /** The temporary directory materialize() made for the database: the command removes both when it ends, unless it says it keeps them. */
+  tempDir?: string;
 }
 
 /**
@@ -22,7 +24,23 @@ export function materialize(t: Target): Target {
   if (t.kind !== 'sqlite' || t.location !== '') return t;
   const dir = mkdtempSync(join(tmpdir(), 'isocheck-run-'));
   const file = join(dir, 'isocheck.sqlite');
-  return { kind: 'sqlite', location: file, label: `sqlite:${file}` };
+  return { kind: 'sqlite', location: file, label: `sqlite:${file}`, tempDir: dir };
+}
+
+/** Removes the database materialize() made, SQLite's side files with it, and its directory once nothing else is in it. */
+export function removeTemporaryDatabase(t: Target): void {
+  if (t.tempDir === undefined) return;
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(t.location + suffix, { force: true });
+  removeIfEmpty(t.tempDir);
+}
+
+/** Removes a directory a command made, if it holds nothing (what it does hold, a history or a journal, is the user's). */
+export function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // Not empty (kept, and named by the command) or already gone.
+  }
 }
 
 export type TargetResult = { ok: true; target: Target } | { ok: false; error: string };

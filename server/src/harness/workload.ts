@@ -1,6 +1,6 @@
 // Concurrent clients running random transactions (rw-register or list-append) and recording what they observed.
 
-import { DbError, type Driver, type Session } from './driver.ts';
+import { bounded, DbError, STATEMENT_TIMEOUT_MS, type Driver, type Session } from './driver.ts';
 import type { RecordedOp, RecordedTxn, TxnStatus } from './recorder.ts';
 import { Rng } from '../engine/gen/generate.ts';
 
@@ -84,15 +84,9 @@ export class Workload {
 
   private async timed<T>(p: Promise<T>): Promise<T> {
     const t0 = this.now();
-    const ms = this.o.statementMillis ?? 30_000;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DbError(`no answer from the database in ${ms / 1000} s`, 'lost', 'timeout')), ms);
-    });
     try {
-      return await Promise.race([p, timeout]);
+      return await bounded(p, this.o.statementMillis ?? STATEMENT_TIMEOUT_MS);
     } finally {
-      clearTimeout(timer);
       this.stats.dbMicros += this.now() - t0;
     }
   }
