@@ -45,16 +45,22 @@ export async function buildPlayground(): Promise<void> {
 
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.map': 'application/json' };
 
+/**
+ * Sent with every response: no other page may frame the playground. A meta CSP cannot say `frame-ancestors`, so
+ * this takes headers; a host publishing out/playground should send the same two (the README says so).
+ */
+export const FRAME_HEADERS = { 'content-security-policy': "frame-ancestors 'none'", 'x-frame-options': 'DENY' } as const;
+
 /** A static file server for out/playground on 127.0.0.1 (port 0: any free port). */
 export function servePlayground(port = 0): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent((req.url ?? '/').split(/[?#]/)[0])).replace(/^(\.\.[/\\])+/, '');
     const file = join(OUT, path.endsWith('/') ? `${path}index.html` : path);
     if (!file.startsWith(OUT) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404).end('not found');
+      res.writeHead(404, FRAME_HEADERS).end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+    res.writeHead(200, { ...FRAME_HEADERS, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
   });
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => {
     const a = server.address();

@@ -4,12 +4,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
-import { gzipSync } from 'node:zlib';
+import { deflateRawSync, gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { generateHistory, optionsForEvents } from '../server/src/engine/gen/generate.ts';
 import { toPlumeString } from '../server/src/engine/gen/history-writers.ts';
-import { buildPlayground, OUT, servePlayground } from '../playground/build.ts';
+import { buildPlayground, FRAME_HEADERS, OUT, servePlayground } from '../playground/build.ts';
+import { EDITOR_MAX } from '../playground/src/limits.ts';
 import { launchChromium } from './vscode/browser.ts';
 import { CHROMIUM, WORK } from './vscode/paths.ts';
 
@@ -133,6 +134,15 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     await again.close();
   });
 
+  test('a share link that inflates past the editor limit is not opened, and the page says so', async () => {
+    // 20 MB of history in a link of about 56 KB, as any page could write it.
+    const bomb = `history "bomb"\n${`#${'a'.repeat(999)}\n`.repeat(20_000)}`;
+    const page = await open(`#h=${deflateRawSync(Buffer.from(bomb), { level: 9 }).toString('base64url')}`);
+    assert.match(await page.locator('#notice').innerText(), new RegExp(`over ${EDITOR_MAX / 1000} KB`));
+    assert.match(await page.evaluate<string>('isocheckPlayground.text()'), /write skew/, 'the default example instead');
+    await page.close();
+  });
+
   test('export each format as a download', async () => {
     const page = await open();
     await page.locator('#levels button.level[data-level="SER"].violated').waitFor();
@@ -194,6 +204,23 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     await page.close();
   });
 
+  test('open a file whose name has a stray %: the graph shows it under that name', async () => {
+    const edn = [
+      '{:type :invoke, :f :txn, :value [[:append :x 1] [:append :y 1]], :process 0, :time 10, :index 0}',
+      '{:type :ok, :f :txn, :value [[:append :x 1] [:append :y 1]], :process 0, :time 20, :index 1}',
+      '{:type :invoke, :f :txn, :value [[:r :y nil] [:r :x nil]], :process 1, :time 30, :index 2}',
+      '{:type :ok, :f :txn, :value [[:r :y []] [:r :x [1]]], :process 1, :time 40, :index 3}',
+    ].join('\n');
+    const page = await open();
+    await page.locator('#levels button.level[data-level="SER"].violated').waitFor();
+    await page.locator('#open').setInputFiles({ name: '100%.edn', mimeType: 'application/octet-stream', buffer: Buffer.from(edn) });
+    await page.locator('#file-summary li[data-level="RA"][data-state="violated"]').waitFor();
+    await page.locator('.toolbar .title', { hasText: '100%.edn' }).waitFor();
+    assert.equal(await page.locator('.toolbar .title').innerText(), '100%.edn');
+    assert.equal(await page.locator('select.level-select').inputValue(), 'RA', 'the file\'s analysis, not the previous one');
+    await page.close();
+  });
+
   test('open a 1,000,000-event plume file: checked in the worker, verdicts shown, not pasted into the editor', async (t) => {
     const file = join(WORK, 'tmp', 'million.plume');
     mkdirSync(join(WORK, 'tmp'), { recursive: true });
@@ -226,6 +253,55 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     assert.deepEqual(seen, []);
     await page.context().setOffline(false);
     await page.close();
+  });
+
+  test('no other page drives the graph: posted and synthetic messages are ignored, framing is refused', async () => {
+    const forged = JSON.stringify({ type: 'analysis', analysis: {
+      uri: 'playground:/history.hist', version: 1, title: 'FORGED', levels: [{ level: 'SER', state: 'ok', witness: null, note: null }], mixed: null, strongest: 'SER',
+      sessions: [], transactions: [{ id: 0, name: 'init', session: -1, position: -1, level: null, aborted: false, range: null, extent: null, operations: 0, ops: [] }],
+      wr: [], wrTotal: 0, forced: [],
+    } });
+    const shown = async (page: Page): Promise<string> => page.locator('.toolbar .title').innerText();
+    // The page itself posting (the most an origin check would let through) and a synthetic event.
+    const page = await open();
+    await page.locator('.toolbar .title', { hasText: 'write skew' }).waitFor();
+    await page.evaluate(`(() => {
+      window.postMessage(${forged}, '*');
+      window.dispatchEvent(new MessageEvent('message', { data: ${forged}, origin: location.origin, source: window }));
+    })()`);
+    await page.waitForTimeout(300);
+    assert.equal(await shown(page), 'write skew');
+    await page.close();
+    // Another site opens the playground and posts to it, as the audit did.
+    const attacker = await browser.newPage();
+    await attacker.route('http://attacker.test/', (r) => r.fulfill({ contentType: 'text/html', body: `<!DOCTYPE html><button id="go">go</button><script>
+      document.getElementById('go').onclick = () => {
+        const w = window.open(${JSON.stringify(url)});
+        setInterval(() => w.postMessage(${forged}, '*'), 100);
+      };</script>` }));
+    await attacker.goto('http://attacker.test/');
+    const [popup] = await Promise.all([attacker.context().waitForEvent('page'), attacker.locator('#go').click()]);
+    await popup.locator('body[data-ready="true"]').waitFor();
+    await popup.locator('.toolbar .title', { hasText: 'write skew' }).waitFor();
+    await popup.waitForTimeout(500);
+    assert.equal(await shown(popup), 'write skew');
+    await popup.close();
+    // The server forbids framing; a copy served without those headers refuses to start inside a frame.
+    const headers = (await fetch(url)).headers;
+    for (const [name, value] of Object.entries(FRAME_HEADERS)) assert.equal(headers.get(name), value);
+    assert.match(headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+    await attacker.route('http://copy.test/**', (r) => r.fulfill({ path: join(OUT, new URL(r.request().url()).pathname.replace(/\/$/, '/index.html')) }));
+    await attacker.route('http://attacker.test/frames', (r) => r.fulfill({ contentType: 'text/html', body: `<!DOCTYPE html>
+      <iframe id="real" src="${url}"></iframe><iframe id="copy" src="http://copy.test/"></iframe>` }));
+    await attacker.goto('http://attacker.test/frames');
+    const copy = attacker.frameLocator('#copy');
+    await copy.locator('body[data-ready="framed"]').waitFor();
+    assert.match(await copy.locator('body').innerText(), /does not run inside another page/);
+    assert.equal(await copy.locator('.cm-content').count(), 0);
+    const real = (await (await attacker.locator('#real').elementHandle())?.contentFrame())!;
+    await real.waitForLoadState();
+    assert.ok(!real.url().startsWith(url), `the real server's page does not load in a frame: ${real.url()}`);
+    await attacker.close();
   });
 
   test('light and dark screenshots; no request ever left the site', async () => {

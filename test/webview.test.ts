@@ -257,6 +257,23 @@ session s2
     await page.close();
   });
 
+  test('only the host draws: an analysis from another origin or a synthetic event is ignored, the host\'s is drawn', async () => {
+    const a = analysisOfExample('write-skew.hist');
+    const forged = JSON.stringify({ type: 'analysis', analysis: { ...a, title: 'FORGED' } });
+    const g = await openGraph(browser);
+    // Dispatched synchronously: had the view taken them, they would be drawn when evaluate returns.
+    await g.page.evaluate((json) => {
+      window.dispatchEvent(new MessageEvent('message', { data: JSON.parse(json) as unknown }));
+      window.dispatchEvent(new MessageEvent('message', { data: JSON.parse(json) as unknown, origin: 'https://attacker.example', source: window }));
+    }, forged);
+    assert.equal(await count(g, 'g.box'), 0);
+    assert.notEqual(await g.page.locator('.toolbar .title').innerText(), 'FORGED');
+    await g.send({ type: 'analysis', analysis: a });
+    await g.page.locator('.toolbar .title', { hasText: 'write skew' }).waitFor();
+    assert.ok(await count(g, 'g.box') > 0);
+    await g.page.close();
+  });
+
   test('the exported SVG of the current drawing is well-formed XML', async () => {
     const a = analysisOf(`session s1\n  T1: w(x, "a<&>\\"b") w(y, 1)\nsession s2\n  T2: r(y, init) r(x, "a<&>\\"b")\n`);
     const g = await show(browser, a, 'dark');

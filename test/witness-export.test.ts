@@ -10,6 +10,7 @@ import { analyzeHistText, type Analysis } from '../server/src/engine/analyze.ts'
 import { exportWitness } from '../server/src/engine/export/witness-export.ts';
 import { histKey, histValue } from '../server/src/engine/export/hist-writer.ts';
 import type { ViewLevel } from '../server/src/engine/export/layout.ts';
+import { CAPTION_CHARS, TITLE_CHARS } from '../server/src/engine/export/svg-writer.ts';
 import { generateHistory } from '../server/src/engine/gen/generate.ts';
 import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
 import { toHistString } from '../server/src/engine/gen/history-writers.ts';
@@ -116,6 +117,30 @@ describe('witness export', () => {
     assert.equal(histKey('init'), '"init"');
     assert.equal(histKey('x.y-1'), 'x.y-1');
     assert.equal(histValue('"a\\"b"'), '"a\\"b"');
+  });
+
+  test('SVG: a 100,000-character key and a 100,000-character title stay out of the width and the size (caption clipped, tooltips bounded)', () => {
+    const key = `"${'k'.repeat(100_000)}"`;
+    const text = `history "${'<img>'.repeat(20_000)}"\ninit ${key} = 0, y = 0\nsession s1\n  T${'a'.repeat(5_000)}: r(${key}, 0) r(y, 0) w(${key}, 1)\nsession s2\n  T2: r(${key}, 0) r(y, 0) w(y, 1)\n`;
+    const a = analyzeHistText(text, { levels: ['SER'] });
+    assert.equal(a.levels.find((v) => v.level === 'SER')?.consistent, false);
+    const svg = exportWitness(a, { file: 'long.hist', level: 'SER', format: 'svg', claimed: null });
+    assert.ok(svg.ok);
+    assert.deepEqual(xmlErrors(svg.text), []);
+    const width = Number(/^<svg [^>]*width="([\d.]+)"/.exec(svg.text)?.[1]);
+    // The caption's widest line takes at most MARGIN * 2 + CAPTION_CHARS * 6.5 + 24 = 1632 px; two lanes of clipped boxes about as much.
+    assert.ok(width > 0 && width < 2_000, `width ${width}`);
+    assert.ok(svg.text.length < 100_000, `${svg.text.length} characters`);
+    const unescape = (x: string): string => x.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+    const titles = [...svg.text.matchAll(/<title>([^<]*)<\/title>/g)].map((m) => unescape(m[1]));
+    assert.ok(titles.length > 0 && titles.every((t) => [...t].length <= TITLE_CHARS), titles.map((t) => t.length).join(' '));
+    // Each caption line: clipped with an ellipsis, its longer form in the line's own tooltip.
+    const caption = [...svg.text.matchAll(/<text x="\d+" y="[\d.]+" fill="[^"]*">(<title>[^<]*<\/title>)?([^<]*)<\/text>/g)];
+    assert.equal(caption.length, 2, 'two witness sentences');
+    for (const [, tip, line] of caption) {
+      assert.ok(tip, 'a clipped line keeps its sentence in a tooltip');
+      assert.ok([...unescape(line)].length <= CAPTION_CHARS && line.endsWith('…'), line.slice(0, 80));
+    }
   });
 
   test('a few hundred generated histories (permissive store): minimised .hist still violated and no larger', () => {

@@ -19,6 +19,7 @@ import type { ExportFormat, GraphLevel } from '../../server/src/protocol/webview
 import { onGraphMessage, toGraph } from './graph-host.ts';
 import type { FromWorker, LevelSummary, ToWorker } from './protocol.ts';
 import { histHighlighting, histLanguage } from './hist-mode.ts';
+import { EDITOR_MAX } from './limits.ts';
 import { decodeShare, encodeShare } from './share.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -273,15 +274,16 @@ function setText(text: string): void {
 
 shareButton.addEventListener('click', () => {
   void encodeShare(view.state.doc.toString()).then((hash) => {
+    if (hash === null) {
+      notice(`This history is over ${EDITOR_MAX / 1000} KB, more than a share link opens: save it as a file instead.`);
+      return;
+    }
     history.replaceState(null, '', hash);
     shareLink.value = location.href;
     shareLink.hidden = false;
     shareLink.select();
   });
 });
-
-/** Files up to this size with .hist content go into the editor; larger ones are checked as a summary. */
-const EDITOR_MAX = 200_000;
 
 async function openFile(f: File): Promise<void> {
   if (/\.hist$/i.test(f.name) && f.size <= EDITOR_MAX) {
@@ -339,10 +341,28 @@ document.addEventListener('drop', (e) => {
   diagnostics: (): number => diagnosticCount,
 };
 
-// ---- start: a shared history, else the write-skew example ----
+// ---- start: a shared history, else the write-skew example; never inside another page's frame ----
 
-void decodeShare(location.hash).then((shared) => {
-  setText(shared ?? examples['write-skew.hist'] ?? '');
-  if (!shared) exampleSelect.value = 'write-skew.hist';
-  document.body.dataset.ready = 'true';
-});
+/**
+ * A page that frames the playground could lay its own controls over it (clickjacking). The server's
+ * `frame-ancestors 'none'` header stops that where the host sends it (a meta CSP cannot); this covers hosts that do not.
+ */
+function framed(): boolean {
+  if (window.top === window.self) return false;
+  const p = document.createElement('p');
+  p.className = 'framed';
+  p.textContent = 'The IsoCheck playground does not run inside another page. Open it in its own tab.';
+  document.body.replaceChildren(p);
+  document.body.dataset.ready = 'framed';
+  return true;
+}
+
+if (!framed()) {
+  void decodeShare(location.hash).then((shared) => {
+    const text = shared && 'text' in shared ? shared.text : null;
+    if (shared && 'tooLarge' in shared) notice(`The shared history is over ${EDITOR_MAX / 1000} KB, more than the editor takes: it was not opened.`);
+    setText(text ?? examples['write-skew.hist'] ?? '');
+    if (text === null) exampleSelect.value = 'write-skew.hist';
+    document.body.dataset.ready = 'true';
+  });
+}

@@ -43,7 +43,8 @@ port.onmessage = (e: MessageEvent<ToWorker>): void => {
         const analysis = analyzeSource(readerForAnyFile(m.name, headOf({ bytes })).read({ bytes }), options);
         file = { name: m.name, analysis };
         post({ type: 'progress', id: m.id, stage: 'Preparing the graph', done: 2, total: 3 });
-        const data = analysisData(sourceOfAnalysis(analysis, `playground:/${m.name}`, 1));
+        // Encoded as a URI segment (a `%`, `#` or `/` in a name would otherwise be read as URI syntax); the view decodes it.
+        const data = analysisData(sourceOfAnalysis(analysis, `playground:/${encodeURIComponent(m.name)}`, 1));
         const h = analysis.history;
         post({ type: 'file', id: m.id, name: m.name, analysis: data, levels: summary(analysis), transactions: h.txnCount - 1, operations: h.opCount, millis: performance.now() - t0 });
         return;

@@ -40,9 +40,13 @@ export function analysisOfExample(name: string): AnalysisResult {
   return analysisOf(readFileSync(join(ROOT, 'examples', name), 'utf8'), `file:///histories/examples/${name}`);
 }
 
+/** Where the harness serves the view: a real origin, as a VS Code webview has (the view takes messages from its own origin only). */
+export const GRAPH_ORIGIN = 'http://isocheck-webview.test';
+
 export interface GraphPage {
   page: Page;
   posted(): Promise<ViewToHostMessage[]>;
+  /** Posts a message from the view's own origin, as VS Code's host frame does; resolves once the view has handled it. */
   send(message: unknown): Promise<void>;
   /** Whether a dialog (alert) was opened: injected markup would do that. */
   dialogs: string[];
@@ -70,13 +74,21 @@ export async function openGraph(browser: Browser, theme: Theme = 'light', size =
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'nonce-test'; script-src 'nonce-test';">
 <style nonce="test">html { ${vars} --vscode-font-family: system-ui, sans-serif; }</style><style nonce="test">${css}</style></head>
 <body class="${t.body}"><div id="app"></div><script nonce="test">${stub}</script><script nonce="test">${js.replace(/<\/script/gi, '<\\/script')}</script></body></html>`;
-  await page.setContent(html);
+  // Served (not setContent: about:blank has an opaque origin) so messages carry a real origin.
+  await page.route(`${GRAPH_ORIGIN}/`, (r) => r.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
+  await page.goto(`${GRAPH_ORIGIN}/`);
   await page.waitForFunction(() => (window as unknown as { __posted: unknown[] }).__posted.length > 0);
   return {
     page,
     dialogs,
     posted: () => page.evaluate(() => (window as unknown as { __posted: ViewToHostMessage[] }).__posted),
     // As a string: Playwright's transfer of a deep object is far slower than VS Code's postMessage.
-    send: async (message) => { await page.evaluate((json) => { window.dispatchEvent(new MessageEvent('message', { data: JSON.parse(json) as unknown })); }, JSON.stringify(message)); },
+    // The view's listener was added first, so it has run when this one resolves.
+    send: async (message) => {
+      await page.evaluate((json) => new Promise<void>((resolve) => {
+        window.addEventListener('message', () => resolve(), { once: true });
+        window.postMessage(JSON.parse(json) as unknown, window.origin);
+      }), JSON.stringify(message));
+    },
   };
 }

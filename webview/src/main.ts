@@ -11,9 +11,9 @@ import {
 import { renderSvg, type Palette } from '../../server/src/engine/export/svg-writer.ts';
 import type { AnalysisResult, JsonPosition, JsonRange, VerdictJson } from '../../server/src/protocol/shapes.ts';
 import {
-  asGraphViewState, assertNever, EXPORT_FORMATS, isHostToViewMessage, type ExportFormat, type GraphLevel, type GraphViewState, type HostToViewMessage,
+  asGraphViewState, assertNever, EXPORT_FORMATS, isHostToViewMessage, uriFileName, type ExportFormat, type GraphLevel, type GraphViewState, type HostToViewMessage,
 } from '../../server/src/protocol/webview.ts';
-import { hostApi } from './vscode-api.ts';
+import { hostApi, listenToHost } from './vscode-api.ts';
 
 const api = hostApi();
 let state: GraphViewState = asGraphViewState(api.getState()) ?? {
@@ -214,8 +214,7 @@ function themePalette(): Palette {
 
 // ---- messages from the host ------------------------------------------------------------------------
 
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const m = event.data;
+listenToHost(api, (m) => {
   if (!isHostToViewMessage(m)) {
     console.warn('isocheck graph: ignored a malformed message');
     return;
@@ -286,7 +285,7 @@ function render(): void {
   const a = analysis;
   if (!a) return;
   const level = currentLevel();
-  titleEl.textContent = a.title ?? decodeURIComponent(a.uri.split('/').pop() ?? a.uri);
+  titleEl.textContent = a.title ?? uriFileName(a.uri);
   levelSelect.replaceChildren();
   for (const v of [...a.levels, ...(a.mixed ? [a.mixed] : [])]) {
     const o = el('option', levelSelect as unknown as HTMLElement, undefined, verdictText(v));

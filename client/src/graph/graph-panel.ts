@@ -8,6 +8,7 @@ import {
   asGraphViewState, assertNever, GRAPH_VIEW_TYPE, isViewToHostMessage, type ExportFormat, type GraphLevel, type HostToViewMessage, type ViewToHostMessage,
 } from '../../../server/src/protocol/webview.ts';
 import type { CommandContext } from '../commands/context.ts';
+import { graphCsp } from './csp.ts';
 
 /** What tests (and the export command) can learn about an open panel. */
 export interface GraphPanelInfo {
@@ -294,7 +295,7 @@ function html(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const base = vscode.Uri.joinPath(extensionUri, 'out', 'webview');
   const js = webview.asWebviewUri(vscode.Uri.joinPath(base, 'webview.js'));
   const css = webview.asWebviewUri(vscode.Uri.joinPath(base, 'webview.css'));
-  const csp = [`default-src 'none'`, `img-src ${webview.cspSource} data:`, `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+  const csp = graphCsp(webview.cspSource, nonce);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

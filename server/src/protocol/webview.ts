@@ -54,6 +54,19 @@ export function assertNever(x: never): never {
   throw new Error(`unexpected message ${JSON.stringify(x)}`);
 }
 
+/**
+ * The file name a document's URI ends in, as the view shows it: percent-decoded where the URI encodes it, else as
+ * written (a stray `%` in a name a host did not encode must not stop the drawing with a URIError).
+ */
+export function uriFileName(uri: string): string {
+  const last = uri.split('/').pop() ?? uri;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);

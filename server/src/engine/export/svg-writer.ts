@@ -1,7 +1,7 @@
 // A laid-out graph as a self-contained SVG document (no scripts, no external references).
 
 import { xmlEscape } from './escape.ts';
-import { FONT_PX, HEADER_H, LABEL_BASELINE, LABEL_PAD, MARGIN, OP_CHARS, OP_H, boxHeader, clipCells, laneTitle, type LaidEdge, type Layout } from './layout.ts';
+import { FONT_PX, HEADER_H, LABEL_BASELINE, LABEL_PAD, MARGIN, OP_CHARS, OP_H, boxHeader, clipCells, laneTitle, textCells, type LaidEdge, type Layout } from './layout.ts';
 
 export interface Palette {
   background: string;
@@ -44,17 +44,27 @@ const n = (v: number): string => String(Math.round(v * 10) / 10);
 
 /** What the drawing fades: everything off the witness story when there is one. */
 const FADED = 0.28;
+/** A caption line's cells: the examples' longest sentence is under 180, a key or name can be any length. */
+export const CAPTION_CHARS = 240;
+/** A tooltip's (<title>'s) cells: the full sentence of a clipped line, the reason of an edge, the document's name. */
+export const TITLE_CHARS = 1000;
+/** A caption glyph's advance (11 px sans-serif) when sizing the drawing to its widest line. */
+const CAPTION_CHAR_W = 6.5;
+
+const title = (s: string): string => `<title>${xmlEscape(clipCells(s, TITLE_CHARS))}</title>`;
 
 export function renderSvg(l: Layout, p: Palette = LIGHT_PALETTE, sentences: string[] = []): string {
+  // Numbered and clipped like every other text (the full sentence stays in its line's tooltip), so the width is bounded.
+  const lines = sentences.map((s, i) => `${i + 1}. ${s}`);
+  const shown = lines.map((s) => clipCells(s, CAPTION_CHARS));
   const captionH = sentences.length > 0 ? 24 + sentences.length * 16 : 0;
-  const width = Math.max(l.width, sentences.length > 0 ? MARGIN * 2 + Math.max(...sentences.map((s) => s.length)) * 6.5 + 24 : 0);
+  const width = Math.max(l.width, sentences.length > 0 ? MARGIN * 2 + Math.max(...shown.map(textCells)) * CAPTION_CHAR_W + 24 : 0);
   const height = l.height + captionH;
   const story = l.focus !== null;
   const fade = (on: boolean): string => (story && !on ? ` opacity="${FADED}"` : '');
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${n(width)}" height="${n(height)}" viewBox="0 0 ${n(width)} ${n(height)}" font-family="${xmlEscape(p.font)}" font-size="${FONT_PX}">`);
-  const title = `${l.title ?? 'history'} — ${l.level}${l.verdict ? ` ${l.verdict.state}` : ''}`;
-  out.push(`<title>${xmlEscape(title)}</title>`);
+  out.push(title(`${l.title ?? 'history'} — ${l.level}${l.verdict ? ` ${l.verdict.state}` : ''}`));
   out.push(`<rect x="0" y="0" width="${n(width)}" height="${n(height)}" fill="${xmlEscape(p.background)}"/>`);
   out.push('<defs>');
   const colours = new Map<string, string>();
@@ -75,7 +85,7 @@ export function renderSvg(l: Layout, p: Palette = LIGHT_PALETTE, sentences: stri
     const c = e.witness >= 0 ? p.witness : edgeColour(e, p);
     const dash = e.kind === 'co' || e.kind === 'rw' || e.kind === 'ww' ? ' stroke-dasharray="6 4"' : e.kind === 'rt' ? ' stroke-dasharray="2 3"' : '';
     const w = e.witness >= 0 ? 3 : 1.3;
-    out.push(`<g class="edge"${fade(e.witness >= 0)}><path d="${e.path}" fill="none" stroke="${xmlEscape(c)}" stroke-width="${w}"${dash} marker-end="url(#${colours.get(c)!})"><title>${xmlEscape(e.because)}</title></path>`);
+    out.push(`<g class="edge"${fade(e.witness >= 0)}><path d="${e.path}" fill="none" stroke="${xmlEscape(c)}" stroke-width="${w}"${dash} marker-end="url(#${colours.get(c)!})">${title(e.because)}</path>`);
     if (e.label) {
       out.push(`<text class="label" x="${n(e.labelX + LABEL_PAD)}" y="${n(e.labelY + LABEL_BASELINE)}" font-family="${xmlEscape(p.mono)}"${e.witness >= 0 ? ' font-weight="bold"' : ''} fill="${xmlEscape(c)}" stroke="${xmlEscape(p.background)}" stroke-width="3" paint-order="stroke">${xmlEscape(e.label)}</text>`);
     }
@@ -95,7 +105,10 @@ export function renderSvg(l: Layout, p: Palette = LIGHT_PALETTE, sentences: stri
   if (sentences.length > 0) {
     const y0 = l.height + 8;
     out.push(`<text x="${MARGIN}" y="${n(y0 + 10)}" font-weight="bold" fill="${xmlEscape(p.witness)}">${xmlEscape(`witness of the ${l.level} violation${l.witness ? ` (${l.witness.anomaly})` : ''}`)}</text>`);
-    sentences.forEach((s, i) => out.push(`<text x="${MARGIN}" y="${n(y0 + 26 + i * 16)}" fill="${xmlEscape(p.foreground)}">${xmlEscape(`${i + 1}. ${s}`)}</text>`));
+    shown.forEach((s, i) => {
+      const full = s === lines[i] ? '' : title(lines[i]);
+      out.push(`<text x="${MARGIN}" y="${n(y0 + 26 + i * 16)}" fill="${xmlEscape(p.foreground)}">${full}${xmlEscape(s)}</text>`);
+    });
   }
   out.push('</svg>');
   return out.join('\n') + '\n';
