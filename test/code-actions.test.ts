@@ -62,6 +62,34 @@ describe('quick fixes', () => {
     assert.ok(!r.codes.includes('thin-air'), r.codes.join());
   });
 
+  test('thin-air on a key with an initial value: change that value (no duplicate binding), and the file checks clean', async () => {
+    const text = 'init y = 2, x = 0  # start\nsession s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 5) r(y, 2)\n';
+    const { uri, actions } = await actionsFor('qf-thin-air3.hist', text, 'thin-air');
+    assert.deepEqual(actions.map((a) => a.title), ['Change the initial value to x = 5']);
+    const r = await applied(uri, text, actions[0]);
+    assert.ok(r.text.startsWith('init y = 2, x = 5  # start\n'), r.text);
+    assert.deepEqual(r.codes, []);
+  });
+
+  test('thin-air on a key whose initial value another read returns: no fix (changing it would break that read)', async () => {
+    const text = 'init x = 0\nsession s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 5)\n  T3: r(x, 0)\n';
+    const uri = fileUri('qf-thin-air4.hist');
+    const ds = await c.diagnosticsOfVersion(uri, await c.open(uri, text));
+    const d = ds.find((x) => x.code === 'thin-air');
+    assert.ok(d);
+    const actions = (await c.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } })) as CodeAction[];
+    assert.deepEqual(actions, []);
+  });
+
+  test('thin-air on a quoted key with a space: the binding is written as the language spells the key', async () => {
+    const text = 'session s1\n  T1: w("k 1", 1)\nsession s2\n  T2: r("k 1", 5)\n';
+    const { uri, actions } = await actionsFor('qf-thin-air5.hist', text, 'thin-air');
+    assert.equal(actions[0]?.title, 'Add "k 1" = 5 to init');
+    const r = await applied(uri, text, actions[0]);
+    assert.ok(r.text.startsWith('init "k 1" = 5\n'), r.text);
+    assert.deepEqual(r.codes, []);
+  });
+
   test('unknown level: the nearest level name', async () => {
     const text = 'level SERR\nsession s1\n  T1: w(x, 1)\n';
     const { uri, actions } = await actionsFor('qf-level.hist', text, 'unknown-level');
@@ -104,5 +132,37 @@ describe('quick fixes', () => {
       assert.match(r.text, /T3: r\(x, 1\) <- T[12]\n/);
       assert.ok(!r.codes.includes('ambiguous-read'), r.codes.join());
     }
+  });
+});
+
+describe('quick fixes for every spelling', () => {
+  let c: LspClient;
+  before(async () => {
+    c = await LspClient.start({ settings: {} });
+  });
+  after(async () => {
+    await c.stop();
+  });
+
+  test('ambiguous read: writers spelled W( or write(, keys quoted, still found', async () => {
+    const text = 'session s1\n  T1: W(x, 1)\n  T2: write("x", 1)\nsession s2\n  T3: r(x, 1)\n';
+    const uri = fileUri('qf-ambiguous2.hist');
+    const ds = await c.diagnosticsOfVersion(uri, await c.open(uri, text));
+    const d = ds.find((x) => x.code === 'ambiguous-read');
+    assert.ok(d, ds.map((x) => x.code).join());
+    const actions = (await c.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } })) as CodeAction[];
+    assert.deepEqual(actions.map((a) => a.title), ['Read from T1: insert <- T1', 'Read from T2: insert <- T2']);
+    const next = apply(text, actions[1].edit?.changes?.[uri] ?? []);
+    assert.match(next, /T3: r\(x, 1\) <- T2\n/);
+    const after = await c.diagnosticsOfVersion(uri, await c.change(uri, next));
+    assert.ok(!after.some((x) => x.code === 'ambiguous-read'), after.map((x) => x.message).join('\n'));
+  });
+
+  test('no quick fixes in a plume document (they edit .hist text)', async () => {
+    const uri = fileUri('qf-plume.plume');
+    const ds = await c.diagnosticsOfVersion(uri, await c.open(uri, 'w(1,1,0,0)\nr(1,5,1,1)\n', 'plume'));
+    const d = ds.find((x) => x.code === 'thin-air');
+    assert.ok(d);
+    assert.deepEqual(await c.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } }), []);
   });
 });

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { analyzeHistText } from '../server/src/engine/analyze.ts';
 import { finding, type Finding } from '../server/src/engine/model/diagnostics.ts';
-import { opAt, sessionExtent, txnExtent, txnHeaderAt } from '../server/src/engine/queries.ts';
+import { headerOrOpAt, opAt, sessionExtent, txnExtent, txnHeaderAt } from '../server/src/engine/queries.ts';
+import { readHistory } from '../server/src/engine/readers/registry.ts';
 import { capFindings } from '../server/src/lsp/convert.ts';
 import { completions, contextOf } from '../server/src/lsp/features/completion.ts';
 import { FrameReader, FramingError, MAX_BODY_BYTES, MAX_HEADER_BYTES } from '../server/src/lsp/frame-reader.ts';
@@ -13,6 +14,15 @@ import { md, ordinal } from '../server/src/lsp/features/text.ts';
 import { DebounceScheduler } from '../server/src/lsp/scheduler.ts';
 import { analysisKey, parseSettings } from '../server/src/lsp/settings.ts';
 import { marked } from './helpers/marked.ts';
+import { readPlume } from '../server/src/engine/readers/plume-reader.ts';
+import { bytesOf } from '../server/src/engine/readers/reader.ts';
+import { LineIndex } from '../server/src/engine/syntax/line-index.ts';
+import { DocModel } from '../server/src/lsp/doc-model.ts';
+import { analysisJsonOfAnalysis } from '../server/src/lsp/features/analysis-json.ts';
+import { hoverAt } from '../server/src/lsp/features/hover.ts';
+import { definitionAt } from '../server/src/lsp/features/navigation.ts';
+import { analyzeDocument, buildSnapshot } from '../server/src/lsp/snapshot.ts';
+import { TextView } from '../server/src/lsp/text-view.ts';
 
 describe('settings', () => {
   test('defaults for anything missing or malformed', () => {
@@ -83,8 +93,20 @@ describe('completion contexts', () => {
     for (const l of ['SSER', 'strict-serializable', 'G-single', 'G2-item-realtime', 'lost-update', 'garbage-read']) assert.ok(labels('expect ').includes(l), l);
     for (const l of ['@', 'unknown', 'found', 'absent']) assert.ok(labels('  T1 ').includes(l), l);
     assert.ok(!labels('check ').includes('G-single'), 'anomalies only after expect');
-    assert.equal(contextOf('  T3: '), 'any');
+    assert.equal(contextOf('  T3: '), 'operations', 'after a header only operations fit');
+    assert.equal(contextOf('  T3: w(x, 1) '), 'operations');
+    assert.equal(contextOf('  T3: w(x, 1) w(y, '), 'values', 'a value: no keyword fits');
+    assert.equal(contextOf('  T3: w(x, -'), 'values');
+    assert.equal(contextOf('  T3: r(x, [1, '), 'values');
+    assert.equal(contextOf('  T3: r(x, 1) # see '), 'values', 'a comment');
     assert.equal(contextOf(''), 'any');
+    assert.deepEqual(labels('  T3: w(x, 1) w(y, '), []);
+    assert.deepEqual(labels('  T3: w(x, 1) '), ['r', 'w', 'a']);
+    const byDash = (prefix: string): string[] => completions(null, prefix, '-').items.map((i) => i.label);
+    assert.deepEqual(byDash('  T3: w(x, -'), [], 'a negative value');
+    assert.deepEqual(byDash('  T3: w(x, 1) '), [], "'-' asks only inside a level or anomaly name");
+    assert.ok(byDash('level read-').includes('read-atomic'));
+    assert.ok(byDash('expect G-').includes('G-single'));
   });
 });
 
@@ -93,14 +115,16 @@ describe('editor queries', () => {
   const a = analyzeHistText(m.text);
   const h = a.history;
 
-  test('the transaction header and the operation at an offset', () => {
+  test('the transaction header and the operation at an offset (spans are half-open: the space after a token is not it)', () => {
     const [, t1Extent, t1Header, w] = m.ranges;
     assert.equal(txnHeaderAt(h, t1Header.start), 1);
-    assert.equal(txnHeaderAt(h, t1Header.end), 1);
+    assert.equal(txnHeaderAt(h, t1Header.end - 1), 1);
+    assert.equal(txnHeaderAt(h, t1Header.end), -1);
     assert.equal(txnHeaderAt(h, w.start), -1);
     assert.equal(opAt(h, w.start + 2), 0);
     assert.equal(opAt(h, m.ranges[4].start - 1), -1, 'between operations');
-    assert.equal(opAt(h, m.ranges[5].end), 2);
+    assert.equal(opAt(h, m.ranges[5].end - 1), 2);
+    assert.equal(opAt(h, m.ranges[5].end), -1);
     assert.equal(opAt(h, 0), -1);
     assert.deepEqual(txnExtent(h, 1), t1Extent);
   });
@@ -233,5 +257,87 @@ describe('frame reader', () => {
     const r = frames([`Content-Length: ${MAX_BODY_BYTES}\r\n\r\n`, '{'], false);
     assert.deepEqual(r.errors, []);
     assert.ok(process.memoryUsage().arrayBuffers - before < 64 * 1024 * 1024, 'no buffer the size of the announced body');
+  });
+});
+
+describe('answers from an older analysis, mapped to the text the client shows', () => {
+  const old = 'session s1\n  T1: w(x, 1)\n';
+  test('offsets before the edit stay, offsets after it move, ranges the edit touched have none', () => {
+    const inserted = TextView.between(LineIndex.ofText(old), old, 'session s1\n# new\n  T1: w(x, 1)\n');
+    const w = old.indexOf('w(');
+    assert.deepEqual(inserted.range(0, 7), { start: { line: 0, character: 0 }, end: { line: 0, character: 7 } });
+    assert.deepEqual(inserted.range(w, w + 7), { start: { line: 2, character: 6 }, end: { line: 2, character: 13 } });
+    assert.equal(inserted.line(w), 2);
+    const retyped = TextView.between(LineIndex.ofText(old), old, old.replace('w(x, 1)', 'w(x, 7)'));
+    assert.equal(retyped.range(w, w + 7), null, 'its value was edited');
+    assert.equal(retyped.line(w + 5), null);
+    assert.deepEqual(retyped.range(0, 7), { start: { line: 0, character: 0 }, end: { line: 0, character: 7 } });
+    const same = TextView.identity(LineIndex.ofText(old));
+    assert.deepEqual(same.range(w, w + 7), { start: { line: 1, character: 6 }, end: { line: 1, character: 13 } });
+  });
+
+  test('hover and definition of a model of version 1 for the client\'s version 2', () => {
+    const text = 'session s2\n  T2: r(x, 1)\nsession s1\n  T1: w(x, 1)\n';
+    const { snapshot } = buildSnapshot(text, { uri: 'file:///v.hist', levels: undefined, maxWitnesses: 1, docsBase: null, maxDiagnostics: 100 });
+    const m = new DocModel('file:///v.hist', 1, 'k', snapshot, false, text);
+    const now = text.replace('session s1', '# a\n# b\nsession s1');
+    const view = m.view(2, now);
+    const read = { line: 1, character: 7 };
+    assert.deepEqual(definitionAt(m, read, view)?.range, { start: { line: 5, character: 6 }, end: { line: 5, character: 13 } });
+    assert.match((hoverAt(m, read, view)?.contents as { value: string }).value, /`w\(x, 1\)` at line 6$/m);
+    assert.equal(m.view(2, now), view, 'one view per version');
+  });
+});
+
+describe('what a position names: a header or an operation', () => {
+  test('a Jepsen line is its transaction (its operations share the line); a plume line is its operation', () => {
+    const jsonl = '{"type":"ok","f":"txn","value":[["append","x",1],["r","y",[]]],"process":0,"time":1}\n';
+    const j = readHistory({ text: jsonl }, { format: 'json' }).history;
+    assert.deepEqual(headerOrOpAt(j, 30, null, null), { txn: 1, op: -1 });
+    const plume = 'r(1,0,0,0)\nw(1,5,0,0)\n';
+    const p = readHistory({ text: plume }, { format: 'plume' }).history;
+    assert.deepEqual(headerOrOpAt(p, 0, null, null), { txn: -1, op: 0 }, 'the first line: its read');
+    assert.deepEqual(headerOrOpAt(p, 12, null, null), { txn: -1, op: 1 });
+    assert.deepEqual(headerOrOpAt(p, 10, null, null), { txn: -1, op: -1 }, 'the line break');
+  });
+});
+
+describe('the plume reader: transactions and sessions at their first lines', () => {
+  test('a transaction\'s header is its first line, a session\'s its first transaction\'s; comments and blank lines count', () => {
+    const text = '# café\nr(1,0,0,0)\n\nw(1,5,0,0)\n  w(2,1,1,1)\nr(2,1,0,2)\n';
+    // As the editor reads a document: one byte per UTF-16 code unit, so spans are the text's offsets.
+    const { history: h } = readPlume(bytesOf({ text }));
+    const r = h.ranges;
+    assert.ok(r);
+    const lineOf = (offset: number): string => text.slice(offset, text.indexOf('\n', offset));
+    const txns = Array.from({ length: h.txnCount - 1 }, (_, i) => i + 1).map((t) => `${h.names.txnName(t)}: ${text.slice(r.txnStart[t], r.txnEnd[t])}`);
+    assert.deepEqual(txns, ['T0: r(1,0,0,0)', 'T1:   w(2,1,1,1)', 'T2: r(2,1,0,2)']);
+    assert.deepEqual(Array.from({ length: h.sessionCount }, (_, s) => `${h.names.sessionName(s)}: ${lineOf(r.sessionStart[s])}`), ['s0: r(1,0,0,0)', 's1:   w(2,1,1,1)']);
+    assert.deepEqual(sessionExtent(h, 0), { start: text.indexOf('r(1,0'), end: text.length - 1 });
+  });
+});
+
+describe('unknown transactions that never ran: shown as written, verdicts in the written ids', () => {
+  // T0 never ran and leaves the checked history, so the checked ids of T1, T2 are one less than the written ones.
+  const text = 'session a\n  T0 unknown: w(z, 9)\nsession s1\n  T1: w(x, 1) w(y, 1)\nsession s2\n  T2: r(y, init) r(x, 1)\n';
+  const options = { uri: 'file:///u.hist', levels: undefined, maxWitnesses: 1, docsBase: null, maxDiagnostics: 100 };
+  const { snapshot } = buildSnapshot(text, options);
+  const m = new DocModel('file:///u.hist', 1, 'k', snapshot, false, text);
+  const hover = (needle: string, delta = 1): string => (hoverAt(m, m.lines.position(text.indexOf(needle) + delta))?.contents as { value: string }).value;
+
+  test('the witness steps, forced edges and commit orders name the right transactions', () => {
+    assert.equal(m.history.txnCount, 4, '⊥ and the three written transactions');
+    assert.match(hover('r(y, init)'), /step 1 of 2: T1 →co ⊥: T1 must commit before the initial state: T2 read the initial value of y and read x from T1/);
+    assert.match(hover('T2:'), /a read of T2 forces step 1 of 2 of the witness cycle/);
+    assert.match(hover('T1:'), /\*\*RC\*\* ✓ holds/);
+    assert.match(hover('T0 unknown'), /status: unknown \(never read: counts as not run\)/);
+    const graph = analysisJsonOfAnalysis(analyzeDocument(text, options), options.uri, 1);
+    assert.deepEqual(graph.transactions.map((t) => t.name), ['⊥', 'T0', 'T1', 'T2']);
+    assert.deepEqual(graph.forced.find((f) => f.level === 'RA')?.edges.map((e) => `${graph.transactions[e.from].name}→${graph.transactions[e.to].name} by ${graph.transactions[e.reader].name}`), ['T1→⊥ by T2']);
+    assert.deepEqual(graph.levels[1].witness?.cycle.map((e) => `${graph.transactions[e.from].name}→${graph.transactions[e.to].name}`), ['T1→⊥', '⊥→T1']);
+  });
+
+  test('the diagnostics are those of the checked history', () => {
+    assert.deepEqual(snapshot.diagnostics.map((d) => String(d.code)), analyzeHistText(text).findings.map((f) => f.code));
   });
 });

@@ -13,7 +13,7 @@ import { analyzeHistText } from '../server/src/engine/analyze.ts';
 import { generateHistory, optionsForEvents } from '../server/src/engine/gen/generate.ts';
 import { toHistString } from '../server/src/engine/gen/history-writers.ts';
 import { fileReport } from '../server/src/engine/report.ts';
-import { AnalysisRequest } from '../server/src/protocol/messages.ts';
+import { AnalysisRequest, WitnessExportRequest } from '../server/src/protocol/messages.ts';
 import { CLI, ensureBuilt, fileUri, LspClient, ROOT } from './helpers/lsp-client.ts';
 
 const FRACTURED = [
@@ -324,6 +324,137 @@ describe('settings', () => {
     } finally {
       await c.stop();
     }
+  });
+});
+
+describe('answers for the text the client shows', () => {
+  let c: LspClient;
+  before(async () => {
+    // Checking on save: an edit leaves the previous analysis in place, as a long re-analysis does.
+    c = await LspClient.start({ settings: { checkOn: 'save' } });
+  });
+  after(async () => {
+    await c.stop();
+  });
+  const STALE = 'session s2\n  T2: r(x, 1)\nsession s1\n  T1: w(x, 1)\n';
+
+  test('before the re-analysis, definitions and hovers from the previous one point where the edits moved the text', async () => {
+    const uri = fileUri('test-stale.hist');
+    await c.open(uri, STALE);
+    await c.diagnosticsOfVersion(uri, 1);
+    const read = { line: 1, character: 7 };
+    const def = async (): Promise<unknown> => c.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: read });
+    assert.deepEqual(await def(), { uri, range: { start: { line: 3, character: 6 }, end: { line: 3, character: 13 } } });
+    // Two lines inserted below the read: the write moves to line 5 (0-based), "line 6" in the hover.
+    await c.edit(uri, { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, '# a\n# b\n');
+    assert.equal(c.diagnostics.get(uri)?.version, 1, 'still the analysis of version 1');
+    assert.deepEqual(await def(), { uri, range: { start: { line: 5, character: 6 }, end: { line: 5, character: 13 } } });
+    const h = await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: read });
+    assert.match(hoverText(h), /reads from `T1`: `w\(x, 1\)` at line 6\b/);
+    assert.deepEqual(h?.range, { start: { line: 1, character: 6 }, end: { line: 1, character: 13 } });
+    // An edit of the write itself: its old location means nothing now, so no definition and no line.
+    await c.edit(uri, { start: { line: 5, character: 11 }, end: { line: 5, character: 12 } }, '7');
+    assert.equal(await def(), null);
+    const edited = hoverText(await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: read }));
+    assert.match(edited, /reads from `T1`: `w\(x, 1\)`/);
+    assert.doesNotMatch(edited, /at line/);
+    // Past the first change nothing is served from the old analysis.
+    assert.equal(await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 5, character: 7 } }), null);
+  });
+
+  test('positions outside the document, and the space after a token, get no answer', async () => {
+    const uri = fileUri('test-outside.hist');
+    await c.open(uri, STALE);
+    await c.diagnosticsOfVersion(uri, 1);
+    const hover = async (line: number, character: number): Promise<unknown> => c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character } });
+    assert.equal(await hover(99, 7), null);
+    assert.equal(await c.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: { line: 99, character: 7 } }), null);
+    assert.equal(await hover(1, 999), null);
+    assert.equal(await hover(1, 13), null, 'the end of r(x, 1) is not in it');
+    assert.ok(await hover(1, 12), 'its last character is');
+    assert.equal(await hover(1, 5), null, 'the space after `T2:`');
+    assert.deepEqual(await c.connection.sendRequest(ReferencesRequest.type, { textDocument: { uri }, position: { line: 99, character: 7 }, context: { includeDeclaration: true } }), []);
+  });
+
+  test('unknown transactions are shown as written: hover, outline, graph, position in session order', async () => {
+    const uri = fileUri('test-unknown.hist');
+    const text = 'session s1\n  T1 unknown: w(x, 1)\n  T2: w(y, 2)\n  T5 unknown: w(z, 1)\nsession s2\n  T3: r(x, 1)\n';
+    await c.open(uri, text);
+    await c.diagnosticsOfVersion(uri, 1);
+    const hover = async (needle: string, delta = 1): Promise<string> => hoverText(await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: pos(text, needle, delta) }));
+    assert.match(await hover('T1 unknown'), /- status: unknown \(read by `T3`: counts as committed\)/);
+    const t5 = await hover('T5 unknown');
+    assert.match(t5, /^\*\*T5\*\* — 3rd of 3 transactions in session `s1` \(after `T2`\)/);
+    assert.match(t5, /- status: unknown \(never read: counts as not run\)/);
+    assert.doesNotMatch(t5, /Commit order per level/, 'no verdict speaks of it');
+    assert.match(await hover('T2:'), /2nd of 3 transactions in session `s1` \(after `T1`, before `T5`\)/);
+    assert.match(await hover('w(z, 1)'), /^`w\(z, 1\)` in `T5` — no read returns this write\n\n`T5` is `unknown` .* counts as never having run/);
+    const symbols = (await c.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
+    assert.deepEqual(symbols.map((s) => `${s.name} ${at(s.range)}: ${(s.children ?? []).map((t) => `${t.name}(${t.detail ?? ''})`).join(' ')}`),
+      ['s1 [0:0..3:21]: T1(unknown) T2() T5(unknown, not run)', 's2 [4:0..5:13]: T3()']);
+    const a = await c.connection.sendRequest(AnalysisRequest.type, { uri });
+    assert.ok(a);
+    assert.deepEqual(a.sessions.map((s) => `${s.name}: ${s.transactions.map((t) => a.transactions[t].name).join(' ')}`), ['s1: T1 T2 T5', 's2: T3']);
+    assert.deepEqual(a.transactions.map((t) => `${t.name}@${t.session}.${t.position} ${t.range ? at(t.range) : '-'}`),
+      ['⊥@-1.-1 -', 'T1@0.0 [1:2..1:13]', 'T2@0.1 [2:2..2:5]', 'T3@1.0 [5:2..5:5]', 'T5@0.2 [3:2..3:13]']);
+    assert.deepEqual(a.wr.map((e) => `${a.transactions[e.from].name}→${a.transactions[e.to].name} ${e.key}`), ['T1→T3 x']);
+  });
+
+  test('plume documents: transactions and sessions at their first lines, hover at 0:0 for what is written there', async () => {
+    const uri = fileUri('test-first-lines.plume');
+    const text = '# café 😀\nr(1,0,0,0)\nw(1,5,0,0)\n\nr(1,5,1,1)\nw(2,3,1,1)\nr(2,3,0,2)\n';
+    await c.open(uri, text, 'plume');
+    await c.diagnosticsOfVersion(uri, 1);
+    assert.equal(await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 0 } }), null, 'a comment');
+    const first = await c.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 1, character: 0 } });
+    assert.match(hoverText(first), /^`r\(1, init\)` in `T0`/);
+    const symbols = (await c.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
+    assert.deepEqual(symbols.map((s) => `${s.name} ${at(s.range)} ${at(s.selectionRange)}: ${(s.children ?? []).map((t) => `${t.name} ${at(t.range)} ${at(t.selectionRange)}`).join(', ')}`), [
+      's0 [1:0..6:10] [1:0..1:10]: T0 [1:0..2:10] [1:0..1:10], T2 [6:0..6:10] [6:0..6:10]',
+      's1 [4:0..5:10] [4:0..4:10]: T1 [4:0..5:10] [4:0..4:10]',
+    ]);
+    const folds = await c.connection.sendRequest(FoldingRangeRequest.type, { textDocument: { uri } });
+    assert.deepEqual(folds?.map((f) => [f.startLine, f.endLine]), [[1, 6], [4, 5]]);
+    const a = await c.connection.sendRequest(AnalysisRequest.type, { uri });
+    assert.deepEqual(a?.transactions.slice(1).map((t) => `${t.name} ${t.range ? at(t.range) : '-'} ${t.extent ? at(t.extent) : '-'}`),
+      ['T0 [1:0..1:10] [1:0..2:10]', 'T1 [4:0..4:10] [4:0..5:10]', 'T2 [6:0..6:10] [6:0..6:10]']);
+  });
+});
+
+describe('formats and requests the docs promise', () => {
+  let c: LspClient;
+  before(async () => {
+    c = await LspClient.start({ settings: {} });
+  });
+  after(async () => {
+    await c.stop();
+  });
+
+  test('a Jepsen .edn document is analysed, whatever its language id; a deps.edn is left alone', async () => {
+    const uri = fileUri('test-jepsen.edn');
+    const edn = readFileSync(join(ROOT, 'test', 'fixtures', 'elle', 'la-internal.edn'), 'utf8');
+    await c.open(uri, edn, 'clojure');
+    const codes = (await c.diagnosticsOfVersion(uri, 1)).map((d) => String(d.code));
+    assert.ok(codes.length > 0, 'the internal anomaly is found');
+    await c.statusFor((s) => s.uri === uri && s.state === 'done');
+    const deps = fileUri('deps.edn');
+    await c.open(deps, '{:deps {org.clojure/clojure {:mvn/version "1.11.1"}}}\n', 'clojure');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(!c.statuses.some((s) => s.uri === deps && s.state === 'done'), 'not a history');
+  });
+
+  test('isocheck/exportWitness takes level aliases, and names a bad level or format', async () => {
+    const uri = fileUri('test-export.hist');
+    await c.open(uri, FRACTURED);
+    await c.diagnosticsOfVersion(uri, 1);
+    const exp = async (params: Record<string, unknown>): Promise<{ ok: boolean; message?: string; extension?: string }> =>
+      c.connection.sendRequest(WitnessExportRequest.type, { uri, ...params } as never);
+    for (const level of ['RA', 'ra', 'read-atomic']) assert.deepEqual({ ...(await exp({ level, format: 'dot' })), text: undefined }, { ok: true, text: undefined, extension: 'dot' }, level);
+    assert.equal((await exp({ level: 'RA' })).extension, 'json', 'json when no format is given, as the CLI');
+    assert.deepEqual(await exp({ level: 'XYZ', format: 'json' }), { ok: false, message: 'unknown level "XYZ" (RC, RA, CC, PC, PSI, SI, SER, SSER, an alias of one, or mixed)' });
+    assert.deepEqual(await exp({ format: 'json' }), { ok: false, message: 'unknown level null (RC, RA, CC, PC, PSI, SI, SER, SSER, an alias of one, or mixed)' });
+    assert.deepEqual(await exp({ level: 'RA', format: 'pdf' }), { ok: false, message: 'unknown format "pdf" (json, dot, svg, hist)' });
+    assert.ok(!c.logs.some((l) => /TypeError|Cannot read properties/.test(l)), c.logs.join('\n'));
   });
 });
 

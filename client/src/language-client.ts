@@ -8,10 +8,10 @@ import { HISTORY_LANGUAGES, TEXT_HISTORY_PATTERN } from '../../server/src/protoc
 /** The client id: vscode-languageclient reads `isocheck.trace.server` because of it. */
 export const CLIENT_ID = 'isocheck';
 
-/** .hist, .plume and .dbcop documents, and .txt files (the server reads those that look like plume, dbcop or AWDIT test histories). */
-export const HIST_SELECTOR: { scheme: string; language: string; pattern?: string }[] = [
+/** .hist, .plume and .dbcop documents, and .txt, .edn, .jsonl and .json files (the server reads those whose content looks like a history). */
+export const HIST_SELECTOR: { scheme: string; language?: string; pattern?: string }[] = [
   ...HISTORY_LANGUAGES.flatMap((language) => [{ scheme: 'file', language }, { scheme: 'untitled', language }]),
-  { scheme: 'file', language: 'plaintext', pattern: TEXT_HISTORY_PATTERN },
+  { scheme: 'file', pattern: TEXT_HISTORY_PATTERN },
 ];
 
 export function createClient(context: vscode.ExtensionContext, output: vscode.OutputChannel): LanguageClient {

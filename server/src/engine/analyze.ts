@@ -12,7 +12,7 @@ import { Checks } from './verdicts/checks.ts';
 import { expectationFindings, levelFindings, undecidedFindings, type Expectation } from './verdicts/findings.ts';
 import { LevelVerdicts } from './verdicts/homogeneous.ts';
 import { mixedVerdict } from './verdicts/mixed.ts';
-import { readStage, type ReadStage } from './verdicts/read-stage.ts';
+import { readStage, type ReadStage, type WrittenHistory } from './verdicts/read-stage.ts';
 import { decided, implied, undecided, type Verdict } from './verdicts/verdict.ts';
 import { readJepsenEdn } from './readers/edn-reader.ts';
 import { readJepsenJson } from './readers/json-events-reader.ts';
@@ -24,6 +24,7 @@ import { anomalyRow, type ListLevel } from './listappend/anomaly-table.ts';
 
 export type { Verdict, VerdictBasis } from './verdicts/verdict.ts';
 export type { Expectation } from './verdicts/findings.ts';
+export type { WrittenHistory } from './verdicts/read-stage.ts';
 
 export interface Analysis {
   history: History;
@@ -45,6 +46,8 @@ export interface Analysis {
   list: ListAnalysis | null;
   /** The file's `expect` lines with the verdict each was compared with (null: undecided). */
   expectations: Expectation[];
+  /** The history as written when `history` (what was checked) is less of it, for editors; else null. */
+  written: WrittenHistory | null;
 }
 
 export interface AnalyzeOptions {
@@ -187,7 +190,7 @@ export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): An
   findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
   return {
     history: h, lines: src.lines, readsFrom: read.rf, title: d?.title ?? null, levels, mixed: mixed?.verdict ?? null,
-    findings, forced: verdicts.forced, mixedLevels: mixed?.levels ?? null, partial: read.partial, list, expectations,
+    findings, forced: verdicts.forced, mixedLevels: mixed?.levels ?? null, partial: read.partial, list, expectations, written: read.written,
   };
 }
 
@@ -223,6 +226,6 @@ function nothingRead(src: ReadSource, read: ReadStage, findings: Finding[], opti
     levels: LEVELS.filter((l) => requested.has(l)).map((l) => undecided(l, reason)),
     mixed: d && (d.level || src.hasTags) ? undecided('mixed', reason) : null,
     findings, forced: new Map(), mixedLevels: null, partial: true, list: null,
-    expectations: (d?.expects ?? []).map((e) => ({ level: e.level, ok: e.ok, span: e.span, consistent: null })),
+    expectations: (d?.expects ?? []).map((e) => ({ level: e.level, ok: e.ok, span: e.span, consistent: null })), written: read.written,
   };
 }

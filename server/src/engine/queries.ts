@@ -1,7 +1,7 @@
 // Editor queries over an analysed history: what stands at an offset, who read a write, which co edges a read forced.
 
 import type { Span } from './model/diagnostics.ts';
-import { BOTTOM, type History } from './model/history.ts';
+import { BOTTOM, type History, type HistoryRanges } from './model/history.ts';
 
 /** A relation from one id to many, laid out by source: targets of s are items[start[s] .. start[s+1]). */
 export interface Csr1 {
@@ -31,7 +31,7 @@ export function readsOfWrite(readsByWrite: Csr1, w: number): Int32Array {
   return readsByWrite.items.subarray(readsByWrite.start[w], readsByWrite.start[w + 1]);
 }
 
-/** The op whose source span contains offset (inclusive of its end), or -1. */
+/** The op whose source span [start, end) contains offset, or -1. */
 export function opAt(h: History, offset: number, order: Int32Array | null = null): number {
   const r = h.ranges;
   if (!r || h.opCount === 0) return -1;
@@ -45,18 +45,34 @@ export function opAt(h: History, offset: number, order: Int32Array | null = null
     else hi = mid - 1;
   }
   const o = at(lo);
-  return r.opStart[o] <= offset && offset <= r.opEnd[o] ? o : -1;
+  return r.opStart[o] <= offset && offset < r.opEnd[o] ? o : -1;
 }
 
 /**
- * The transaction whose header span contains offset (inclusive of its end), or -1. Transaction ids
+ * The transaction whose header span [start, end) contains offset, or -1. Transaction ids
  * are canonical, not in source order once sessions stand out of name order: `order` (see
  * txnsBySourceOrder) lists them by header position then.
  */
 export function txnHeaderAt(h: History, offset: number, order: Int32Array | null = null): number {
   const r = h.ranges;
   const t = lowerTxn(h, offset, order);
-  return r && t >= 1 && r.txnStart[t] <= offset && offset <= r.txnEnd[t] ? t : -1;
+  return r && t >= 1 && r.txnStart[t] <= offset && offset < r.txnEnd[t] ? t : -1;
+}
+
+/**
+ * What a position in the source names: a transaction header (txn ≥ 1, op -1), an operation (op ≥
+ * 0, txn -1), or nothing (both -1). A header spans its operations in Jepsen histories (one line per
+ * transaction) and wins there; a header that is exactly one operation's span (a plume transaction's
+ * header is its first line) is that operation, the thing written there.
+ */
+export function headerOrOpAt(h: History, offset: number, txnOrder: Int32Array | null, opOrder: Int32Array | null): { txn: number; op: number } {
+  const t = txnHeaderAt(h, offset, txnOrder);
+  const o = opAt(h, offset, opOrder);
+  if (t < 1) return { txn: -1, op: o };
+  const r = h.ranges as HistoryRanges;
+  let same = 0;
+  for (let u = h.txnOpStart[t]; u < h.txnOpStart[t + 1] && same < 2; u++) if (r.opStart[u] === r.txnStart[t] && r.opEnd[u] === r.txnEnd[t]) same++;
+  return o >= 0 && h.opTxn[o] === t && same === 1 && r.opStart[o] === r.txnStart[t] && r.opEnd[o] === r.txnEnd[t] ? { txn: -1, op: o } : { txn: t, op: -1 };
 }
 
 /** The last transaction whose header starts at or before offset, or -1. */

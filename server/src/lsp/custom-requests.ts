@@ -5,6 +5,8 @@ import { AnalysisRequest, WitnessExportRequest } from '../protocol/messages.ts';
 import type { AnalysisParams, AnalysisResult, WitnessExportAnswer, WitnessExportParams } from '../protocol/shapes.ts';
 import type { ServerContext } from './context.ts';
 import type { Task, TaskValue } from './worker-protocol.ts';
+import { WITNESS_FORMATS, type WitnessFormat } from '../engine/export/witness-export.ts';
+import { LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
 
 /** How often (ms) a graph-JSON task looks whether a newer analysis of its document started. */
 const SUPERSEDED_POLL_MS = 25;
@@ -87,7 +89,24 @@ async function analysisJson(ctx: ServerContext, p: AnalysisParams, token: Cancel
   }
 }
 
+/**
+ * The level and format of an export request, checked as the CLI checks `isocheck witness`: a level
+ * by name or alias (ra, read-atomic) or mixed; a format of WITNESS_FORMATS, json when absent.
+ */
+function exportParams(p: Partial<WitnessExportParams>): { level: Level | 'mixed'; format: WitnessFormat } | { message: string } {
+  const levelText: unknown = p.level;
+  const level = typeof levelText !== 'string' ? null : levelText.toLowerCase() === 'mixed' ? 'mixed' : parseLevel(levelText);
+  if (!level) return { message: `unknown level ${JSON.stringify(levelText ?? null)} (${LEVELS.join(', ')}, an alias of one, or mixed)` };
+  const format: unknown = p.format ?? 'json';
+  if (typeof format !== 'string' || !(WITNESS_FORMATS as readonly string[]).includes(format)) {
+    return { message: `unknown format ${JSON.stringify(format)} (${WITNESS_FORMATS.join(', ')})` };
+  }
+  return { level, format: format as WitnessFormat };
+}
+
 async function exportWitness(ctx: ServerContext, p: WitnessExportParams, token: CancellationToken): Promise<WitnessExportAnswer> {
+  const params = exportParams(p);
+  if ('message' in params) return { ok: false, message: params.message };
   const doc = ctx.documents.get(p.uri);
   const st = ctx.docs.get(p.uri);
   if (!doc || !st) return { ok: false, message: `${p.uri} is not open` };
@@ -95,7 +114,7 @@ async function exportWitness(ctx: ServerContext, p: WitnessExportParams, token: 
   const settings = await ctx.settingsFor(p.uri);
   const file = decodeURIComponent(p.uri.split('/').pop() ?? p.uri);
   const value = await inWorker(ctx, {
-    kind: 'export', text: doc.getText(), file, params: { level: p.level, format: p.format },
+    kind: 'export', text: doc.getText(), file, params,
     options: { uri: p.uri, levels: undefined, maxWitnesses: 1, docsBase: null, maxDiagnostics: 0, format: st.format, plumeInit: settings.plumeInit },
   }, token);
   return value !== SUPERSEDED && value.kind === 'export' ? value.answer : { ok: false, message: 'the export failed' };

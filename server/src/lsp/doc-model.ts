@@ -9,6 +9,7 @@ import { groupBy, opsBySourceOrder, opsInSourceOrder, txnsBySourceOrder, type Cs
 import type { ReadsFrom } from '../engine/model/reads-from.ts';
 import { Explainer } from '../engine/witness/witness.ts';
 import type { AnalysisSnapshot, ForcedColumns, SnapshotOptions } from './snapshot.ts';
+import { TextView } from './text-view.ts';
 
 export class DocModel {
   readonly history: History;
@@ -20,6 +21,8 @@ export class DocModel {
   readonly mixed: Verdict | null;
   readonly mixedLevels: Int8Array | null;
   readonly title: string | null;
+  /** Per transaction, 1 for an `unknown` one that counts as never having run: shown as written, left out of the checks. */
+  readonly notRun: Uint8Array | null;
   private readonly forcedByRule = new Map<Rule, ForcedColumns>();
   private readonly memo = new Map<string, unknown>();
   private readsByWriteIndex: Csr1 | null = null;
@@ -28,8 +31,9 @@ export class DocModel {
   private sourceOrder: Int32Array | null | undefined;
   private txnSourceOrder: Int32Array | null | undefined;
 
-  /** version: the document version analysed; settingsKey: the settings it was analysed with. */
   private prefixFor = { version: -1, length: 0 };
+  private identityView: TextView | null = null;
+  private viewFor: { version: number; view: TextView | null } = { version: -1, view: null };
 
   /** partial: a first pass whose strong levels are still pending; text and options: what was analysed, and how. */
   constructor(readonly uri: string, readonly version: number, readonly settingsKey: string, readonly snapshot: AnalysisSnapshot,
@@ -62,6 +66,7 @@ export class DocModel {
     this.mixed = snapshot.mixed;
     this.mixedLevels = snapshot.mixedLevels;
     this.title = snapshot.title;
+    this.notRun = snapshot.notRun;
     for (const f of snapshot.forced) this.forcedByRule.set(f.rule, f);
   }
 
@@ -132,6 +137,19 @@ export class DocModel {
   /** Names this analysed version in the analysis workers' caches. */
   get cacheKey(): string {
     return cacheKeyOf(this.version, this.settingsKey, this.partial);
+  }
+
+  /**
+   * Where this analysis's offsets stand in the client's text of `version` (`current`): itself for
+   * the analysed version, else through the edits made since (cached per version).
+   */
+  view(version = this.version, current: string | null = null): TextView {
+    if (version === this.version || current === null) {
+      this.identityView ??= TextView.identity(this.lines);
+      return this.identityView;
+    }
+    if (this.viewFor.version !== version || !this.viewFor.view) this.viewFor = { version, view: TextView.between(this.lines, this.text ?? '', current) };
+    return this.viewFor.view as TextView;
   }
 
   /** How many leading characters a newer version of the document shares with the analysed text (cached per version). */

@@ -8,6 +8,7 @@ import type { Level } from '../engine/levels/levels.ts';
 import { LineIndex, textLineStarts } from '../engine/syntax/line-index.ts';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { capFindings, DIAGNOSTIC_SOURCE, SEVERITY, toDiagnostic } from './convert.ts';
+import { writtenForced, writtenMixedLevels, writtenVerdict } from '../engine/verdicts/written.ts';
 
 export interface SnapshotOptions {
   uri: string;
@@ -89,6 +90,8 @@ export interface AnalysisSnapshot {
   warnings: number;
   /** The file has syntax errors: the verdicts are for what parsed. */
   partial: boolean;
+  /** Per transaction, 1 for an `unknown` one that counts as never having run (null: none). */
+  notRun: Uint8Array | null;
 }
 
 /** Milliseconds per strong-level search, and per shrinking of its witness, while editing. */
@@ -110,9 +113,15 @@ export function buildSnapshot(text: string, o: SnapshotOptions, stop?: () => boo
   return packSnapshot(analyzeDocument(text, o, stop), text, o, started);
 }
 
-/** An analysis as transferable columns for the message loop (millis: since `started`). */
+/**
+ * An analysis as transferable columns for the message loop (millis: since `started`). The editor
+ * gets the history as written (every transaction of the text, unknown ones that never ran
+ * included), with the verdicts of the checked history in its ids.
+ */
 export function packSnapshot(a: Analysis, text: string, o: SnapshotOptions, started: number): { snapshot: AnalysisSnapshot; transfer: ArrayBuffer[] } {
-  const h = a.history;
+  const w = a.written;
+  const h = w ? w.h : a.history;
+  const rf = w ? w.rf : a.readsFrom;
   const lineStarts = lineStartsOf(text);
   const lines = LineIndex.ofLineStarts(lineStarts);
   const transfer: ArrayBuffer[] = [];
@@ -146,18 +155,21 @@ export function packSnapshot(a: Analysis, text: string, o: SnapshotOptions, star
   };
   const forced: ForcedColumns[] = [];
   for (const [rule, e] of a.forced) {
-    const n = e.length;
-    forced.push({ rule, from: own(e.from.data.subarray(0, n)), to: own(e.to.data.subarray(0, n)), a: own(e.a.data.subarray(0, n)), b: own(e.b.data.subarray(0, n)) });
+    const f = writtenForced(e, w);
+    for (const c of [f.from, f.to, f.a, f.b]) transfer.push(c.buffer as ArrayBuffer);
+    forced.push({ rule, ...f });
   }
+  const mixedLevels = a.mixedLevels && w ? writtenMixedLevels(a.mixedLevels, w) : a.mixedLevels;
+  const notRun = w && w.notRun.includes(1) ? own(w.notRun) : null;
   const { kept, dropped } = capFindings(a.findings, o.maxDiagnostics);
   const diagnostics = kept.map((f) => toDiagnostic(f, lines, o.uri, o.docsBase));
   if (dropped > 0) diagnostics.push(droppedNote(dropped, o.maxDiagnostics));
   const snapshot: AnalysisSnapshot = {
     millis: 0, title: a.title, history, lineStarts: own(lineStarts),
-    observedWrite: own(a.readsFrom.observedWrite), observedTxn: own(a.readsFrom.observedTxn), wrSource: own(a.readsFrom.wrSource),
-    writeKeyStart: own(a.readsFrom.writeKeyStart), writeKeys: own(a.readsFrom.writeKeys),
-    forced, levels: a.levels, mixed: a.mixed, mixedLevels: a.mixedLevels, diagnostics,
-    errors: count(a.findings, 'error'), warnings: count(a.findings, 'warning'), partial: a.partial,
+    observedWrite: own(rf.observedWrite), observedTxn: own(rf.observedTxn), wrSource: own(rf.wrSource),
+    writeKeyStart: own(rf.writeKeyStart), writeKeys: own(rf.writeKeys),
+    forced, levels: w ? a.levels.map((v) => writtenVerdict(v, w)) : a.levels, mixed: a.mixed && w ? writtenVerdict(a.mixed, w) : a.mixed, mixedLevels, diagnostics,
+    errors: count(a.findings, 'error'), warnings: count(a.findings, 'warning'), partial: a.partial, notRun,
   };
   snapshot.millis = performance.now() - started;
   return { snapshot, transfer };

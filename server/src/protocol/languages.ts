@@ -3,8 +3,12 @@
 /** VS Code language ids whose documents the server analyses, each with the reader of the same name. */
 export const HISTORY_LANGUAGES = ['hist', 'plume', 'dbcop'] as const;
 
-/** Plain-text `.txt` files are offered to the server too: it reads those that look like plume, dbcop or AWDIT test histories. */
-export const TEXT_HISTORY_PATTERN = '**/*.txt';
+/**
+ * Files of other languages offered to the server too, whatever language the editor gives them: it
+ * reads those whose content looks like a history of a reader claiming their ending (`.txt`: plume,
+ * dbcop or AWDIT test; `.edn`: Jepsen EDN; `.jsonl` and `.json`: Jepsen JSON lines or dbcop JSON).
+ */
+export const TEXT_HISTORY_PATTERN = '**/*.{txt,edn,jsonl,json}';
 
 export function isHistoryLanguage(languageId: string): boolean {
   return (HISTORY_LANGUAGES as readonly string[]).includes(languageId);

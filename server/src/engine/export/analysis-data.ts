@@ -12,7 +12,8 @@ import { txnExtent } from '../queries.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
 import { Explainer, type Witness } from '../witness/witness.ts';
 import { witnessHeadline } from '../witness/patterns.ts';
-import { listOf, listText, type ListInference } from '../listappend/infer.ts';
+import { inferListAppend, listOf, listText, type ListInference } from '../listappend/infer.ts';
+import { writtenForced, writtenMixedLevels, writtenVerdict, type ForcedIds } from '../verdicts/written.ts';
 import { listEdgesJson, realTimeEdges } from './order-edges.ts';
 import {
   OPS_SHOWN, type AnalysisResult, type ForcedJson, type JsonRange, type LevelName, type SessionJson, type TransactionJson,
@@ -69,6 +70,35 @@ export function sourceOfAnalysis(a: Analysis, uri: string, version = 0): Analysi
     },
     get explain(): Explainer {
       explainer ??= new Explainer(h, a.readsFrom, () => soWrGraph(h, a.readsFrom));
+      return explainer;
+    },
+  };
+}
+
+/**
+ * An Analysis as an AnalysisSource over the history as written (editors: every transaction of the
+ * text, unknown ones that never ran too), the verdicts and forced edges in its ids; the same as
+ * sourceOfAnalysis when the checks ran on the whole history.
+ */
+export function writtenSourceOfAnalysis(a: Analysis, uri: string, version = 0): AnalysisSource {
+  const w = a.written;
+  if (!w) return sourceOfAnalysis(a, uri, version);
+  const { h, rf } = w;
+  const forced = new Map<Rule, ForcedIds>();
+  for (const [rule, e] of a.forced) forced.set(rule, writtenForced(e, w));
+  let explainer: Explainer | null = null;
+  return {
+    uri, version, title: a.title, history: h, lines: a.lines, readsFrom: rf,
+    levels: a.levels.map((v) => writtenVerdict(v, w)), mixed: a.mixed ? writtenVerdict(a.mixed, w) : null, rules: RULES.filter((r) => forced.has(r)),
+    // The inference reads only list operations, which stay in the checked history: the same, in written ids.
+    list: a.list ? inferListAppend(h) : null,
+    mixedLevels: a.mixedLevels ? writtenMixedLevels(a.mixedLevels, w) : null,
+    forced: (rule) => {
+      const f = forced.get(rule);
+      return f ? { ...f, length: f.from.length } : undefined;
+    },
+    get explain(): Explainer {
+      explainer ??= new Explainer(h, rf, () => soWrGraph(h, rf));
       return explainer;
     },
   };

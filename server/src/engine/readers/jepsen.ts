@@ -11,10 +11,14 @@ function source(p: JepsenFile): ReadSource {
   return { history: p.history, lines: p.lines, findings: p.findings, directives: null, hasTags: false, firstListOp };
 }
 
+/** A Jepsen event map: `:type :invoke | :ok | :fail | :info` (an editor reads only such `.edn` files, not deps.edn). */
+const JEPSEN_EDN_EVENT = /:type\s+:(?:invoke|ok|fail|info)\b/;
+
 export const EDN_READER: HistoryReader = {
   name: 'edn',
   description: "Jepsen's EDN histories ({:type :ok, :f :txn, :value [[:append k v] [:r k [..]]]} per event)",
   extensions: ['.edn'],
+  sniff: (head) => JEPSEN_EDN_EVENT.test(head),
   read: (input) => source(readJepsenEdn(bytesOf(input), 'bytes' in input)),
 };
 

@@ -323,14 +323,15 @@ export class PlumeReader {
         if (txnId === lastTxnId && txnId !== -1) {
           t = lastTxn;
         } else {
+          // Plume has no headers: a session's and a transaction's span is the line that opens it.
           const s = sessions.id(session);
-          if (s === builder.sessionCount) builder.addSession(`s${this.sessionLabel(session)}`);
+          if (s === builder.sessionCount) builder.addSession(`s${this.sessionLabel(session)}`, base + lineStart, base + i);
           if (txnId === -1) {
-            t = builder.addTxn(s, true, -1, -(this.line + 1));
+            t = builder.addTxn(s, true, -1, -(this.line + 1), base + lineStart, base + i);
           } else {
             t = txnOf.get(txnId);
             if (t < 0) {
-              t = builder.addTxn(s, false, -1, txnId);
+              t = builder.addTxn(s, false, -1, txnId, base + lineStart, base + i);
               txnOf.set(txnId, t);
               txnSessionOf[t] = s;
             } else if (txnSessionOf[t] !== s) {

@@ -1,7 +1,7 @@
 // The `isocheck/analysis` answer: the graph's JSON (the server builds it in a worker from an Analysis, only a neighbourhood of large histories; the playground from a DocModel).
 
 import type { Analysis } from '../../engine/analyze.ts';
-import { analysisData, DEFAULT_LIMIT, sourceOfAnalysis } from '../../engine/export/analysis-data.ts';
+import { analysisData, DEFAULT_LIMIT, writtenSourceOfAnalysis, type AnalysisSource } from '../../engine/export/analysis-data.ts';
 import { OP_READ } from '../../engine/model/history.ts';
 import type { AnalysisResult } from '../../protocol/shapes.ts';
 import type { DocModel } from '../doc-model.ts';
@@ -12,12 +12,16 @@ export { DEFAULT_LIMIT };
 /** Histories with more transactions than this get only their witnesses' neighbourhood in full. */
 export const MAX_GRAPH_TRANSACTIONS = 5000;
 
-/** In an analysis worker, from the engine's Analysis (the language server): a large history's witness neighbourhood only. */
+/**
+ * In an analysis worker, from the engine's Analysis (the language server): every transaction as
+ * written (the text's), a large history's witness neighbourhood only.
+ */
 export function analysisJsonOfAnalysis(a: Analysis, uri: string, version: number, limit = DEFAULT_LIMIT, maxTransactions = MAX_GRAPH_TRANSACTIONS): AnalysisResult {
-  const hood = neighbourhood(a, maxTransactions);
-  const r = analysisData(sourceOfAnalysis(a, uri, version), limit, hood?.keep ?? null);
+  const src = writtenSourceOfAnalysis(a, uri, version);
+  const hood = neighbourhood(src, maxTransactions);
+  const r = analysisData(src, limit, hood?.keep ?? null);
   if (!hood) return r;
-  const total = a.history.txnCount - 1;
+  const total = src.history.txnCount - 1;
   return { ...r, truncated: { reason: `too large to draw whole (${total} transactions): showing the witnesses' neighbourhood`, shown: hood.shown, total } };
 }
 
@@ -42,7 +46,7 @@ export function analysisJson(m: DocModel, limit = DEFAULT_LIMIT): AnalysisResult
  * witness); null when the history has at most `max` transactions. Computed on the engine's data before
  * the JSON is built, so that edges outside it are never explained.
  */
-export function neighbourhood(a: Analysis, max: number): { keep: Uint8Array; shown: number } | null {
+export function neighbourhood(a: AnalysisSource, max: number): { keep: Uint8Array; shown: number } | null {
   const h = a.history;
   const n = h.txnCount;
   if (n - 1 <= max) return null;
@@ -74,7 +78,7 @@ export function neighbourhood(a: Analysis, max: number): { keep: Uint8Array; sho
     const to = h.opTxn[o];
     if (h.opKind[o] === OP_READ && from >= 0 && from !== to && (seed[from] || seed[to])) { add(from); add(to); }
   }
-  const list = a.list?.inference;
+  const list = a.list;
   if (list) {
     const e = list.edges;
     for (let i = 0; i < e.length; i++) {

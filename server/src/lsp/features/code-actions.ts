@@ -1,12 +1,28 @@
-// Quick fixes for the common newcomer errors: each reads what it needs from the diagnostic and the text.
+// Quick fixes for the common newcomer errors: each reads what it needs from the diagnostic and the parsed text.
 
 import type { CodeAction, Diagnostic, Position, Range, TextEdit } from 'vscode-languageserver-protocol';
+import { histKey, histValue } from '../../engine/export/hist-writer.ts';
 import { LEVELS, levelRow } from '../../engine/levels/levels.ts';
+import { OP_READ, OP_WRITE, type History } from '../../engine/model/history.ts';
+import { parseHist } from '../../engine/syntax/hist-parser.ts';
+import { tokenize, TK_COMMA, TK_EQUALS, TK_IDENT, TK_NUMBER, TK_STRING, unquote } from '../../engine/syntax/hist-lexer.ts';
+import { LineIndex } from '../../engine/syntax/line-index.ts';
 
-/** Every quick fix for the given diagnostics (those the editor passes in the request's context). */
+/** Every quick fix for the given diagnostics (those the editor passes in the request's context) in a .hist document. */
 export function codeActions(uri: string, text: string, diagnostics: readonly Diagnostic[]): CodeAction[] {
   const out: CodeAction[] = [];
   const lines = text.split('\n');
+  // Parsed once, on the first fix that needs the operations.
+  let parsed: { h: History; lines: LineIndex } | null = null;
+  const readAt = (p: Position): { h: History; o: number } | null => {
+    parsed ??= { h: parseHist(text).history, lines: LineIndex.ofText(text) };
+    const { h, lines: index } = parsed;
+    const at = index.offset(p);
+    const r = h.ranges;
+    if (!r) return null;
+    for (let o = 0; o < h.opCount; o++) if (r.opStart[o] === at && h.opKind[o] === OP_READ) return { h, o };
+    return null;
+  };
   for (const d of diagnostics) {
     if (d.source !== undefined && d.source !== 'isocheck') continue;
     const fix = (title: string, edits: TextEdit[]): void => {
@@ -14,8 +30,21 @@ export function codeActions(uri: string, text: string, diagnostics: readonly Dia
     };
     switch (String(d.code)) {
       case 'thin-air': {
-        const m = /read (\S+) = (.+?), but no transaction writes/.exec(d.message);
-        if (m) fix(`Add ${m[1]} = ${m[2]} to init`, [addInit(lines, `${m[1]} = ${m[2]}`)]);
+        const read = readAt(d.range.start);
+        if (!read) break;
+        const { h, o } = read;
+        const k = h.opKey[o];
+        const binding = `${histKey(h.names.keyName(k))} = ${histValue(h.names.valueText(h.opValue[o]))}`;
+        const old = h.initValues.get(k);
+        if (old === undefined) {
+          fix(`Add ${binding} to init`, [addInit(lines, binding)]);
+          break;
+        }
+        // The key has an initial value already: change it, unless a read returns that one.
+        let readsOld = false;
+        for (let r = 0; r < h.opCount && !readsOld; r++) readsOld = h.opKind[r] === OP_READ && h.opKey[r] === k && h.opValue[r] === old;
+        const edit = readsOld ? null : replaceInit(text, h.names.keyName(k), histValue(h.names.valueText(h.opValue[o])));
+        if (edit) fix(`Change the initial value to ${binding}`, [edit]);
         break;
       }
       case 'unknown-level': {
@@ -31,9 +60,9 @@ export function codeActions(uri: string, text: string, diagnostics: readonly Dia
         break;
       }
       case 'ambiguous-read': {
-        const m = /^(\S+) = (.+?) is (?:both the initial value|written more than once)/.exec(d.message);
-        if (!m) break;
-        for (const t of writersOf(lines, m[1], m[2])) fix(`Read from ${t}: insert <- ${t}`, [{ range: { start: d.range.end, end: d.range.end }, newText: ` <- ${t}` }]);
+        const read = readAt(d.range.start);
+        if (!read) break;
+        for (const t of writersOf(read.h, read.o)) fix(`Read from ${t}: insert <- ${t}`, [{ range: { start: d.range.end, end: d.range.end }, newText: ` <- ${t}` }]);
         break;
       }
     }
@@ -96,19 +125,37 @@ function editDistance(a: string, b: string): number {
   return prev[b.length] ?? 0;
 }
 
-/** Transactions whose text writes value to key, in order (a transaction header `Name:` starts each one). */
-function writersOf(lines: readonly string[], key: string, value: string): string[] {
-  const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const write = new RegExp(`\\bw\\(\\s*${esc(key)}\\s*,\\s*${esc(value)}\\s*\\)`);
-  const header = /^\s*([A-Za-z_][\w.-]*)\s*(?:\[[^\]]*\])?\s*:/;
-  const found: string[] = [];
-  let current: string | null = null;
-  for (const raw of lines) {
-    const l = raw.split('#')[0] ?? '';
-    if (/^\s*(session|history|level|check|expect|init)\b/i.test(l)) { current = null; continue; }
-    const h = header.exec(l);
-    if (h) current = h[1] ?? null;
-    if (current && write.test(l) && !found.includes(current)) found.push(current);
+/** The transactions that write what read o returned, in the order of their headers in the text. */
+function writersOf(h: History, o: number): string[] {
+  const found = new Set<number>();
+  for (let w = 0; w < h.opCount; w++) {
+    if (h.opKind[w] === OP_WRITE && h.opKey[w] === h.opKey[o] && h.opValue[w] === h.opValue[o]) found.add(h.opTxn[w]);
   }
-  return found;
+  const start = h.ranges?.txnStart;
+  return [...found].sort((a, b) => (start ? start[a] - start[b] : a - b)).map((t) => h.names.txnName(t));
+}
+
+/**
+ * Replaces the value of `key`'s binding on an `init` line (found by the language's tokens, so any
+ * spelling and quoting of the key matches); null when there is none. keyName: as the model names
+ * keys (JSON-quoted when not an identifier or integer).
+ */
+function replaceInit(text: string, keyName: string, value: string): TextEdit | null {
+  const key = keyName.startsWith('"') ? (JSON.parse(keyName) as string) : keyName;
+  const tk = tokenize(text);
+  const lines = LineIndex.ofText(text);
+  const tokenText = (i: number): string => text.slice(tk.start[i], tk.end[i]);
+  const lineOf = (i: number): number => lines.position(tk.start[i]).line;
+  for (let i = 0; i < tk.count; i++) {
+    // `init` first on its line, then `key = value` bindings separated by commas.
+    if (tk.kind[i] !== TK_IDENT || tokenText(i).toLowerCase() !== 'init' || (i > 0 && lineOf(i - 1) === lineOf(i))) continue;
+    for (let b = i + 1; b + 2 < tk.count && tk.kind[b + 1] === TK_EQUALS; b += 4) {
+      const name = tk.kind[b] === TK_STRING ? unquote(tokenText(b)) : tk.kind[b] === TK_IDENT || tk.kind[b] === TK_NUMBER ? tokenText(b) : null;
+      if (name === key && (tk.kind[b + 2] === TK_NUMBER || tk.kind[b + 2] === TK_STRING)) {
+        return { range: { start: lines.position(tk.start[b + 2]), end: lines.position(tk.end[b + 2]) }, newText: value };
+      }
+      if (tk.kind[b + 3] !== TK_COMMA) break;
+    }
+  }
+  return null;
 }

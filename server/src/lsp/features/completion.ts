@@ -19,29 +19,40 @@ const OPERATIONS: CompletionItem[] = [
   { label: 'a', kind: CompletionItemKind.Function, detail: 'append: a(key, value)', insertText: 'a(' },
 ];
 
-/** What the text just before the cursor asks for. */
-export type CompletionContext = 'levels' | 'expect' | 'keys' | 'transactions' | 'any';
+/**
+ * What the text just before the cursor asks for. 'values': inside an operation after its key (a
+ * value, a list, a name: nothing to offer); 'operations': after a transaction's `:`, where only
+ * more operations fit.
+ */
+export type CompletionContext = 'levels' | 'expect' | 'keys' | 'values' | 'transactions' | 'operations' | 'any';
 
 export function contextOf(linePrefix: string): CompletionContext {
-  const before = linePrefix.replace(/[A-Za-z0-9_.-]*$/, '');
+  const code = linePrefix.replace(/#.*$/, '');
+  if (code.length < linePrefix.length) return 'values'; // in a comment: nothing fits
+  const before = code.replace(/[A-Za-z0-9_.-]*$/, '');
   if (/<-\s*$/.test(before)) return 'transactions';
   if (/\b(?:[rwa]|read|write|append)\(\s*$/i.test(before)) return 'keys';
+  if (before.lastIndexOf('(') > before.lastIndexOf(')')) return 'values';
   if (/^\s*expect\s+$/i.test(before)) return 'expect';
   if (/\[\s*$/.test(before) || /^\s*(?:level|check)\b[^#]*$/i.test(before)) return 'levels';
+  if (/^\s*[^\s#:()]+[^:()]*:/.test(before)) return 'operations';
   return 'any';
 }
 
 /** Names offered per kind; a huge generated file has tens of thousands (the client filters as one types on). */
 const MAX_NAMES = 2000;
 
-export function completions(m: DocModel | null, linePrefix: string): CompletionList {
+/** trigger: the character that asked (a `-` asks only inside a level or anomaly name: `read-atomic`, `G-single`). */
+export function completions(m: DocModel | null, linePrefix: string, trigger?: string): CompletionList {
   let isIncomplete = false;
+  const context = contextOf(linePrefix);
+  if (trigger === '-' && context !== 'levels' && context !== 'expect') return { isIncomplete, items: [] };
   const capped = (names: string[]): string[] => {
     if (names.length <= MAX_NAMES) return names;
     isIncomplete = true;
     return names.slice(0, MAX_NAMES);
   };
-  const items = completionItems(m, contextOf(linePrefix), capped);
+  const items = completionItems(m, context, capped);
   return { isIncomplete, items };
 }
 
@@ -61,6 +72,10 @@ function completionItems(m: DocModel | null, context: CompletionContext, capped:
       return keys();
     case 'transactions':
       return txns();
+    case 'values':
+      return [];
+    case 'operations':
+      return OPERATIONS;
     case 'any':
       return [
         ...DIRECTIVES.map((d) => ({ label: d, kind: CompletionItemKind.Keyword })),

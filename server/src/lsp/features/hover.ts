@@ -6,35 +6,46 @@ import { appendHover, listReadHover } from './list-hover.ts';
 import { readLevelSection, txnLevelSection } from './level-hover.ts';
 import { levelById, type Level } from '../../engine/levels/levels.ts';
 import { visibleSet } from '../../engine/strong/verify-order.ts';
-import { opAt, readsOfWrite, txnHeaderAt } from '../../engine/queries.ts';
+import { headerOrOpAt, readsOfWrite } from '../../engine/queries.ts';
 import type { DocModel } from '../doc-model.ts';
+import type { TextView } from '../text-view.ts';
 import { code, md, opText, ordinal, txnLabel } from './text.ts';
 
 const MAX_READERS = 12;
 
-export function hoverAt(m: DocModel, position: Position): Hover | null {
-  const offset = m.lines.offset(position);
+/**
+ * view: where the model's offsets stand in the client's text (an older analysis answers for the
+ * unchanged part while a newer version is analysed); a hover whose own range was edited is null.
+ * What is hovered: see headerOrOpAt.
+ */
+export function hoverAt(m: DocModel, position: Position, view: TextView = m.view()): Hover | null {
+  const offset = view.offset(position);
   const h = m.history;
-  const t = txnHeaderAt(h, offset, m.txnOrder);
-  if (t >= 1) return { contents: { kind: 'markdown', value: txnHover(m, t) }, range: m.lines.range(m.ranges.txnStart[t], m.ranges.txnEnd[t]) };
-  const o = opAt(h, offset, m.opOrder);
+  const { txn: t, op: o } = headerOrOpAt(h, offset, m.txnOrder, m.opOrder);
+  if (t >= 1) {
+    const range = view.range(m.ranges.txnStart[t], m.ranges.txnEnd[t]);
+    return range ? { contents: { kind: 'markdown', value: txnHover(m, t) }, range } : null;
+  }
   if (o < 0) return null;
   const kind = h.opKind[o];
-  const value = kind === OP_LIST_READ ? [listReadHover(m, o), ...readLevelSection(m, o)].join('\n') : kind === OP_APPEND ? appendHover(m, o) : kind === OP_READ ? readHover(m, o) : kind === OP_WRITE ? writeHover(m, o) : null;
-  return value ? { contents: { kind: 'markdown', value }, range: m.lines.range(m.ranges.opStart[o], m.ranges.opEnd[o]) } : null;
+  const value = kind === OP_LIST_READ ? [listReadHover(m, o), ...readLevelSection(m, o)].join('\n') : kind === OP_APPEND ? appendHover(m, o) : kind === OP_READ ? readHover(m, o, view) : kind === OP_WRITE ? writeHover(m, o) : null;
+  const range = view.range(m.ranges.opStart[o], m.ranges.opEnd[o]);
+  return value && range ? { contents: { kind: 'markdown', value: [value, ...notRunNote(m, h.opTxn[o])].join('\n') }, range } : null;
 }
 
-function readHover(m: DocModel, o: number): string {
+function readHover(m: DocModel, o: number, view: TextView): string {
   const h = m.history;
   const reader = h.opTxn[o];
   const src = m.readsFrom.observedTxn[o];
   const w = m.readsFrom.observedWrite[o];
   const head = `${code(opText(h, o))} in ${code(h.names.txnName(reader))}`;
+  // The write's line in the client's text; none when the edit since the analysis touched it.
+  const line = w >= 0 ? view.line(m.ranges.opStart[w]) : null;
   let source: string;
   if (src === BOTTOM) source = `reads the initial value of ${code(h.names.keyName(h.opKey[o]))} from ⊥`;
   else if (src < 0) source = 'reads from no write of this history (see the diagnostic)';
-  else if (src === reader) source = `reads its own transaction's write ${w >= 0 ? code(opText(h, w)) : ''} (line ${m.lines.position(m.ranges.opStart[w]).line + 1})`;
-  else source = `reads from ${code(h.names.txnName(src))}${w >= 0 ? `: ${code(opText(h, w))} at line ${m.lines.position(m.ranges.opStart[w]).line + 1}` : ''}`;
+  else if (src === reader) source = `reads its own transaction's write${w >= 0 ? ` ${code(opText(h, w))}` : ''}${line !== null ? ` (line ${line + 1})` : ''}`;
+  else source = `reads from ${code(h.names.txnName(src))}${w >= 0 ? `: ${code(opText(h, w))}${line !== null ? ` at line ${line + 1}` : ''}` : ''}`;
   return [`${head} ${source}`, ...readLevelSection(m, o)].join('\n');
 }
 
@@ -69,11 +80,48 @@ function txnHover(m: DocModel, t: number): string {
     `**${md(txnLabel(h, t))}** — ${ordinal(i + 1)} of ${count} transaction${count === 1 ? '' : 's'} in session ${code(h.names.sessionName(s))}${around.length > 0 ? ` (${around.join(', ')})` : ''}`,
     '',
     `- level: ${level}`,
-    `- status: ${h.txnAborted[t] === 1 ? 'aborted' : 'committed'}`,
+    `- status: ${statusOf(m, t)}`,
     `- ${ops} operation${ops === 1 ? '' : 's'}`,
+    ...notRunNote(m, t),
     ...txnLevelSection(m, t),
     ...mixedVisibility(m, t),
   ].join('\n');
+}
+
+/** Readers named in an unknown transaction's status at most. */
+const MAX_STATUS_READERS = 3;
+
+/**
+ * committed, aborted, or unknown and how it counts (spec): as committed when a committed
+ * transaction read from it, as never having run otherwise.
+ */
+function statusOf(m: DocModel, t: number): string {
+  const h = m.history;
+  if (h.txnAborted[t] === 1) return 'aborted';
+  if (h.txnUnknown?.[t] !== 1) return 'committed';
+  if (m.notRun?.[t] === 1) return 'unknown (never read: counts as not run)';
+  const readers: string[] = [];
+  let registers = false;
+  for (let w = h.txnOpStart[t]; w < h.txnOpStart[t + 1]; w++) {
+    if (h.opKind[w] === OP_READ) registers = true;
+    if (h.opKind[w] !== OP_WRITE) continue;
+    registers = true;
+    for (const r of readsOfWrite(m.readsByWrite, w)) {
+      const u = h.opTxn[r];
+      if (u !== t && m.notRun?.[u] !== 1 && !readers.includes(h.names.txnName(u))) readers.push(h.names.txnName(u));
+    }
+  }
+  if (readers.length > 0) {
+    const named = readers.slice(0, MAX_STATUS_READERS).map(code).join(', ');
+    return `unknown (read by ${named}${readers.length > MAX_STATUS_READERS ? ', …' : ''}: counts as committed)`;
+  }
+  // Counted through an ambiguous read or a list read; a list-only one is the list-append analysis's to include or not.
+  return registers ? 'unknown (a committed transaction read from it: counts as committed)' : 'unknown (the list-append analysis decides whether it ran)';
+}
+
+/** On an unknown transaction that never ran (and its operations): why the verdicts leave it out. */
+function notRunNote(m: DocModel, t: number): string[] {
+  return m.notRun?.[t] === 1 ? ['', `${code(m.history.names.txnName(t))} is \`unknown\` and no committed transaction read from it: it counts as never having run, and the checks leave it out`] : [];
 }
 
 /** Transactions up to which a hover computes a visible set (quadratic in the history). */
@@ -83,7 +131,7 @@ const MAX_VISIBILITY_TXNS = 3000;
 function mixedVisibility(m: DocModel, t: number): string[] {
   const v = m.mixed;
   const levels = m.mixedLevels;
-  if (!v || !levels || m.history.txnAborted[t] === 1) return [];
+  if (!v || !levels || m.history.txnAborted[t] === 1 || m.notRun?.[t] === 1) return [];
   if (v.consistent === false) return ['', `**No commit order** satisfies every transaction's level: ${md(v.witness?.message ?? '')}`];
   if (v.consistent === null) return ['', `The mixed verdict is undecided: ${md(v.note ?? '')}`];
   if (!v.order || m.history.txnCount > MAX_VISIBILITY_TXNS) return [];

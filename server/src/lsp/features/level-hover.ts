@@ -66,6 +66,7 @@ interface Entry {
  */
 export function readLevelSection(m: DocModel, o: number): string[] {
   const reader = m.history.opTxn[o];
+  if (m.notRun?.[reader] === 1) return []; // left out of the checks: no verdict speaks of it
   const entries: Entry[] = [];
   const without: string[] = [];
   const holds: string[] = [];
@@ -139,6 +140,7 @@ export function readLevelSection(m: DocModel, o: number): string[] {
  */
 export function txnLevelSection(m: DocModel, t: number): string[] {
   const h = m.history;
+  if (m.notRun?.[t] === 1) return []; // left out of the checks: no verdict speaks of it
   const lines: { levels: string[]; text: string }[] = [];
   const add = (level: string, text: string): void => {
     const same = lines.find((x) => x.text === text);

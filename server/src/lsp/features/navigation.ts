@@ -3,23 +3,26 @@
 import type { Location, Position } from 'vscode-languageserver-protocol';
 import { OP_LIST_READ, OP_READ, OP_WRITE } from '../../engine/model/history.ts';
 import { listElementAppend } from './list-hover.ts';
-import { opAt, readsOfWrite, txnHeaderAt } from '../../engine/queries.ts';
+import { headerOrOpAt, opAt, readsOfWrite } from '../../engine/queries.ts';
 import type { DocModel } from '../doc-model.ts';
+import type { TextView } from '../text-view.ts';
 
-function opLocation(m: DocModel, o: number): Location {
-  return { uri: m.uri, range: m.lines.range(m.ranges.opStart[o], m.ranges.opEnd[o]) };
+function opLocation(m: DocModel, o: number, view: TextView = m.view()): Location | null {
+  const range = view.range(m.ranges.opStart[o], m.ranges.opEnd[o]);
+  return range ? { uri: m.uri, range } : null;
 }
 
-export function definitionAt(m: DocModel, position: Position): Location | null {
-  const offset = m.lines.offset(position);
+/** view: see hoverAt; a target the edit since the analysis touched has no definition (null). */
+export function definitionAt(m: DocModel, position: Position, view: TextView = m.view()): Location | null {
+  const offset = view.offset(position);
   const o = opAt(m.history, offset, m.opOrder);
   if (o >= 0 && m.history.opKind[o] === OP_LIST_READ) {
     const a = listElementAppend(m, o, offset);
-    return a >= 0 ? opLocation(m, a) : null;
+    return a >= 0 ? opLocation(m, a, view) : null;
   }
   if (o < 0 || m.history.opKind[o] !== OP_READ) return null;
   const w = m.readsFrom.observedWrite[o];
-  return w >= 0 ? opLocation(m, w) : null;
+  return w >= 0 ? opLocation(m, w, view) : null;
 }
 
 /**
@@ -29,20 +32,23 @@ export function definitionAt(m: DocModel, position: Position): Location | null {
 export function referencesAt(m: DocModel, position: Position, includeDeclaration: boolean): Location[] {
   const h = m.history;
   const offset = m.lines.offset(position);
-  const t = txnHeaderAt(h, offset, m.txnOrder);
+  const out: Location[] = [];
+  const add = (op: number): void => {
+    const l = opLocation(m, op);
+    if (l) out.push(l);
+  };
+  const { txn: t, op: o } = headerOrOpAt(h, offset, m.txnOrder, m.opOrder);
   if (t >= 1) {
-    const out: Location[] = [];
     for (let w = h.txnOpStart[t]; w < h.txnOpStart[t + 1]; w++) {
       if (h.opKind[w] !== OP_WRITE) continue;
-      for (const r of readsOfWrite(m.readsByWrite, w)) if (h.opTxn[r] !== t) out.push(opLocation(m, r));
+      for (const r of readsOfWrite(m.readsByWrite, w)) if (h.opTxn[r] !== t) add(r);
     }
     return out;
   }
-  const o = opAt(h, offset, m.opOrder);
   if (o < 0) return [];
   const w = h.opKind[o] === OP_WRITE ? o : h.opKind[o] === OP_READ ? m.readsFrom.observedWrite[o] : -1;
   if (w < 0) return [];
-  const out = includeDeclaration ? [opLocation(m, w)] : [];
-  for (const r of readsOfWrite(m.readsByWrite, w)) out.push(opLocation(m, r));
+  if (includeDeclaration) add(w);
+  for (const r of readsOfWrite(m.readsByWrite, w)) add(r);
   return out;
 }

@@ -17,7 +17,8 @@ export function documentSymbols(m: DocModel): DocumentSymbol[] {
     for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
       const t = h.sessionTxns[i];
       const e = txnExtent(h, t);
-      const detail = [h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : '', h.txnAborted[t] === 1 ? 'aborted' : ''].filter((x) => x).join(' ');
+      const status = h.txnAborted[t] === 1 ? 'aborted' : m.notRun?.[t] === 1 ? 'unknown, not run' : h.txnUnknown?.[t] === 1 ? 'unknown' : '';
+      const detail = [h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : '', status].filter((x) => x).join(' ');
       children.push({
         name: h.names.txnName(t), detail, kind: SymbolKind.Event,
         range: m.lines.range(e.start, e.end), selectionRange: m.lines.range(r.txnStart[t], r.txnEnd[t]),
