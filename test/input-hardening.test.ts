@@ -112,6 +112,15 @@ describe('byte order marks and columns', () => {
   });
 });
 
+describe('the command line bounds what it is asked for', () => {
+  test('--witnesses past 1,000 is a usage error', () => {
+    const p = file('w.hist', 'session s\nT1: w(x, 1)\n');
+    const r = spawnSync(process.execPath, [CLI, 'check', p, '--witnesses', '99999999999999999999'], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--witnesses needs an integer from 1 to 1000/);
+  });
+});
+
 describe('exports keep names', () => {
   test('names that are identifiers are kept; only the others are renamed, around them', () => {
     assert.deepEqual(identifiers(['T', 'T1', 'T2'], 'T'), ['T', 'T1', 'T2']);

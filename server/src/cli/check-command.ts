@@ -15,6 +15,9 @@ import { jsonSafe, terminalSafe, terminalSafeLines } from './terminal-text.ts';
 import { renderDetails, renderHeading, renderTable } from './text-report.ts';
 
 
+/** The most witness cycles per level `--witnesses` may ask for. */
+const MAX_WITNESSES = 1000;
+
 export const CHECK_USAGE = `usage: isocheck check FILE|DIR… [--level L,L…] [--claim L [--undecided ok|fail]] [--json | --output-format table|json|sarif|junit] [--quiet] [--docs-url URL] [--format ${FORMAT_NAMES.join('|')}] [--plume-init zero|none] [--witnesses N]`;
 
 /** Exit statuses of `check`, most serious first when files disagree: 2, then 1, then 3. */
@@ -62,7 +65,8 @@ export function runCheck(argv: readonly string[], io: Io): number {
   if (plumeInit === null) return usage(io, `--plume-init takes zero or none, not '${lastValue(args, '--plume-init')}'`);
   const witnessesText = lastValue(args, '--witnesses');
   const maxWitnesses = witnessesText === undefined ? 1 : Number(witnessesText);
-  if (!Number.isInteger(maxWitnesses) || maxWitnesses < 1) return usage(io, '--witnesses needs a positive integer');
+  // Bounded like every output: a thousand cycles per level is more than anyone reads.
+  if (!Number.isInteger(maxWitnesses) || maxWitnesses < 1 || maxWitnesses > MAX_WITNESSES) return usage(io, `--witnesses needs an integer from 1 to ${MAX_WITNESSES}`);
   const outputText = lastValue(args, '--output-format') ?? (args.switches.has('--json') ? 'json' : 'table');
   const output = parseOutputFormat(outputText);
   if (!output) return usage(io, `unknown output format '${outputText}' (${OUTPUT_FORMATS.join(', ')})`);
