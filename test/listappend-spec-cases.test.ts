@@ -30,6 +30,17 @@ describe('list-append against the spec', () => {
     for (const v of a.levels) assert.equal(v.consistent, false, v.level);
   });
 
+  test('a causality cycle through the first of 2,000 elements: found, and the smallest', () => {
+    const n = 2_000;
+    const list = Array.from({ length: n }, (_, i) => i + 1).join(', ');
+    const appends = Array.from({ length: n - 1 }, (_, i) => `  T${i + 3}: a(x, ${i + 2})`).join('\n');
+    const text = `session s1\n  T1: r(x, [${list}])\n  T2: a(x, 1)\nsession s2\n${appends}\n`;
+    const a = analyzeHistText(text, { levels: ['RC'] });
+    const causal = a.findings.filter((f) => f.code === 'causality-cycle');
+    assert.equal(causal.length, 1);
+    assert.match(causal[0].message, /^information flows in a circle: T1 → T2 \[so\][^;]*; T2 → T1 \[wr\] T1 observed T2's append of 1/);
+  });
+
   test('a read of a transaction\'s later append that misses its earlier one orders nothing: every level holds (t2 ≠ t1)', () => {
     const text = 'session s1\n  T1: a(x, 1) a(x, 2)\nsession s2\n  T2: r(x, [2])\n';
     for (const [level, c] of Object.entries(verdicts(text))) assert.equal(c, true, level);

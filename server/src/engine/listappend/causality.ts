@@ -1,14 +1,14 @@
 // so ∪ wr of a list-append history with every appender of a read's elements as a wr predecessor (the spec's wr): the causality check.
 
 import { OP_APPEND, OP_LIST_READ } from '../model/history.ts';
-import { buildListCsr, topologicalOrder } from '../util/graph.ts';
+import { buildListCsr, stronglyConnected, topologicalOrder } from '../util/graph.ts';
 import { Int32Vec } from '../util/int-vec.ts';
 import { LK_SO, LK_WR, type ListInference } from './infer.ts';
 
 /**
  * Calls `add(u, t, o, v)` for every included appender u ≠ t of an element v of the included list
  * read o of t that is not the read's source (the inference's one wr edge per read), once per (u, read).
- * Linear in the lists' elements: only asked once a cycle is known to exist (observedAppendersAcyclic).
+ * Linear in the lists' elements: only asked once a cycle is known to exist (observedAppendersCycles).
  */
 function forEachOtherAppender(inf: ListInference, add: (u: number, t: number, o: number, v: number) => void): void {
   const { h, included, edges } = inf;
@@ -34,7 +34,8 @@ function forEachOtherAppender(inf: ListInference, add: (u: number, t: number, o:
 }
 
 /**
- * Whether so ∪ wr is acyclic, wr from every appender of a read's elements. The inference keeps one
+ * Null when so ∪ wr is acyclic, wr from every appender of a read's elements; else per transaction
+ * the id of the cyclic strongly connected component it is in (-1: none). The inference keeps one
  * wr edge per read, from its source: the others would cost an edge per list element, and a ww path
  * stands for them in every cycle class but this one (a session order and an observed earlier append
  * close a causality cycle that no single-source edge shows). A chain of one node per version of
@@ -44,7 +45,7 @@ function forEachOtherAppender(inf: ListInference, add: (u: number, t: number, o:
  * cannot stand for (the reader's own appends inside the list, reads that are no prefix of the
  * version order) get direct edges.
  */
-export function observedAppendersAcyclic(inf: ListInference): boolean {
+export function observedAppendersCycles(inf: ListInference): Int32Array | null {
   const { h, included, edges, verStart, verElems, prefixRead, appendPos } = inf;
   const n = h.txnCount;
   const ls = h.opListStart as Int32Array;
@@ -90,16 +91,29 @@ export function observedAppendersAcyclic(inf: ListInference): boolean {
     }
   }
   const g = buildListCsr(n + verElems.length, from.data, to.data, from.length, 0);
-  return topologicalOrder(g).count === g.nodeCount;
+  if (topologicalOrder(g).count === g.nodeCount) return null;
+  // Cyclic (rare: a read-consistency error): which transactions share a cycle.
+  const { comp, size } = stronglyConnected(g, null);
+  const out = new Int32Array(n).fill(-1);
+  for (let t = 0; t < n; t++) if (size[comp[t]] > 1) out[t] = comp[t];
+  return out;
 }
 
 /**
  * The inference with a wr edge from every included appender of each read's elements (besides its
- * source's), for the causality cycle's search and its explanation: edges linear in the lists'
- * elements, so only built when observedAppendersAcyclic found a cycle.
+ * source's) inside one cyclic component (`cycles`, from observedAppendersCycles), for the
+ * causality cycle's search and its explanation. Only built once a cycle is known; the edges are
+ * bounded (a component of long lists could hold one per element), past which the search may find
+ * a longer cycle through the one-source edges, or none (then G1c still names it).
  */
-export function withObservedAppenders(inf: ListInference): ListInference {
+export function withObservedAppenders(inf: ListInference, cycles: Int32Array): ListInference {
   const edges = inf.edges.clone();
-  forEachOtherAppender(inf, (u, t, o, v) => edges.add(u, t, LK_WR, inf.h.opKey[o], o, v, -1));
+  const max = 4 * (inf.h.opCount + 1024);
+  let added = 0;
+  forEachOtherAppender(inf, (u, t, o, v) => {
+    if (added >= max || cycles[u] < 0 || cycles[u] !== cycles[t]) return;
+    edges.add(u, t, LK_WR, inf.h.opKey[o], o, v, -1);
+    added++;
+  });
   return { ...inf, edges };
 }

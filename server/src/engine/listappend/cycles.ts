@@ -4,7 +4,7 @@ import { Int32Vec } from '../util/int-vec.ts';
 import type { CycleClass } from './anomaly-table.ts';
 import { LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
 import { stronglyConnected } from '../util/graph.ts';
-import { observedAppendersAcyclic, withObservedAppenders } from './causality.ts';
+import { observedAppendersCycles, withObservedAppenders } from './causality.ts';
 import { allEdgesAcyclic, allEdgesCsr, allEdgesWithRtAcyclic, firstStartAfter, rtChain, withExtraEdges, type KindCsr, type RtChain } from './list-graph.ts';
 
 /**
@@ -83,8 +83,9 @@ const RULES: Record<CycleClass, ClassRule> = {
  * read-consistency error): its smallest cycle, with the inference whose edges it indexes, or null.
  */
 export function smallestCausalityCycle(inf: ListInference): { inf: ListInference; cycle: CycleEdge[] } | null {
-  if (observedAppendersAcyclic(inf)) return null;
-  const all = withObservedAppenders(inf);
+  const cyclic = observedAppendersCycles(inf);
+  if (cyclic === null) return null;
+  const all = withObservedAppenders(inf, cyclic);
   const cycle = new CycleGraph(all, false).smallest({ allowed: bit(LK_SO) | bit(LK_WR), start: LK_WR, phases: 1, startPhase: 0, step: () => 0, accept: () => true }, false);
   return cycle ? { inf: all, cycle } : null;
 }
