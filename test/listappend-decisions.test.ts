@@ -41,6 +41,17 @@ function witnessProblems(a: Analysis, label: string): string[] {
   const KIND: Record<string, number> = { so: LK_SO, wr: LK_WR, ww: LK_WW, rw: LK_RW };
   const hasEdge = (from: number, to: number, kind: number): boolean => {
     for (let i = 0; i < e.length; i++) if (e.from.data[i] === from && e.to.data[i] === to && e.kind.data[i] === kind) return true;
+    // wr: every appender of an element a read of `to` returned (the spec's wr; the graph keeps one per read, and the others where a cycle needs them).
+    if (kind !== LK_WR) return false;
+    const ls = h.opListStart as Int32Array;
+    const elems = h.listElems as Int32Array;
+    for (let o = h.txnOpStart[to]; o < h.txnOpStart[to + 1]; o++) {
+      if (h.opKind[o] !== OP_LIST_READ) continue;
+      for (let j = ls[o]; j < ls[o + 1]; j++) {
+        const a = list.inference.appenderOf(h.opKey[o], elems[j]);
+        if (a >= 0 && h.opTxn[a] === from) return true;
+      }
+    }
     return false;
   };
   const brokenBy = (l: Level): string[] => list.anomalies.filter((x) => anomalyRow(x.code).violates.includes(l)).map((x) => x.code);

@@ -36,6 +36,9 @@ const ALL_KINDS = (1 << (LK_RT + 1)) - 1;
 
 /** Work steps (edge relaxations) per class before the smallest-so-far cycle is taken as the answer. */
 const STEPS_PER_CLASS = 2_000_000;
+/** Components small enough for the exact search of a phased class (exactSmall), and its work steps per class. */
+const EXACT_NODES = 48;
+const EXACT_STEPS = 500_000;
 
 const RW_LAST = 1;
 const COUNT_SHIFT = 1;
@@ -78,16 +81,27 @@ const RULES: Record<CycleClass, ClassRule> = {
   },
 };
 
+/** The edge kinds of every cycle class (rt is added by the realtime pass). */
+const CLASS_KINDS = bit(LK_SO) | bit(LK_WR) | bit(LK_WW) | bit(LK_RW);
+
+/**
+ * The inference with a wr edge from every appender a read observed where a cycle can use it
+ * (inside a cyclic component of the whole graph, real time included): what findCycles and the
+ * causality search run on. The inference itself when the graph is acyclic (a consistent history).
+ */
+export function cycleInference(inf: ListInference): ListInference {
+  const cyclic = observedAppendersCycles(inf, CLASS_KINDS, true);
+  return cyclic === null ? inf : withObservedAppenders(inf, cyclic);
+}
+
 /**
  * so ∪ wr alone, wr from every observed appender (a causality cycle, which breaks every level as a
- * read-consistency error): its smallest cycle, with the inference whose edges it indexes, or null.
+ * read-consistency error): its smallest cycle, or null. `full`: cycleInference(inf), whose edges
+ * the cycle indexes.
  */
-export function smallestCausalityCycle(inf: ListInference): { inf: ListInference; cycle: CycleEdge[] } | null {
-  const cyclic = observedAppendersCycles(inf);
-  if (cyclic === null) return null;
-  const all = withObservedAppenders(inf, cyclic);
-  const cycle = new CycleGraph(all, false).smallest({ allowed: bit(LK_SO) | bit(LK_WR), start: LK_WR, phases: 1, startPhase: 0, step: () => 0, accept: () => true }, false);
-  return cycle ? { inf: all, cycle } : null;
+export function smallestCausalityCycle(inf: ListInference, full: ListInference): CycleEdge[] | null {
+  if (observedAppendersCycles(inf, bit(LK_SO) | bit(LK_WR), false) === null) return null;
+  return new CycleGraph(full, false).smallest({ allowed: bit(LK_SO) | bit(LK_WR), start: LK_WR, phases: 1, startPhase: 0, step: () => 0, accept: () => true }, false);
 }
 
 /**
@@ -291,7 +305,111 @@ class CycleGraph {
         if (best.length === 2) break;
       }
     }
+    if (!best && P > 1) best = this.exactSmall(rule, realtime, comp, reach);
     return best;
+  }
+
+  /**
+   * The smallest simple cycle of a phased class (G-nonadjacent, G2-item) by depth-first search of
+   * growing length, in components of at most EXACT_NODES transactions, asked when the
+   * breadth-first search found none: it keeps one path per (node, phase) and can miss a cycle
+   * whose only simple form goes another way (litmus-sized histories must not miss one). Simple
+   * as there: no transaction twice, except one passed along session order. Bounded by
+   * EXACT_STEPS per class; null when none or past the bound.
+   */
+  private exactSmall(rule: ClassRule, realtime: boolean, comp: Int32Array, reach: Int32Array): CycleEdge[] | null {
+    const e = this.inf.edges;
+    const kinds = e.kind.data;
+    const size = new Map<number, number>();
+    for (let t = 0; t < this.n; t++) size.set(comp[t], (size.get(comp[t]) ?? 0) + 1);
+    const starts: number[] = [];
+    let longest = 0;
+    for (let s = 0; s < e.length; s++) {
+      const a = e.from.data[s];
+      const b = e.to.data[s];
+      const n = size.get(comp[a]) ?? 0;
+      if (kinds[s] !== rule.start || a === b || comp[a] !== comp[b] || reach[b] < reach[a] || n > EXACT_NODES) continue;
+      starts.push(s);
+      if (n > longest) longest = n;
+    }
+    if (starts.length === 0) return null;
+    let steps = 0;
+    // The path: node, the kind of the edge into it, the edge (-1 for rt), the phase after it; per
+    // depth the next successor to try (CSR slots, then rt successors from rtFrom).
+    const maxLen = 2 * longest + 1;
+    const node = new Int32Array(maxLen + 1);
+    const inK = new Uint8Array(maxLen + 1);
+    const edge = new Int32Array(maxLen + 1);
+    const phase = new Int32Array(maxLen + 1);
+    const next = new Int32Array(maxLen + 1);
+    const rtFrom = new Int32Array(maxLen + 1);
+    /** Whether w is a node of the path up to depth d (the edge leaving d's node of kind `out`), passed-along-so nodes aside. */
+    const onPath = (d: number, out: number, w: number): boolean => {
+      for (let i = d; i >= 0; out = inK[i], i--) {
+        steps++;
+        if (node[i] === w && !(inK[i] === LK_SO && out === LK_SO)) return true;
+      }
+      return false;
+    };
+    for (let L = 2; L <= maxLen && steps < EXACT_STEPS; L++) {
+      for (const s of starts) {
+        const a = e.from.data[s];
+        const compA = comp[a];
+        const reachA = reach[a];
+        node[0] = e.to.data[s];
+        inK[0] = rule.start;
+        edge[0] = s;
+        phase[0] = rule.startPhase;
+        let d = 0;
+        const enter = (): void => {
+          next[d] = this.out.start[node[d]];
+          const v = node[d];
+          rtFrom[d] = realtime && this.inf.h.txnUnknown?.[v] !== 1 && this.startOf && this.endOf && !Number.isNaN(this.startOf[v])
+            ? firstStartAfter(this.byStart, this.startOf, this.endOf[v]) : this.byStart.length;
+        };
+        enter();
+        while (d >= 0 && steps < EXACT_STEPS) {
+          const v = node[d];
+          const outEnd = this.out.start[v + 1];
+          let w = -1;
+          let kind = -1;
+          let id = -1;
+          if (next[d] < outEnd) {
+            const p = next[d]++;
+            id = this.out.edgeId[p];
+            kind = kinds[id];
+            w = this.out.target[p];
+            if ((rule.allowed & (1 << kind)) === 0) continue;
+          } else if (rtFrom[d] < this.byStart.length) {
+            w = this.byStart[rtFrom[d]++];
+            kind = LK_RT;
+          } else {
+            d--;
+            continue;
+          }
+          steps++;
+          if (comp[w] !== compA || reach[w] < reachA) continue;
+          const np = rule.step(phase[d], kind);
+          if (np < 0) continue;
+          if (inK[d] === LK_SO && kind !== LK_SO && onPath(d - 1, LK_SO, v)) continue;
+          if (w === a) {
+            if (d + 2 !== L || !rule.accept(np)) continue;
+            const cycle: CycleEdge[] = [{ from: a, to: node[0], kind: rule.start, index: s }];
+            for (let i = 1; i <= d; i++) cycle.push({ from: node[i - 1], to: node[i], kind: inK[i], index: edge[i] });
+            cycle.push({ from: v, to: a, kind, index: id });
+            return rotate(cycle);
+          }
+          if (d + 2 >= L || (kind !== LK_SO && onPath(d, kind, w))) continue;
+          d++;
+          node[d] = w;
+          inK[d] = kind;
+          edge[d] = id;
+          phase[d] = np;
+          enter();
+        }
+      }
+    }
+    return null;
   }
 }
 

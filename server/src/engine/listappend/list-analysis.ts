@@ -4,7 +4,7 @@ import { finding, hiddenFindingsMessage, MAX_FINDINGS_PER_CODE, type Finding, ty
 import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
 import { opSpan, txnSpan } from '../model/reads-from.ts';
 import { anomalyRow, CYCLE_CLASSES, LIST_LEVELS, type AnomalyCode, type ListLevel } from './anomaly-table.ts';
-import { findCycles, smallestCausalityCycle, type CycleEdge } from './cycles.ts';
+import { cycleInference, findCycles, smallestCausalityCycle, type CycleEdge } from './cycles.ts';
 import { hasListOps, inferListAppend, LIST_EDGE_NAMES, listOf, listText, LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
 import { levelById, levelRow, weakerOrEqual } from '../levels/levels.ts';
 import { memoByObject } from '../util/memo.ts';
@@ -82,8 +82,11 @@ function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
   const hasTimes = h.txnTimeStart !== undefined;
   // A causality cycle is a G1c cycle too, and may be shorter than any the one-source wr edges show
   // (its wr edge from an earlier element's appender): then it is G1c's cycle.
-  const causal = smallestCausalityCycle(inf);
-  const cycles = findCycles(inf, hasTimes, CYCLE_CLASSES).map((c) => ({ ...c, inf }));
+  // Cycles run on the graph with a wr edge from every observed appender where one can close a cycle.
+  const full = cycleInference(inf);
+  const causalCycle = smallestCausalityCycle(inf, full);
+  const causal = causalCycle ? { cycle: causalCycle, inf: full } : null;
+  const cycles = findCycles(full, hasTimes, CYCLE_CLASSES).map((c) => ({ ...c, inf: full }));
   if (causal) {
     const g1c = cycles.findIndex((c) => c.cls === 'G1c' && !c.realtime);
     const mine = { cls: 'G1c' as const, realtime: false, edges: causal.cycle, inf: causal.inf };
@@ -285,7 +288,7 @@ function lostUpdates(inf: ListInference): LostUpdate[] {
  * A cycle of session order and observed appends (so ∪ wr) is a read-consistency error, as in
  * register histories (`causality-cycle`, at each read on it); it is also the G1c anomaly.
  */
-function causalityFindings(found: ReturnType<typeof smallestCausalityCycle>): Finding[] {
+function causalityFindings(found: { cycle: CycleEdge[]; inf: ListInference } | null): Finding[] {
   if (!found) return [];
   const edges = found.cycle.map((x) => explainEdge(found.inf, x));
   const whole = edges.map(edgeSentence).join('; ');
