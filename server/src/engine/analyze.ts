@@ -18,9 +18,9 @@ import { readJepsenEdn } from './readers/edn-reader.ts';
 import { readJepsenJson } from './readers/json-events-reader.ts';
 import { utf8 } from './util/utf8.ts';
 import { hasListOps } from './listappend/infer.ts';
-import { analyzeListAppend, anomalySeverity, type ListAnalysis } from './listappend/list-analysis.ts';
+import { analyzeListAppend, anomalySeverity, levelsBroken, type ListAnalysis } from './listappend/list-analysis.ts';
 import { anomalyExpectations, claimedListLevels, listWitness, mixedListLevels } from './listappend/list-verdicts.ts';
-import { anomalyRow, type ListLevel } from './listappend/anomaly-table.ts';
+import type { ListLevel } from './listappend/anomaly-table.ts';
 
 export type { Verdict, VerdictBasis } from './verdicts/verdict.ts';
 export type { Expectation } from './verdicts/findings.ts';
@@ -133,7 +133,7 @@ export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): An
     list.findings.forEach((f, i) => {
       const a = i >= firstAnomaly ? list.anomalies[i - firstAnomaly] : null;
       const severity = !a ? f.severity
-        : a.reader !== undefined ? (claimed.length > 0 && anomalyRow(a.code).violates.includes(readerLevel(a.reader)) ? 'error' : 'information')
+        : a.reader !== undefined ? (claimed.length > 0 && levelsBroken(a).includes(readerLevel(a.reader)) ? 'error' : 'information')
           : anomalySeverity(a.code, claimed);
       findings.push({ ...f, severity: soften(severity) });
     });

@@ -37,6 +37,13 @@ export interface ListAnomaly {
   related?: RelatedSpan[];
   /** A re-read internal: the reading transaction, whose own level its severity depends on. */
   reader?: number;
+  /** A reread after the transaction's own appends: reported, but the axioms find no level broken. */
+  breaksNothing?: boolean;
+}
+
+/** The levels an occurrence breaks: its row's, none for a reread after own appends. */
+export function levelsBroken(a: ListAnomaly): readonly ListLevel[] {
+  return a.breaksNothing ? [] : anomalyRow(a.code).violates;
 }
 
 export interface ListAnalysis {
@@ -115,15 +122,16 @@ function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
     const last = lost[MAX_FINDINGS_PER_CODE - 1].anomaly;
     anomalies.push({ ...last, message: hiddenFindingsMessage('lost-update', lost.length - MAX_FINDINGS_PER_CODE), related: [] });
   }
-  anomalies.push(...inf.rereads.map(([o, prev]) => rereadAnomaly(h, o, prev)));
-  if (inf.rereadsHidden > 0) {
+  const rereads = (pairs: [number, number][], hidden: number, breaks: boolean): void => {
+    anomalies.push(...pairs.map(([o, prev]) => ({ ...rereadAnomaly(h, o, prev), ...(breaks ? {} : { breaksNothing: true }) })));
     // The rest counted in one (a history can reread wrongly in every transaction): at the last one
     // kept, whose reader's level decides its severity like the others'.
-    const last = anomalies[anomalies.length - 1];
-    anomalies.push({ ...last, message: hiddenFindingsMessage('internal', inf.rereadsHidden), related: [] });
-  }
+    if (hidden > 0) anomalies.push({ ...anomalies[anomalies.length - 1], message: hiddenFindingsMessage('internal', hidden), related: [] });
+  };
+  rereads(inf.rereads, inf.rereadsHidden, true);
+  rereads(inf.innerRereads, inf.innerRereadsHidden, false);
   const broken = new Set<ListLevel>();
-  for (const a of anomalies) for (const l of anomalyRow(a.code).violates) broken.add(l);
+  for (const a of anomalies) for (const l of levelsBroken(a)) broken.add(l);
 
   const verdicts = new Map<ListLevel, boolean | null>();
   const uniform = (l: ListLevel): boolean | null => decideListLevel(ctx, new Int8Array(h.txnCount).fill(listLevelId(l)));
@@ -160,7 +168,7 @@ function allAtLeast(inf: ListInference, lvl: Int8Array, level: ListLevel): boole
  * whichever commits second must have seen the other's append, and did not).
  */
 function mixedBroken(inf: ListInference, anomalies: readonly ListAnomaly[], lost: readonly LostUpdate[], lvl: Int8Array): boolean {
-  for (const a of anomalies) if (anomalyRow(a.code).violates.some((l) => allAtLeast(inf, lvl, l))) return true;
+  for (const a of anomalies) if (levelsBroken(a).some((l) => allAtLeast(inf, lvl, l))) return true;
   const seesConflicts = (t: number): boolean => {
     const v = levelRow(levelById(lvl[t])).visibility;
     return v.noConflict || v.total;
