@@ -204,6 +204,13 @@ describe('convert keeps verdicts', () => {
     for (const f of files) assertKeepsVerdicts(readFileSync(join(fixtures, f), 'utf8'), 'dbcop', f);
   });
 
+  test("every history of dbcop's own tests in test/fixtures/dbcop-tests/ (text and JSON)", () => {
+    const fixtures = join(ROOT, 'test', 'fixtures', 'dbcop-tests');
+    const files = readdirSync(fixtures).filter((f) => !f.endsWith('.md'));
+    assert.ok(files.length >= 40);
+    for (const f of files) assertKeepsVerdicts(readFileSync(join(fixtures, f), 'utf8'), 'dbcop', f);
+  });
+
   test('the fuzzer\'s case: init x = 5 is kept, so r(x, 5) is no thin-air read', () => {
     const text = 'init x = 5\nsession s1\n  T1: r(x, 5)\n';
     assert.equal(convert(readHistory({ text }, { format: 'hist' })), [

@@ -1,4 +1,4 @@
-// Other checkers' own test histories (PolySI's unit tests, Elle's test suite) as fixtures: IsoCheck's verdicts against theirs.
+// Other checkers' own test histories (PolySI's and IsoVista's verifier tests, Elle's test suite, dbcop's tests, Plume's anomalous patterns) as fixtures: IsoCheck's verdicts against theirs.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -118,6 +118,192 @@ describe("Elle's test histories (test/fixtures/elle)", () => {
       const codes = new Set(a.findings.map((f) => f.code));
       for (const c of ELLE[file].found) assert.ok(codes.has(c as never), `${c} reported (${[...codes].join(', ')})`);
       assert.equal(a.levels.map((v) => (v.consistent === true ? '✓' : v.consistent === false ? '✗' : '?')).join(''), ELLE[file].verdicts);
+    });
+  }
+});
+
+/** IsoCheck's verdicts RC RA CC PC PSI SI SER as a string of ✓ (holds), ✗ (violated) and ? (undecided). */
+function verdictString(a: { levels: readonly { consistent: boolean | null }[] }): string {
+  return a.levels.map((v) => (v.consistent === true ? '✓' : v.consistent === false ? '✗' : '?')).join('');
+}
+
+/**
+ * A directory of .hist transcriptions: each file's `expect` lines (the other tool's verdicts) hold,
+ * and IsoCheck's verdicts at every level are the ones pinned here. The findings at the reads
+ * (thin-air, aborted-read, …) are the anomalies the histories show, so errors are allowed.
+ */
+function checkHistTable(dir: string, table: Record<string, string>): void {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.hist')).sort();
+  test('every fixture has its verdicts here, and every verdict its fixture', () => {
+    assert.deepEqual(files, Object.keys(table).sort());
+  });
+  for (const file of files) {
+    test(file, () => {
+      const text = readFileSync(join(dir, file), 'utf8');
+      const expects = parseHist(text).directives.expects;
+      assert.ok(expects.length > 0, 'carries the other tool\'s verdict');
+      const a = analyzeHistText(text);
+      assert.deepEqual(a.findings.filter((f) => f.code === 'syntax' || f.code === 'expectation-failed').map((f) => f.message), []);
+      for (const e of expects) {
+        const v = a.levels.find((x) => x.level === e.level);
+        assert.equal(v?.consistent, e.ok, `${e.level} ${e.ok ? 'holds' : 'violated'}`);
+      }
+      assert.equal(verdictString(a), table[file]);
+    });
+  }
+}
+
+/**
+ * IsoVista's verifier tests (test/fixtures/isovista, SOURCES.md there): PolySI's eight, which
+ * IsoVista also runs against its serializability checker, and eight of its own; each file
+ * carries IsoVista's SI and SER verdicts as `expect` lines. IsoCheck's RC RA CC PC PSI SI SER:
+ */
+const ISOVISTA_TESTS: Record<string, string> = {
+  'bp-d.hist': '✗✗✗✗✗✗✗',
+  'causal.hist': '✓✓✗✗✗✗✗',
+  'conflict.hist': '✓✓✓✓✗✗✗',
+  'example-long-fork.hist': '✓✓✓✗✓✗✗',
+  'example1.hist': '✓✓✓✓✓✓✗',
+  'int-1.hist': '✗✗✗✗✗✗✗',
+  'int-2.hist': '✗✗✗✗✗✗✗',
+  'int-3.hist': '✗✗✗✗✗✗✗',
+  'int-4.hist': '✗✗✗✗✗✗✗',
+  'prefix.hist': '✓✓✓✗✓✗✗',
+  'read-committed.hist': '✗✗✗✗✗✗✗',
+  'read-my-writes.hist': '✓✗✗✗✗✗✗',
+  'repeatable-read-2.hist': '✓✗✗✗✗✗✗',
+  'repeatable-read.hist': '✓✗✗✗✗✗✗',
+  'serializability.hist': '✓✓✓✓✓✓✗',
+  'tidb1.hist': '✓✓✓✓✗✗✗',
+};
+
+/**
+ * IsoVista's collected bug histories (plume text, IsoVista's history/bugs/), read with
+ * `plumeInit: 'none'` because IsoVista writes every key's initial 0 as a real write. IsoVista
+ * says: Dgraph breaks SI, PostgreSQL breaks SER, YugabyteDB breaks TCC (≈ CC).
+ */
+const ISOVISTA_BUGS: Record<string, { claim: string; verdicts: string }> = {
+  'dgraph_si.txt': { claim: 'SI', verdicts: '✓✓✗✗✗✗✗' },
+  'pg_ser_bug.txt': { claim: 'SER', verdicts: '✓✓✓✓✓✓✗' },
+  'yugabyte_tcc.txt': { claim: 'CC', verdicts: '✓✗✗✗✗✗✗' },
+};
+
+describe("IsoVista's verifier tests and bug histories (test/fixtures/isovista)", () => {
+  const dir = join(ROOT, 'test', 'fixtures', 'isovista');
+  checkHistTable(dir, ISOVISTA_TESTS);
+  test('every bug history has its verdicts here', () => {
+    assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.txt')).sort(), Object.keys(ISOVISTA_BUGS).sort());
+  });
+  for (const [file, want] of Object.entries(ISOVISTA_BUGS)) {
+    test(`${file}: ${want.claim} violated, as IsoVista says`, () => {
+      const src = readHistory({ bytes: readFileSync(join(dir, file)) }, { fileName: file, options: { plumeInit: 'none' } });
+      assert.deepEqual(src.findings, [], 'reads cleanly as plume text');
+      const a = analyzeSource(src);
+      assert.equal(a.levels.find((v) => v.level === want.claim)?.consistent, false);
+      assert.equal(verdictString(a), want.verdicts);
+    });
+  }
+});
+
+/**
+ * Plume's transactional anomalous patterns (test/fixtures/plume-taps, SOURCES.md there): one
+ * small history per TAP, written for IsoCheck, with Plume's RC, RA and TCC (CC) verdicts as
+ * `expect` lines. IsoCheck's RC RA CC PC PSI SI SER:
+ */
+const PLUME_TAPS: Record<string, string> = {
+  'tap-a-thin-air-read.hist': '✗✗✗✗✗✗✗',
+  'tap-b-aborted-read.hist': '✗✗✗✗✗✗✗',
+  'tap-c-future-read.hist': '✗✗✗✗✗✗✗',
+  'tap-d-not-my-own-write.hist': '✗✗✗✗✗✗✗',
+  'tap-e-not-my-last-write.hist': '✗✗✗✗✗✗✗',
+  'tap-f-intermediate-read.hist': '✗✗✗✗✗✗✗',
+  'tap-g-cyclic-co.hist': '✗✗✗✗✗✗✗',
+  'tap-h-non-mono-read-co.hist': '✗✗✗✗✗✗✗',
+  'tap-j-non-repeatable-read.hist': '✓✗✗✗✗✗✗',
+  'tap-k-fractured-read-co.hist': '✓✗✗✗✗✗✗',
+  'tap-m-co-conflict.hist': '✓✓✗✗✗✗✗',
+  'tap-o-so-after-overwrite.hist': '✓✗✗✗✗✗✗',
+};
+
+describe("Plume's anomalous patterns (test/fixtures/plume-taps)", () => {
+  checkHistTable(join(ROOT, 'test', 'fixtures', 'plume-taps'), PLUME_TAPS);
+});
+
+type Verdicts = Partial<Record<'RC' | 'RA' | 'CC' | 'PC' | 'SI' | 'SER', boolean>>;
+
+/**
+ * dbcop's own test histories (test/fixtures/dbcop-tests, SOURCES.md there), in dbcop's text and
+ * JSON forms, read by IsoCheck's dbcop reader. `dbcop` holds what dbcop's tests assert, in
+ * IsoCheck's names (committed read = RC, atomic read = RA, causal = CC, prefix = PC, snapshot
+ * isolation = SI, serializable = SER; a repeatable-read failure is pinned as RA failing, which
+ * dbcop's hierarchy implies; a repeatable-read pass says nothing here). Every one must equal
+ * IsoCheck's verdict; `verdicts` pins all of IsoCheck's (RC RA CC PC PSI SI SER).
+ */
+const DBCOP_TESTS: Record<string, { dbcop: Verdicts; verdicts: string }> = {
+  'all-empty-sessions.json': { dbcop: { RC: true, RA: true, CC: true, PC: true, SI: true, SER: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'articulation-chain.dbcop': { dbcop: { PC: true, SI: true, SER: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'causal-chain-seven.dbcop': { dbcop: { RA: true, CC: false }, verdicts: '✓✓✗✗✗✗✗' },
+  'causal-chain-six.dbcop': { dbcop: { CC: false }, verdicts: '✓✓✗✗✗✗✗' },
+  'causal-chain-valid.dbcop': { dbcop: { CC: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'chain-serializable.dbcop': { dbcop: { PC: true, SER: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'cluster-lost-update.dbcop': { dbcop: { SI: false }, verdicts: '✓✓✓✓✗✗✗' },
+  'cluster-write-skew.dbcop': { dbcop: { SER: false }, verdicts: '✓✓✓✓✓✓✗' },
+  'committed-read-cycle.dbcop': { dbcop: { RC: false }, verdicts: '✗✗✗✗✗✗✗' },
+  'dirty-read.dbcop': { dbcop: { RC: false }, verdicts: '✗✗✗✗✗✗✗' },
+  'fractured-visibility.dbcop': { dbcop: { RC: true, RA: false }, verdicts: '✓✗✗✗✗✗✗' },
+  'independent-sessions.dbcop': { dbcop: { CC: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'interleaved-serializable.dbcop': { dbcop: { SER: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'long-chain-valid.dbcop': { dbcop: { CC: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'long-fork.dbcop': { dbcop: { CC: true, PC: false }, verdicts: '✓✓✓✗✓✗✗' },
+  'lost-update.dbcop': { dbcop: { CC: true, PC: true, SI: false, SER: false }, verdicts: '✓✓✓✓✗✗✗' },
+  'missed-cause.dbcop': { dbcop: { PC: false }, verdicts: '✓✓✗✗✗✗✗' },
+  'newer-then-older.dbcop': { dbcop: { RA: true }, verdicts: '✓✓✗✗✗✗✗' },
+  'non-conflicting-writes.dbcop': { dbcop: { SI: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'non-repeatable-read.dbcop': { dbcop: { RC: true, RA: false }, verdicts: '✓✗✗✗✗✗✗' },
+  'read-initial.dbcop': { dbcop: { RC: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'repeated-read-across-txns.dbcop': { dbcop: {}, verdicts: '✓✓✓✓✓✓✓' },
+  'serializable-overwrite.dbcop': { dbcop: { PC: true, SI: true, SER: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'session-order.dbcop': { dbcop: { RC: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'simple-valid.dbcop': { dbcop: { RC: true, RA: true, CC: true, PC: true, SI: true, SER: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'single-cluster.dbcop': { dbcop: { SER: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'single-session-two-txns.dbcop': { dbcop: { PC: true, SI: true, SER: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'three-sessions-valid.dbcop': { dbcop: { RC: true, PC: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'three-writers-one-reader.dbcop': { dbcop: { CC: true, PC: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'two-clusters-singleton.dbcop': { dbcop: { PC: true, SI: true, SER: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'two-clusters.dbcop': { dbcop: { PC: true, SI: true, SER: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'version-none-single-session.dbcop': { dbcop: { RC: true, RA: true, CC: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'version-zero-explicit-writer.dbcop': { dbcop: { CC: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'version-zero-lost-update.dbcop': { dbcop: { CC: true, SI: false, SER: false }, verdicts: '✓✓✓✓✗✗✗' },
+  'version-zero-single-session.dbcop': { dbcop: { RC: true, RA: true, CC: true, PC: true, SI: true, SER: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'wasm-empty.json': { dbcop: { RC: true, RA: true, CC: true, PC: true, SI: true, SER: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'wasm-lost-update.json': { dbcop: { CC: true, SI: false }, verdicts: '✓✓✓✓✗✗✗' },
+  'wasm-serializable.json': { dbcop: { PC: true, SI: true, SER: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'wasm-write-read.json': { dbcop: { PC: true, SI: true, SER: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'write-read.dbcop': { dbcop: { RC: true, PC: true }, verdicts: '✓✓✓✓✓✓✓' },
+  'write-skew.dbcop': { dbcop: { RC: true, CC: true, PC: true, SI: true, SER: false }, verdicts: '✓✓✓✓✓✓✗' },
+};
+
+/**
+ * Empty dbcop JSON histories (`[]`, `[[], [], []]`) say nothing about their form, and a `.json`
+ * file is Jepsen JSON unless it shows dbcop's `"events"`: these two are read with `--format dbcop`.
+ */
+const DBCOP_FORCED = new Set(['all-empty-sessions.json', 'wasm-empty.json']);
+
+describe("dbcop's test histories (test/fixtures/dbcop-tests)", () => {
+  const dir = join(ROOT, 'test', 'fixtures', 'dbcop-tests');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.dbcop') || f.endsWith('.json')).sort();
+  test('every fixture has its verdicts here, and every verdict its fixture', () => {
+    assert.deepEqual(files, Object.keys(DBCOP_TESTS).sort());
+  });
+  for (const file of files) {
+    test(file, () => {
+      const src = readHistory({ bytes: readFileSync(join(dir, file)) }, { fileName: file, format: DBCOP_FORCED.has(file) ? 'dbcop' : undefined });
+      assert.deepEqual(src.findings.filter((f) => f.code === 'syntax').map((f) => f.message), [], 'reads without a syntax error');
+      const a = analyzeSource(src);
+      for (const [level, ok] of Object.entries(DBCOP_TESTS[file].dbcop)) {
+        assert.equal(a.levels.find((v) => v.level === level)?.consistent, ok, `dbcop: ${level} ${ok ? 'holds' : 'violated'}`);
+      }
+      assert.equal(verdictString(a), DBCOP_TESTS[file].verdicts);
     });
   }
 });
