@@ -77,6 +77,17 @@ describe('lost updates by the hundred', () => {
   });
 });
 
+describe('empty histories', () => {
+  test('a dbcop JSON history of empty sessions in a .json file is dbcop, not Jepsen: every level holds', () => {
+    for (const text of ['[]', '[[], [], []]\n']) {
+      const { status, report } = check(file('empty.json', text));
+      assert.equal(status, 0, text);
+      assert.deepEqual(report.diagnostics.filter((d) => d.severity === 'error'), [], text);
+      assert.equal(report.levels.SER?.consistent, true, text);
+    }
+  });
+});
+
 describe('byte order marks and columns', () => {
   const EVENT = '{:type :ok, :f :txn, :value [[:append :x 1]], :process 0}\n{:type :ok, :f :txn, :value [[:r :x [1]]], :process 1}\n';
 

@@ -114,7 +114,7 @@ describe('a dbcop file read as .hist', () => {
 const DBCOP_VERDICTS: Record<string, Partial<Record<Level, boolean>>> = {
   'simple-valid.dbcop': { RC: true, RA: true, CC: true, PC: true, PSI: true, SI: true, SER: true },
   'committed-read-violation.dbcop': { RC: false },
-  'atomic-read-violation.txt': { RA: false, CC: false },
+  'atomic-read-violation.txt': { RA: true, CC: false },
   'causal-violation.dbcop': { RA: true, CC: false },
   'write-skew.dbcop': { CC: true, SER: false },
   'lost-update.txt': { CC: true, SI: false, SER: false },
@@ -122,19 +122,16 @@ const DBCOP_VERDICTS: Record<string, Partial<Record<Level, boolean>>> = {
   'single-session-zero.dbcop': { RC: true, RA: true, CC: true, PC: true, PSI: true, SI: true, SER: true },
   'write-read.json': { RC: true, RA: true, CC: true, PC: true, PSI: true, SI: true, SER: true },
   'write-skew-generated.json': { CC: true, SER: false },
-  'atomic-read-oopsla.json': { RA: false, CC: false },
+  'atomic-read-oopsla.json': { RA: true, CC: false },
 };
 
 /**
- * Where IsoCheck's reading differs from dbcop's, and why. dbcop's atomic read closes visibility
- * through session order; IsoCheck's RA is Biswas and Enea's axiom, whose premise is one so ∪ wr
- * step (docs/semantics.md). Reading x=2 and then, in a later transaction of the same session, the
- * older x=1 breaks monotonic reads: CC (and all stronger levels) fail, RA holds.
+ * Where IsoCheck's reading differs from dbcop's, and why: none since dbcop 0499840 (#66), whose
+ * atomic read lets a session read x=2 and then, in a later transaction, the older x=1 (its test
+ * ra_pass_stale_read_after_newer_across_transactions), as IsoCheck's RA does; monotonic reads
+ * break CC. The two fixtures named "atomic-read-violation" keep their older names.
  */
-const KNOWN_DIFFERENCES: Record<string, Partial<Record<Level, boolean>>> = {
-  'atomic-read-violation.txt': { RA: true },
-  'atomic-read-oopsla.json': { RA: true },
-};
+const KNOWN_DIFFERENCES: Record<string, Partial<Record<Level, boolean>>> = {};
 
 describe("dbcop's examples: IsoCheck's verdicts equal dbcop's", () => {
   for (const [file, want] of Object.entries(DBCOP_VERDICTS)) {

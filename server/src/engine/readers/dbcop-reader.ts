@@ -8,7 +8,9 @@ import { textOf, type HistoryReader, type ReaderInput, type ReadSource } from '.
 
 /** JSON: `[` or `{` followed by a nested array, object, string or the end of the array, and dbcop's `"events"`. */
 export function looksLikeDbcopJson(head: string): boolean {
-  return jsonStart(head) && /"events"\s*:/.test(head);
+  // Sessions with events, or nothing but empty sessions (`[]`, `[[], []]`: dbcop's own tests
+  // have both; a Jepsen history is objects).
+  return jsonStart(head) && (/"events"\s*:/.test(head) || /^\uFEFF?\s*\[\s*(?:\[\s*\]\s*,?\s*)*\]\s*$/.test(head));
 }
 
 /**
