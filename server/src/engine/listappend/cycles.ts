@@ -100,7 +100,8 @@ export function cycleInference(inf: ListInference): ListInference {
  * the cycle indexes.
  */
 export function smallestCausalityCycle(inf: ListInference, full: ListInference): CycleEdge[] | null {
-  if (observedAppendersCycles(inf, bit(LK_SO) | bit(LK_WR), false) === null) return null;
+  // cycleInference's graph holds so ∪ wr: acyclic there (it returned the inference itself), acyclic here.
+  if (full === inf || observedAppendersCycles(inf, bit(LK_SO) | bit(LK_WR), false) === null) return null;
   return new CycleGraph(full, false).smallest({ allowed: bit(LK_SO) | bit(LK_WR), start: LK_WR, phases: 1, startPhase: 0, step: () => 0, accept: () => true }, false);
 }
 
