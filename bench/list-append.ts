@@ -11,7 +11,7 @@ import { DEFAULT_LIST_GEN, generateListHistory, writeListEvents } from '../serve
 import { readJepsenEdn } from '../server/src/engine/readers/edn-reader.ts';
 import { inferListAppend } from '../server/src/engine/listappend/infer.ts';
 import { decideListLevel, ListLevelContext, uniformLevels } from '../server/src/engine/listappend/list-levels.ts';
-import { findCycles } from '../server/src/engine/listappend/cycles.ts';
+import { cycleInference, findCycles } from '../server/src/engine/listappend/cycles.ts';
 import { CYCLE_CLASSES, LIST_LEVELS } from '../server/src/engine/listappend/anomaly-table.ts';
 
 const txns = Number(process.argv[2] ?? '1000000');
@@ -68,7 +68,7 @@ try {
   const ser = decideListLevel(ctx, uniformLevels(f.history, 'SER'));
   for (const l of LIST_LEVELS) verdicts.push(`${l} ${l === 'SER' ? ser : ser === true && l !== 'SSER' ? true : decideListLevel(ctx, uniformLevels(f.history, l))}`);
   lap(`levels (${verdicts.join(', ')})`);
-  const cycles = findCycles(inf, true, CYCLE_CLASSES);
+  const cycles = findCycles(cycleInference(inf), true, CYCLE_CLASSES).found;
   lap(`SCC and cycle search (${cycles.length} classes found)`);
   const cpu = process.cpuUsage(c0);
   console.log(`  total ${((performance.now() - t0) / 1000).toFixed(2)} s (cpu ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s), peak RSS ${(peak / 1e9).toFixed(2)} GB`);

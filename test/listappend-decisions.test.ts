@@ -39,18 +39,16 @@ function witnessProblems(a: Analysis, label: string): string[] {
   const h = a.history;
   const e = list.inference.edges;
   const KIND: Record<string, number> = { so: LK_SO, wr: LK_WR, ww: LK_WW, rw: LK_RW };
-  const hasEdge = (from: number, to: number, kind: number): boolean => {
+  const hasEdge = (from: number, to: number, kind: number, op: number): boolean => {
     for (let i = 0; i < e.length; i++) if (e.from.data[i] === from && e.to.data[i] === to && e.kind.data[i] === kind) return true;
-    // wr: every appender of an element a read of `to` returned (the spec's wr; the graph keeps one per read, and the others where a cycle needs them).
-    if (kind !== LK_WR) return false;
+    // wr: an appender of an element the edge's own read (a list read of `to`) returned (the spec's
+    // wr; the graph keeps one per read, and the others where a cycle needs them).
+    if (kind !== LK_WR || op < 0 || h.opTxn[op] !== to || h.opKind[op] !== OP_LIST_READ) return false;
     const ls = h.opListStart as Int32Array;
     const elems = h.listElems as Int32Array;
-    for (let o = h.txnOpStart[to]; o < h.txnOpStart[to + 1]; o++) {
-      if (h.opKind[o] !== OP_LIST_READ) continue;
-      for (let j = ls[o]; j < ls[o + 1]; j++) {
-        const a = list.inference.appenderOf(h.opKey[o], elems[j]);
-        if (a >= 0 && h.opTxn[a] === from) return true;
-      }
+    for (let j = ls[op]; j < ls[op + 1]; j++) {
+      const a = list.inference.appenderOf(h.opKey[op], elems[j]);
+      if (a >= 0 && h.opTxn[a] === from) return true;
     }
     return false;
   };
@@ -66,7 +64,7 @@ function witnessProblems(a: Analysis, label: string): string[] {
       // A co edge of a list witness is real time: T1 ended before T2 started (and T1's end is known).
       const holds = x.kind === 'co'
         ? h.txnTimeEnd !== undefined && h.txnTimeStart !== undefined && h.txnUnknown?.[x.from] !== 1 && h.txnTimeEnd[x.from] < h.txnTimeStart[x.to]
-        : KIND[x.kind] !== undefined && hasEdge(x.from, x.to, KIND[x.kind]);
+        : KIND[x.kind] !== undefined && hasEdge(x.from, x.to, KIND[x.kind], x.readOp ?? -1);
       if (!holds) out.push(`${where}: edge ${h.names.txnName(x.from)} → ${h.names.txnName(x.to)} [${x.kind}] is not an edge of the history`);
     }
     const code = parseAnomaly(w.anomaly);

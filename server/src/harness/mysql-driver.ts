@@ -108,7 +108,8 @@ export class MysqlDriver implements Driver {
       await c.query(`INSERT INTO isocheck_reg (k, v) VALUES ${ks.map(() => '(?, ?)').join(', ')}`, ks.flatMap((k) => [k, initial[k - 1] ?? 0]));
       await c.query(`INSERT INTO isocheck_list (k, v) VALUES ${ks.map(() => "(?, '')").join(', ')}`, ks);
     });
-    await c.end().catch(() => c.destroy());
+    // Bounded too: a server that stops answering after the set-up must not hang the command.
+    await bounded(c.end()).catch(() => c.destroy());
   }
 
   async open(isolation: string): Promise<Session> {

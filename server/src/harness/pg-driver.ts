@@ -114,7 +114,8 @@ export class PgDriver implements Driver {
       await c.query('INSERT INTO isocheck_reg (k, v) SELECT g, coalesce(($2::bigint[])[g], 0) FROM generate_series(1, $1::int) g', [keys, initial]);
       await c.query("INSERT INTO isocheck_list (k, v) SELECT g, '' FROM generate_series(1, $1::int) g", [keys]);
     });
-    await c.end().catch(() => undefined);
+    // Bounded too: a server that stops answering after the set-up must not hang the command.
+    await bounded(c.end()).catch(() => drop(c));
   }
 
   async open(isolation: string): Promise<Session> {

@@ -101,8 +101,8 @@ export function writeFileAtomic(target: string, content: Content, inputs: readon
 }
 
 /** writeFileAtomic for the harness, which reports a failed write by throwing (OutputError). */
-export function writeFileAtomicOrThrow(target: string, content: Content, inputs: readonly string[] = []): void {
-  const written = writeFileAtomic(target, content, inputs);
+export function writeFileAtomicOrThrow(target: string, content: Content): void {
+  const written = writeFileAtomic(target, content);
   if (!written.ok) throw new OutputError(written.message);
 }
 

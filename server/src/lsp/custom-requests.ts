@@ -7,6 +7,7 @@ import type { ServerContext } from './context.ts';
 import type { Task, TaskValue } from './worker-protocol.ts';
 import { WITNESS_FORMATS, type WitnessFormat } from '../engine/export/witness-export.ts';
 import { LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
+import { uriFileName } from '../protocol/webview.ts';
 
 /** How often (ms) a graph-JSON task looks whether a newer analysis of its document started. */
 const SUPERSEDED_POLL_MS = 25;
@@ -112,7 +113,7 @@ async function exportWitness(ctx: ServerContext, p: WitnessExportParams, token: 
   if (!doc || !st) return { ok: false, message: `${p.uri} is not open` };
   if (st.format === null) return { ok: false, message: `${p.uri} is not a history IsoCheck reads` };
   const settings = await ctx.settingsFor(p.uri);
-  const file = decodeURIComponent(p.uri.split('/').pop() ?? p.uri);
+  const file = uriFileName(p.uri);
   const value = await inWorker(ctx, {
     kind: 'export', text: doc.getText(), file, params,
     options: { uri: p.uri, levels: undefined, maxWitnesses: 1, docsBase: null, maxDiagnostics: 0, format: st.format, plumeInit: settings.plumeInit },

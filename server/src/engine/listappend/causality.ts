@@ -12,11 +12,9 @@ import { allEdgesAcyclic, allEdgesWithRtAcyclic, rtChain } from './list-graph.ts
  * Linear in the lists' elements: only asked once a cycle is known to exist (observedAppendersCycles).
  */
 function forEachOtherAppender(inf: ListInference, add: (u: number, t: number, o: number, v: number) => void): void {
-  const { h, included, edges } = inf;
+  const { h, included, source } = inf;
   const ls = h.opListStart as Int32Array;
   const elems = h.listElems as Int32Array;
-  const source = new Int32Array(h.opCount).fill(-1);
-  for (let i = 0; i < edges.length; i++) if (edges.kind.data[i] === LK_WR) source[edges.op.data[i]] = edges.from.data[i];
   const stamp = new Int32Array(h.txnCount).fill(-1);
   for (let t = 1; t < h.txnCount; t++) {
     if (included[t] === 0) continue;

@@ -94,22 +94,22 @@ export function cycleInference(inf: ListInference): ListInference {
   return cyclic === null ? inf : withObservedAppenders(inf, cyclic);
 }
 
-/**
- * so ∪ wr alone, wr from every observed appender (a causality cycle, which breaks every level as a
- * read-consistency error): its smallest cycle, or null. `full`: cycleInference(inf), whose edges
- * the cycle indexes.
- */
-export function smallestCausalityCycle(inf: ListInference, full: ListInference): CycleEdge[] | null {
-  // cycleInference's graph holds so ∪ wr: acyclic there (it returned the inference itself), acyclic here.
-  if (full === inf || observedAppendersCycles(inf, bit(LK_SO) | bit(LK_WR), false) === null) return null;
-  return new CycleGraph(full, false).smallest({ allowed: bit(LK_SO) | bit(LK_WR), start: LK_WR, phases: 1, startPhase: 0, step: () => 0, accept: () => true }, false);
+/** so ∪ wr alone: a causality cycle, which breaks every level as a read-consistency error. */
+const CAUSALITY: ClassRule = { allowed: bit(LK_SO) | bit(LK_WR), start: LK_WR, phases: 1, startPhase: 0, step: () => 0, accept: () => true };
+
+export interface CycleSearch {
+  /** The smallest cycle of each class found. */
+  found: FoundCycle[];
+  /** The smallest so ∪ wr cycle, or null. */
+  causality: CycleEdge[] | null;
 }
 
 /**
- * The smallest cycle of each class, searched with only the edges the class allows; classes not
- * found without rt are searched again with rt (their -realtime variants) when times exist.
+ * On one graph (pass cycleInference(inf) for the spec's wr): the smallest cycle of each class,
+ * searched with only the edges the class allows, classes not found without rt searched again
+ * with rt (their -realtime variants) when times exist; and the smallest causality cycle.
  */
-export function findCycles(inf: ListInference, withRealtime: boolean, classes: readonly CycleClass[]): FoundCycle[] {
+export function findCycles(inf: ListInference, withRealtime: boolean, classes: readonly CycleClass[]): CycleSearch {
   const g = new CycleGraph(inf, withRealtime);
   const out: FoundCycle[] = [];
   for (const cls of classes) {
@@ -123,7 +123,7 @@ export function findCycles(inf: ListInference, withRealtime: boolean, classes: r
       if (c) out.push({ cls, realtime: true, edges: c });
     }
   }
-  return out;
+  return { found: out, causality: g.smallest(CAUSALITY, false) };
 }
 
 class CycleGraph {

@@ -80,6 +80,8 @@ export interface ListInference {
   /** The append op that appended value v to key k, or -1. */
   appenderOf(k: number, v: number): number;
   edges: ListEdges;
+  /** Per list read of an included transaction: its source (the transaction of its wr edge), -1 for the initial state or none. */
+  source: Int32Array;
   /** Per key, the included transactions whose append to it no read observed: unTxns[unStart[k] .. unStart[k+1]). */
   unStart: Int32Array;
   unTxns: Int32Array;
@@ -94,12 +96,6 @@ export interface ListInference {
   rereads: [number, number][];
   /** Rereads past the MAX_FINDINGS_PER_CODE kept in `rereads` (counted, not listed). */
   rereadsHidden: number;
-  /**
-   * The same for a read after the transaction's own appends (internal: the axioms check only its
-   * tail, the own appends): reported, breaking no level.
-   */
-  innerRereads: [number, number][];
-  innerRereadsHidden: number;
   /** Whether a finding above makes every level fail. */
   inconsistent: boolean;
 }
@@ -236,9 +232,7 @@ export function inferListAppend(h: History): ListInference {
   // Spans, key names and list subarrays are made only for a finding: this loop runs once per read.
   const external = new Uint8Array(opCount);
   const rereads: [number, number][] = [];
-  const innerRereads: [number, number][] = [];
   let rereadsHidden = 0;
-  let innerRereadsHidden = 0;
   /** 1: the list read is a prefix of its key's version order (it has a place in it). */
   const prefixRead = new Uint8Array(opCount);
   const incompatibleKeys = new Uint8Array(h.keyCount);
@@ -333,12 +327,8 @@ export function inferListAppend(h: History): ListInference {
           const m = ls[prev + 1] - p0;
           let same = n === m + since;
           for (let i = 0; i < m && same; i++) same = elemsAll[ls0 + i] === elemsAll[p0 + i];
-          // After the transaction's own appends the read is internal: the axioms ask of it only that
-          // it ends with them (checked above), so such a reread is reported but breaks no level.
-          const list = external[o] === 1 ? rereads : innerRereads;
-          if (!same && list.length < MAX_FINDINGS_PER_CODE) list.push([o, prev]);
-          else if (!same && list === rereads) rereadsHidden++;
-          else if (!same) innerRereadsHidden++;
+          if (!same && rereads.length < MAX_FINDINGS_PER_CODE) rereads.push([o, prev]);
+          else if (!same) rereadsHidden++;
         }
       }
       // G1b: the last element's writer appended to k again later (a read with a bad element or a
@@ -397,10 +387,10 @@ export function inferListAppend(h: History): ListInference {
   }
 
   const found = findings.done();
-  const { edges, unStart, unTxns } = buildEdges(h, included, verStart, verElems, verApp, longestRead, appendPos, external, prefixRead, appenderOf);
+  const { edges, source, unStart, unTxns } = buildEdges(h, included, verStart, verElems, verApp, longestRead, appendPos, external, prefixRead, appenderOf);
   return {
-    h, included, listKey, verStart, verElems, longestRead, appendPos, external, prefixRead, appenderOf, edges, unStart, unTxns,
-    findings: found, rereads, rereadsHidden, innerRereads, innerRereadsHidden,
+    h, included, listKey, verStart, verElems, longestRead, appendPos, external, prefixRead, appenderOf, edges, source, unStart, unTxns,
+    findings: found, rereads, rereadsHidden,
     inconsistent: found.some((f) => f.severity === 'error'),
   };
 }
@@ -417,7 +407,7 @@ export function listText(h: History, list: ArrayLike<number>): string {
 }
 
 function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verElems: Int32Array, verApp: Int32Array, longestRead: Int32Array,
-  appendPos: Int32Array, external: Uint8Array, prefixRead: Uint8Array, appenderOf: (k: number, v: number) => number): { edges: ListEdges; unStart: Int32Array; unTxns: Int32Array } {
+  appendPos: Int32Array, external: Uint8Array, prefixRead: Uint8Array, appenderOf: (k: number, v: number) => number): { edges: ListEdges; source: Int32Array; unStart: Int32Array; unTxns: Int32Array } {
   const { opCount, opKind, opKey, opValue, opTxn, txnCount, txnOpStart } = h;
   const e = new ListEdges();
   const ls = h.opListStart ?? new Int32Array(opCount + 1);
@@ -478,12 +468,10 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
     }
   }
   // wr: from the appender of the last element the read did not append itself (the read's source).
-  // The appenders of the earlier elements precede it in ww, so their wr edges add no path to any
-  // cycle class (a ww path stands in for each); the levels that need every observed appender (RC,
-  // RA, CC premises) read them from the lists, and the causality check has its own (causality.ts).
-  const wrStamp = new Int32Array(txnCount).fill(-1);
-  let extraWr = 0;
-  const extraWrMax = opCount + 1024;
+  // The appenders of the earlier elements precede it in ww, which stands in for their edges on
+  // reachability; the levels that need every observed appender (RC, RA, CC premises) read them
+  // from the lists, and the cycle search adds them where a cycle can use one (causality.ts).
+  const source = new Int32Array(opCount).fill(-1);
   for (let t = 1; t < txnCount; t++) {
     if (included[t] === 0) continue;
     for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
@@ -499,18 +487,8 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
         const a = pre ? verApp[off + i] : appenderOf(k, elems[i]);
         if (a < 0 || opTxn[a] === t || included[opTxn[a]] === 0) continue;
         src = opTxn[a];
+        source[o] = src;
         e.add(src, t, LK_WR, k, o, elems[i], -1);
-      }
-      // A read with no place in the version order has no ww path from its other elements'
-      // appenders to its source: their wr edges directly (an error already; bounded in number).
-      if (!pre && src >= 0) {
-        for (let i = ls[o]; i < ls[o + 1] && extraWr < extraWrMax; i++) {
-          const a = appenderOf(k, elems[i]);
-          if (a < 0 || opTxn[a] === t || opTxn[a] === src || included[opTxn[a]] === 0 || wrStamp[opTxn[a]] === o) continue;
-          wrStamp[opTxn[a]] = o;
-          e.add(opTxn[a], t, LK_WR, k, o, elems[i], -1);
-          extraWr++;
-        }
       }
       if (external[o] === 0) continue;
       const n = ls[o + 1] - ls[o];
@@ -531,7 +509,7 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
       }
     }
   }
-  return { edges: e, unStart, unTxns: unOps.map((o) => opTxn[o]) };
+  return { edges: e, source, unStart, unTxns: unOps.map((o) => opTxn[o]) };
 }
 
 export { listOf };

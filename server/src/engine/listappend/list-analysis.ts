@@ -4,7 +4,7 @@ import { finding, hiddenFindingsMessage, MAX_FINDINGS_PER_CODE, type Finding, ty
 import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
 import { opSpan, txnSpan } from '../model/reads-from.ts';
 import { anomalyRow, CYCLE_CLASSES, LIST_LEVELS, type AnomalyCode, type ListLevel } from './anomaly-table.ts';
-import { cycleInference, findCycles, smallestCausalityCycle, type CycleEdge } from './cycles.ts';
+import { cycleInference, findCycles, type CycleEdge } from './cycles.ts';
 import { hasListOps, inferListAppend, LIST_EDGE_NAMES, listOf, listText, LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
 import { levelById, levelRow, weakerOrEqual } from '../levels/levels.ts';
 import { memoByObject } from '../util/memo.ts';
@@ -87,26 +87,12 @@ function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
   // (a lost update among many unread appends must not leave PSI or SI undecided).
   const anomalies: ListAnomaly[] = [];
   const hasTimes = h.txnTimeStart !== undefined;
-  // A causality cycle is a G1c cycle too, and may be shorter than any the one-source wr edges show
-  // (its wr edge from an earlier element's appender): then it is G1c's cycle.
   // Cycles run on the graph with a wr edge from every observed appender where one can close a cycle.
   const full = cycleInference(inf);
-  const causalCycle = smallestCausalityCycle(inf, full);
-  const causal = causalCycle ? { cycle: causalCycle, inf: full } : null;
-  const cycles = findCycles(full, hasTimes, CYCLE_CLASSES).map((c) => ({ ...c, inf: full }));
-  if (causal) {
-    const g1c = cycles.findIndex((c) => c.cls === 'G1c' && !c.realtime);
-    const mine = { cls: 'G1c' as const, realtime: false, edges: causal.cycle, inf: causal.inf };
-    if (g1c < 0) {
-      // In the catalogue's order (after a G0 found without rt), and no -realtime variant beside it.
-      const rt = cycles.findIndex((c) => c.cls === 'G1c');
-      if (rt >= 0) cycles.splice(rt, 1);
-      cycles.splice(cycles.length > 0 && cycles[0].cls === 'G0' && !cycles[0].realtime ? 1 : 0, 0, mine);
-    } else if (causal.cycle.length < cycles[g1c].edges.length) cycles[g1c] = mine;
-  }
+  const { found: cycles, causality } = findCycles(full, hasTimes, CYCLE_CLASSES);
   for (const c of cycles) {
     const code = (c.realtime ? `${c.cls}-realtime` : c.cls) as AnomalyCode;
-    const cycle = c.edges.map((x) => explainEdge(c.inf, x));
+    const cycle = c.edges.map((x) => explainEdge(full, x));
     const first = c.edges[0].from;
     const row = anomalyRow(code);
     anomalies.push({
@@ -122,14 +108,12 @@ function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
     const last = lost[MAX_FINDINGS_PER_CODE - 1].anomaly;
     anomalies.push({ ...last, message: hiddenFindingsMessage('lost-update', lost.length - MAX_FINDINGS_PER_CODE), related: [] });
   }
-  const rereads = (pairs: [number, number][], hidden: number, breaks: boolean): void => {
-    anomalies.push(...pairs.map(([o, prev]) => ({ ...rereadAnomaly(h, o, prev), ...(breaks ? {} : { breaksNothing: true }) })));
-    // The rest counted in one (a history can reread wrongly in every transaction): at the last one
-    // kept, whose reader's level decides its severity like the others'.
-    if (hidden > 0) anomalies.push({ ...anomalies[anomalies.length - 1], message: hiddenFindingsMessage('internal', hidden), related: [] });
-  };
-  rereads(inf.rereads, inf.rereadsHidden, true);
-  rereads(inf.innerRereads, inf.innerRereadsHidden, false);
+  // A reread after the transaction's own appends is internal: the axioms ask of it only that it end
+  // with them (inferListAppend checks that), so it is reported but breaks no level.
+  anomalies.push(...inf.rereads.map(([o, prev]) => ({ ...rereadAnomaly(h, o, prev), ...(inf.external[o] === 0 ? { breaksNothing: true } : {}) })));
+  // The rest counted in one (a history can reread wrongly in every transaction): at the last one
+  // kept, whose reader's level decides its severity like the others'.
+  if (inf.rereadsHidden > 0) anomalies.push({ ...anomalies[anomalies.length - 1], message: hiddenFindingsMessage('internal', inf.rereadsHidden), related: [] });
   const broken = new Set<ListLevel>();
   for (const a of anomalies) for (const l of levelsBroken(a)) broken.add(l);
 
@@ -146,7 +130,7 @@ function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
     else v = uniform(l);
     verdicts.set(l, v);
   }
-  const findings: Finding[] = [...inf.findings, ...causalityFindings(causal)];
+  const findings: Finding[] = [...inf.findings, ...causalityFindings(full, causality)];
   for (const a of anomalies) {
     const related: RelatedSpan[] = a.related ?? a.cycle.map((x) => ({ span: x.span, message: edgeSentence(x) }));
     findings.push(finding(a.code, 'error', a.message, a.span, related));
@@ -296,9 +280,9 @@ function lostUpdates(inf: ListInference): LostUpdate[] {
  * A cycle of session order and observed appends (so ∪ wr) is a read-consistency error, as in
  * register histories (`causality-cycle`, at each read on it); it is also the G1c anomaly.
  */
-function causalityFindings(found: { cycle: CycleEdge[]; inf: ListInference } | null): Finding[] {
-  if (!found) return [];
-  const edges = found.cycle.map((x) => explainEdge(found.inf, x));
+function causalityFindings(full: ListInference, cycle: CycleEdge[] | null): Finding[] {
+  if (!cycle) return [];
+  const edges = cycle.map((x) => explainEdge(full, x));
   const whole = edges.map(edgeSentence).join('; ');
   const related: RelatedSpan[] = edges.map((x) => ({ span: x.span, message: edgeSentence(x) }));
   return edges.filter((x) => x.kind === 'wr').map((x) => finding('causality-cycle', 'error', `information flows in a circle: ${whole}`, x.span, related));

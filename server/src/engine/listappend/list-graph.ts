@@ -3,6 +3,7 @@
 import { buildListCsr, type Csr } from '../util/graph.ts';
 import { Int32Vec } from '../util/int-vec.ts';
 import { memoByObject } from '../util/memo.ts';
+import { lowerBound, upperBound } from '../util/sorted.ts';
 import type { ListEdges, ListInference } from './infer.ts';
 
 /** A CSR of list edges with each slot's edge kind beside it (read in slot order, not by edge id). */
@@ -100,30 +101,6 @@ export const allEdgesWithRtAcyclic = memoByObject((inf: ListInference): boolean 
   const rt = rtChain(inf);
   return rt ? unionAcyclic(allEdgesCsr(inf), -1, null, rt.chain.nodeCount, rt.chain) : allEdgesAcyclic(inf);
 });
-
-/** The first index whose value is not below x (sorted ascending). */
-function lowerBound(sorted: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** The first index whose value is above x (sorted ascending). */
-function upperBound(sorted: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] > x) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
 
 /** The first index of `sorted` (transactions by start) whose start is after `time`. */
 export function firstStartAfter(sorted: ArrayLike<number>, start: Float64Array, time: number): number {

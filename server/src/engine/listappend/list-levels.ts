@@ -246,7 +246,7 @@ export class ListLevelContext {
         } else if (p > curMax2[k]) curMax2[k] = p;
       }
     };
-    const source = this.sources();
+    const source = this.inf.source;
     /** The largest position of k a premise transaction other than read o's source appended. */
     const premiseMax = (o: number, k: number): number => (curTxn[k] === source[o] ? curMax2[k] : curMax[k]);
     /** The version position an external read r returned (its length - 1). */
@@ -290,7 +290,7 @@ export class ListLevelContext {
     const S = h.sessionCount;
     const e = inf.edges;
     const rwOut = this.byKind(LK_RW, false);
-    const source = this.sources();
+    const source = this.inf.source;
     for (let t = 1; t < h.txnCount; t++) {
       if (inf.included[t] === 0 || lvl[t] !== level) continue;
       for (let p = rwOut.start[t]; p < rwOut.start[t + 1]; p++) {
@@ -317,18 +317,6 @@ export class ListLevelContext {
     const h = this.h;
     const r = this.inf.edges.op.data[i];
     return ((h.opListStart as Int32Array)[r + 1] - (h.opListStart as Int32Array)[r]) - 1;
-  }
-
-  private sourceOf: Int32Array | null = null;
-
-  /** Per list read: its source (the transaction of its wr edge), -1 for the initial state or none. */
-  private sources(): Int32Array {
-    if (this.sourceOf) return this.sourceOf;
-    const e = this.inf.edges;
-    const out = new Int32Array(this.h.opCount).fill(-1);
-    for (let i = 0; i < e.length; i++) if (e.kind.data[i] === LK_WR && out[e.op.data[i]] < 0) out[e.op.data[i]] = e.from.data[i];
-    this.sourceOf = out;
-    return out;
   }
 
   /**

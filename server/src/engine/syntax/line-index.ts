@@ -1,5 +1,7 @@
 // Converts UTF-16 offsets to zero-based line/character positions (LSP style), only at the edges.
 
+import { lowerBound } from '../util/sorted.ts';
+
 export interface Position {
   line: number;
   character: number;
@@ -41,7 +43,7 @@ export function utf8Sequences(bytes: Uint8Array): Utf8Sequences | null {
     const b = bytes[i];
     if (b < 0xc0) continue;
     at.push(i);
-    extra.push(b >= 0xf0 ? 2 : b >= 0xe0 ? 2 : 1);
+    extra.push(b >= 0xe0 ? 2 : 1); // 3 bytes: one code unit; 4 bytes: two
   }
   return { at: Int32Array.from(at), extra: Uint8Array.from(extra) };
 }
@@ -90,15 +92,8 @@ export class LineIndex {
   /** Bytes in [from, to) beyond the UTF-16 code units they encode. */
   private extraBytes(from: number, to: number): number {
     const { at, extra } = this.wide as Utf8Sequences;
-    let lo = 0;
-    let hi = at.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (at[mid] < from) lo = mid + 1;
-      else hi = mid;
-    }
     let sum = 0;
-    for (let i = lo; i < at.length && at[i] < to; i++) sum += extra[i];
+    for (let i = lowerBound(at, from); i < at.length && at[i] < to; i++) sum += extra[i];
     return sum;
   }
 

@@ -3,6 +3,7 @@
 import type { EdgeList } from '../model/edges.ts';
 import type { WrittenHistory } from './read-stage.ts';
 import type { Verdict } from './verdict.ts';
+import { liftWitness } from '../witness/strong-witness.ts';
 
 /** Forced co edges as plain columns (from, to: transactions; a: the forcing read; b: its premise, a read or negative). */
 export interface ForcedIds {
@@ -17,11 +18,7 @@ const opOf = (w: WrittenHistory, o: number): number => (o >= 0 ? w.opOrigin[o] :
 
 /** A verdict whose witness and commit order name written ids. */
 export function writtenVerdict(v: Verdict, w: WrittenHistory): Verdict {
-  const witness = v.witness && {
-    ...v.witness,
-    edges: v.witness.edges.map((e) => ({ ...e, from: txnOf(w, e.from), to: txnOf(w, e.to), readOp: opOf(w, e.readOp) })),
-    ...(v.witness.readOps ? { readOps: v.witness.readOps.map((o) => opOf(w, o)) } : {}),
-  };
+  const witness = v.witness && liftWitness(v.witness, w);
   return { ...v, witness, ...(v.order ? { order: v.order.map((t) => txnOf(w, t)) } : {}) };
 }
 

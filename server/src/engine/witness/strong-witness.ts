@@ -231,7 +231,7 @@ function findCycle(n: number, edges: { from: number; to: number; edge: WitnessEd
 }
 
 /** A witness found on a sub-history, with transaction and operation ids of the history it came from. */
-export function liftWitness(w: Witness, sub: Restricted): Witness {
+export function liftWitness(w: Witness, sub: Pick<Restricted, 'txnOrigin' | 'opOrigin'>): Witness {
   const op = (o: number): number => (o >= 0 ? sub.opOrigin[o] : o);
   return {
     ...w,
