@@ -1,8 +1,10 @@
-// Other checkers' own test histories (PolySI's and IsoVista's verifier tests, Elle's test suite, dbcop's tests, Plume's anomalous patterns) as fixtures: IsoCheck's verdicts against theirs.
+// Other checkers' own test histories (PolySI's and IsoVista's verifier tests, Elle's test suite, dbcop's tests, Plume's anomalous patterns, Cobra's histories) as fixtures: IsoCheck's verdicts against theirs.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzeHistText, analyzeSource } from '../server/src/engine/analyze.ts';
 import { readHistory } from '../server/src/engine/readers/registry.ts';
@@ -305,5 +307,66 @@ describe("dbcop's test histories (test/fixtures/dbcop-tests)", () => {
       }
       assert.equal(verdictString(a), DBCOP_TESTS[file].verdicts);
     });
+  }
+});
+
+/**
+ * Cobra's histories (test/fixtures/cobra, SOURCES.md there): CobraLogs' known serializability
+ * violations (whole, or excerpts of the large ones) and two of its benchmark histories, converted
+ * from Cobra's binary logs by cobra2hist.ts; each file carries Cobra's verdict as `expect SER …`.
+ * IsoCheck's RC RA CC PC PSI SI SER:
+ */
+const COBRA: Record<string, string> = {
+  'chengRW-100.hist': '✓✓✓✓✓✓✓',
+  'chengRW-200.hist': '✓✓✓✓✓✓✓',
+  'cock-G2.hist': '✓✓✓✓✓✓✗',
+  'cock-blog.hist': '✗✗✗✗✗✗✗',
+  'fauna-page-excerpt.hist': '✗✗✗✗✗✗✗',
+  'yuga-G2-a-excerpt.hist': '✓✓✓✓✓✓✗',
+  'yuga-G2-b-excerpt.hist': '✓✓✓✓✓✓✗',
+  'yuga-G2-c-excerpt.hist': '✓✓✓✓✓✓✗',
+};
+
+describe("Cobra's histories (test/fixtures/cobra)", () => {
+  checkHistTable(join(ROOT, 'test', 'fixtures', 'cobra'), COBRA);
+});
+
+/** One record of Cobra's binary client log: a tag, then 8-byte big-endian integers. */
+function cobraRecord(tag: string, ...fields: bigint[]): Buffer {
+  const b = Buffer.alloc(1 + 8 * fields.length);
+  b.write(tag, 0, 'latin1');
+  fields.forEach((f, i) => b.writeBigUInt64BE(f, 1 + 8 * i));
+  return b;
+}
+
+test('cobra2hist.ts reads Cobra\'s log records, initial reads and reads of unlogged writes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'isocheck-cobra-'));
+  try {
+    const INIT = 0xbebeebeen;
+    const NULL = 0xdeadbeefn;
+    // T0: t1 writes x (wid 11) and y (wid 12); t2 reads x from t1. T1: t3 reads y initial (null),
+    // x from t1, and z from t9, which no log holds; then writes y (wid 13).
+    writeFileSync(join(dir, 'T0.log'), Buffer.concat([
+      cobraRecord('S', 1n), cobraRecord('W', 11n, 0xa1n, 5n), cobraRecord('W', 12n, 0xa2n, 6n), cobraRecord('C', 1n),
+      cobraRecord('S', 2n), cobraRecord('R', 1n, 11n, 0xa1n, 5n), cobraRecord('C', 2n),
+    ]));
+    writeFileSync(join(dir, 'T1.log'), Buffer.concat([
+      cobraRecord('S', 3n), cobraRecord('R', NULL, NULL, 0xa2n, 0n), cobraRecord('R', 1n, 11n, 0xa1n, 5n),
+      cobraRecord('R', 9n, 99n, 0xa3n, 7n), cobraRecord('W', 13n, 0xa2n, 8n), cobraRecord('R', INIT, INIT, 0xa4n, 0n), cobraRecord('C', 3n),
+    ]));
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'fixtures', 'cobra', 'cobra2hist.ts'), dir, 'synthetic', 'violated'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const body = r.stdout.slice(r.stdout.indexOf('history "Cobra synthetic"'));
+    assert.equal(body, [
+      'history "Cobra synthetic"', 'expect SER violated', '',
+      'session T0', '  t1: w(ka1, 11) w(ka2, 12)', '  t2: r(ka1, 11)', '',
+      'session T1', '  t3: r(ka2, init) r(ka1, 11) r(ka3, 99) w(ka2, 13) r(ka4, init)', '',
+    ].join('\n'));
+    assert.match(r.stdout, /t3 reads ka3 from write 63 of t9, which no log holds/);
+    const a = analyzeHistText(r.stdout);
+    assert.deepEqual(a.findings.filter((f) => f.code === 'syntax' || f.code === 'expectation-failed').map((f) => f.message), []);
+    assert.deepEqual(a.findings.map((f) => f.code).filter((c) => c === 'thin-air'), ['thin-air']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
