@@ -212,3 +212,40 @@ test('the fuzzer\'s histories: PC on two lost-update sessions is decided, not im
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an anomaly is an error only where it breaks a level its own transactions run at (mixed runs)', () => {
+  const skew = (tag: string, level = 'SER'): Analysis => analyzeHistText(`level ${level}\nsession A\n  T1${tag}: r(x, []) a(y, 1)\nsession B\n  T2${tag}: r(y, []) a(x, 2)\n`);
+  const g2 = (a: Analysis) => a.findings.find((f) => f.code === 'G2-item');
+  // Both at SI: SI allows write skew, whatever the file's level says of untagged transactions.
+  const si = skew(' [SI]');
+  assert.equal(si.mixed?.consistent, true);
+  assert.equal(g2(si)?.severity, 'information');
+  // Untagged, at the file's SER: an error, as the mixed run is violated.
+  const ser = skew('');
+  assert.equal(ser.mixed?.consistent, false);
+  assert.equal(g2(ser)?.severity, 'error');
+  // No claim at all: information.
+  const none = analyzeHistText('session A\n  T1: r(x, []) a(y, 1)\nsession B\n  T2: r(y, []) a(x, 2)\n');
+  assert.equal(g2(none)?.severity, 'information');
+});
+
+test('on random tagged list histories an error anomaly always comes with a violated mixed verdict', () => {
+  const rng = new Rng(4711);
+  let errors = 0;
+  let softened = 0;
+  for (let seed = 1; seed <= 1500; seed++) {
+    const pick = (): string => LEVELS[rng.below(LEVELS.length)];
+    const text = `level ${pick()}\n` + smallListHistory(seed).replace(/^(\s*)(T\d+)( aborted| unknown)?( @[^:]*)?:/gm,
+      (_m, indent: string, id: string, status = '', times = '') => `${indent}${id}${rng.below(3) === 0 ? '' : ` [${pick()}]`}${status}${times}:`);
+    const a = analyzeHistText(text);
+    for (const f of a.findings) {
+      if (parseAnomaly(f.code) === null || f.code === 'aborted-read' || f.code === 'intermediate-read') continue;
+      if (!anomalyRow(parseAnomaly(f.code)!).edges && f.code !== 'lost-update' && f.code !== 'internal') continue;
+      if (f.severity === 'error') {
+        errors++;
+        assert.equal(a.mixed?.consistent, false, `seed ${seed}: ${f.code} is an error but the mixed verdict holds\n${text}`);
+      } else softened++;
+    }
+  }
+  assert.ok(errors > 50 && softened > 50, `errors ${errors}, information ${softened}`);
+});

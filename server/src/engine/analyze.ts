@@ -18,8 +18,8 @@ import { readJepsenEdn } from './readers/edn-reader.ts';
 import { readJepsenJson } from './readers/json-events-reader.ts';
 import { utf8 } from './util/utf8.ts';
 import { hasListOps } from './listappend/infer.ts';
-import { analyzeListAppend, anomalySeverity, levelsBroken, type ListAnalysis } from './listappend/list-analysis.ts';
-import { anomalyExpectations, claimedListLevels, listWitness, mixedListLevels } from './listappend/list-verdicts.ts';
+import { analyzeListAppend, type ListAnalysis } from './listappend/list-analysis.ts';
+import { anomalyExpectations, breaksClaim, claimedListLevels, listWitness, mixedListLevels } from './listappend/list-verdicts.ts';
 import type { ListLevel } from './listappend/anomaly-table.ts';
 
 export type { Verdict, VerdictBasis } from './verdicts/verdict.ts';
@@ -128,13 +128,9 @@ export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): An
     // The anomalies (cycles, lost updates, re-read internal) come last, one finding each: an error
     // only where they break a claimed level; the inference's findings before them break every level.
     const firstAnomaly = list.findings.length - list.anomalies.length;
-    // A re-read internal breaks only its reader's level (in a mixed history, its tag): an error when that is claimed.
-    const readerLevel = (t: number): ListLevel => (h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : d?.level ? d.level.level : 'SER');
     list.findings.forEach((f, i) => {
       const a = i >= firstAnomaly ? list.anomalies[i - firstAnomaly] : null;
-      const severity = !a ? f.severity
-        : a.reader !== undefined ? (claimed.length > 0 && levelsBroken(a).includes(readerLevel(a.reader)) ? 'error' : 'information')
-          : anomalySeverity(a.code, claimed);
+      const severity = !a ? f.severity : breaksClaim(a, claimed) ? 'error' : 'information';
       findings.push({ ...f, severity: soften(severity) });
     });
   }

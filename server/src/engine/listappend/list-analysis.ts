@@ -1,6 +1,6 @@
 // The list-append analysis of one history: findings, named anomalies with their cycles in plain sentences, and level verdicts.
 
-import { finding, hiddenFindingsMessage, MAX_FINDINGS_PER_CODE, type Finding, type RelatedSpan, type Severity, type Span } from '../model/diagnostics.ts';
+import { finding, hiddenFindingsMessage, MAX_FINDINGS_PER_CODE, type Finding, type RelatedSpan, type Span } from '../model/diagnostics.ts';
 import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
 import { opSpan, txnSpan } from '../model/reads-from.ts';
 import { anomalyRow, CYCLE_CLASSES, LIST_LEVELS, type AnomalyCode, type ListLevel } from './anomaly-table.ts';
@@ -31,12 +31,12 @@ export interface ListAnomaly {
   /** The cycle (empty for lost-update, which names its transactions in `txns`). */
   cycle: AnomalyEdge[];
   txns: string[];
+  /** The transactions involved, as ids: the cycle's, a lost update's two, a re-read's reader (their levels decide the severity). */
+  txnIds: number[];
   message: string;
   span: Span;
   /** Related places when there is no cycle (lost-update: both reads). */
   related?: RelatedSpan[];
-  /** A re-read internal: the reading transaction, whose own level its severity depends on. */
-  reader?: number;
   /** A reread after the transaction's own appends: reported, but the axioms find no level broken. */
   breaksNothing?: boolean;
 }
@@ -96,7 +96,7 @@ function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
     const first = c.edges[0].from;
     const row = anomalyRow(code);
     anomalies.push({
-      code, cycle, txns: c.edges.map((x) => h.names.txnName(x.from)),
+      code, cycle, txns: c.edges.map((x) => h.names.txnName(x.from)), txnIds: c.edges.map((x) => x.from),
       message: `${code}: ${row.meaning}: ${cycle.map(edgeSentence).join('; ')}`,
       span: txnSpan(h, first),
     });
@@ -112,7 +112,7 @@ function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
   // with them (inferListAppend checks that), so it is reported but breaks no level.
   anomalies.push(...inf.rereads.map(([o, prev]) => ({ ...rereadAnomaly(h, o, prev), ...(inf.external[o] === 0 ? { breaksNothing: true } : {}) })));
   // The rest counted in one (a history can reread wrongly in every transaction): at the last one
-  // kept, whose reader's level decides its severity like the others'.
+  // kept, whose reader's level decides its severity like the others' (analyze.ts, breaksClaim).
   if (inf.rereadsHidden > 0) anomalies.push({ ...anomalies[anomalies.length - 1], message: hiddenFindingsMessage('internal', inf.rereadsHidden), related: [] });
   const broken = new Set<ListLevel>();
   for (const a of anomalies) for (const l of levelsBroken(a)) broken.add(l);
@@ -267,7 +267,7 @@ function lostUpdates(inf: ListInference): LostUpdate[] {
       out.push({
         a: h.opTxn[prev], b: t,
         anomaly: {
-          code: 'lost-update', cycle: [], txns: [A, B], message, span: txnSpan(h, t),
+          code: 'lost-update', cycle: [], txns: [A, B], txnIds: [h.opTxn[prev], t], message, span: txnSpan(h, t),
           related: [{ span: opSpan(h, prev), message: `${A} read ${keyName} = ${list}` }, { span: opSpan(h, o), message: `${B} read ${keyName} = ${list}` }],
         },
       });
@@ -302,11 +302,6 @@ function rereadAnomaly(h: History, o: number, prev: number): ListAnomaly {
   for (let p = prev + 1; p < o; p++) if (h.opKind[p] === OP_APPEND && h.opKey[p] === k) own.push(h.opValue[p]);
   const expected = listText(h, [...listOf(h, prev), ...own]);
   const message = `internal: ${T} read ${keyName} = ${listText(h, listOf(h, o))}, but it read ${keyName} = ${listText(h, listOf(h, prev))} earlier${own.length > 0 ? ` and appended ${own.map((v) => h.names.valueText(v)).join(', ')} since` : ''}, so this read must return ${expected}`;
-  return { code: 'internal', cycle: [], txns: [T], message, span: opSpan(h, o), related: [{ span: opSpan(h, prev), message: `${T}'s earlier read of ${keyName}` }], reader: t };
+  return { code: 'internal', cycle: [], txns: [T], txnIds: [t], message, span: opSpan(h, o), related: [{ span: opSpan(h, prev), message: `${T}'s earlier read of ${keyName}` }] };
 }
 
-/** Severity of an anomaly finding: an error when it breaks a level the file claims (or the mixed levels). */
-export function anomalySeverity(code: AnomalyCode, claimed: readonly ListLevel[]): Severity {
-  const row = anomalyRow(code);
-  return claimed.some((l) => row.violates.includes(l)) ? 'error' : 'information';
-}

@@ -5,9 +5,9 @@ import type { History } from '../model/history.ts';
 import type { AnomalyExpectation, Directives } from '../syntax/hist-parser.ts';
 import type { Witness } from '../witness/witness.ts';
 import { anomalyRow, type ListLevel } from './anomaly-table.ts';
-import { reportedCodes, type ListAnalysis } from './list-analysis.ts';
+import { levelsBroken, reportedCodes, type ListAnalysis, type ListAnomaly } from './list-analysis.ts';
 import { listLevelId } from './list-levels.ts';
-import { levelById, levelRow } from '../levels/levels.ts';
+import { levelById, levelRow, weakerOrEqual } from '../levels/levels.ts';
 import { computeReadsFrom } from '../model/reads-from.ts';
 import { sessionTimeCycle } from '../witness/session-time-cycle.ts';
 
@@ -51,7 +51,7 @@ export function listWitness(list: ListAnalysis, level: ListLevel): Witness {
 }
 
 /** Each transaction's level in the mixed verdict, as level ids (untagged: the file's level, else SER). */
-export function mixedListLevels(h: History, d: Directives): Int8Array {
+export function mixedListLevels(h: History, d: Pick<Directives, 'level'>): Int8Array {
   const fallback = listLevelId(d.level ? d.level.level : 'SER');
   const out = new Int8Array(h.txnCount);
   for (let t = 1; t < h.txnCount; t++) {
@@ -60,14 +60,24 @@ export function mixedListLevels(h: History, d: Directives): Int8Array {
   return out;
 }
 
-/** The levels a file claims (its `level` and its tags): anomalies that break one of them are errors. */
-export function claimedListLevels(h: History, d: Directives | null): ListLevel[] {
-  const out = new Set<ListLevel>();
-  if (d?.level) out.add(d.level.level);
-  for (let t = 1; t < h.txnCount; t++) {
-    if (h.txnLevel[t] >= 0) out.add(levelById(h.txnLevel[t]));
-  }
-  return [...out];
+/**
+ * Each transaction's level when the file claims any (a `level` directive or a tagged transaction:
+ * the mixed run, untagged ones at the file's level, else SER), or null when it claims none.
+ */
+export function claimedListLevels(h: History, d: Directives | null): Int8Array | null {
+  if (!d?.level && !h.txnLevel.some((l, t) => t > 0 && l >= 0)) return null;
+  return mixedListLevels(h, d ?? { level: null });
+}
+
+/**
+ * Whether an anomaly breaks what the file claims, so that it is an error (spec: the mixed run's
+ * violations are the errors, homogeneous ones information): some level it breaks that every
+ * transaction it involves runs at or above. A write skew between two transactions tagged SI in a
+ * file whose `level` is SER breaks nobody's level; between two at SER it does.
+ */
+export function breaksClaim(a: ListAnomaly, levels: Int8Array | null): boolean {
+  if (!levels) return false;
+  return levelsBroken(a).some((l) => a.txnIds.every((t) => weakerOrEqual(l, levelById(levels[t]))));
 }
 
 /** `expect A found|absent` against what the analysis reported (nothing is reported without list operations). */
