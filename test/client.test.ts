@@ -32,8 +32,8 @@ test('the export names transactions as the CLI does (⊥ is init) and maps state
   const analysis: AnalysisResult = {
     uri: 'file:///h.hist', version: 1, title: 'fractured read', strongest: 'RC', sessions: [], wr: [], wrTotal: 0, forced: [], mixed: null,
     transactions: [
-      { id: 0, name: '⊥', session: -1, position: -1, level: null, aborted: false, range: null, extent: null, operations: 0, ops: [] },
-      { id: 1, name: 'T1', session: 0, position: 0, level: null, aborted: false, range: range(15, 2, 5), extent: range(15, 2, 21), operations: 2, ops: ["w(x, 1)", "w(y, 1)"] },
+      { id: 0, name: '⊥', session: -1, position: -1, level: null, aborted: false, unknown: false, notRun: false, range: null, extent: null, operations: 0, ops: [] },
+      { id: 1, name: 'T1', session: 0, position: 0, level: null, aborted: false, unknown: false, notRun: false, range: range(15, 2, 5), extent: range(15, 2, 21), operations: 2, ops: ["w(x, 1)", "w(y, 1)"] },
     ],
     levels: [
       { level: 'RC', state: 'ok', witness: null, note: null },

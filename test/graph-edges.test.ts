@@ -120,3 +120,22 @@ describe('the graph JSON of a large history', () => {
     assert.deepEqual(capped.levels, full.levels);
   });
 });
+
+describe('unknown transactions in the graph', () => {
+  test('an unknown one nobody read is marked not run; one read from ran; both drawn with their outcome', async () => {
+    const { layoutGraph, boxHeader } = await import('../server/src/engine/export/layout.ts');
+    const { renderSvg } = await import('../server/src/engine/export/svg-writer.ts');
+    const text = 'session A\n  T1 unknown: w(x, 1)\n  T2 unknown: w(y, 1)\nsession B\n  T3: r(x, 1)\n';
+    const j = analysisJsonOfAnalysis(analyzeHistText(text), 'file:///u.hist', 1);
+    const by = (name: string) => j.transactions.find((t) => t.name === name)!;
+    assert.deepEqual([by('T1'), by('T2'), by('T3')].map((t) => [t.unknown, t.notRun, t.aborted]), [[true, false, false], [true, true, false], [false, false, false]]);
+    const l = layoutGraph(j, { level: 'SER', kinds: { so: true, wr: true, co: true }, visible: null });
+    const box = (name: string) => l.nodes.find((n) => n.name === name)!;
+    assert.equal(boxHeader(box('T1')), 'T1 unknown');
+    assert.equal(boxHeader(box('T2')), 'T2 unknown, not run');
+    assert.match(renderSvg(l), /T2 unknown, not run/);
+    // The CLI's export is of the checked history: the transaction that never ran is not in it.
+    const checked = analysisData(sourceOfAnalysis(analyzeHistText(text), 'file:///u.hist'));
+    assert.deepEqual(checked.transactions.map((t) => `${t.name}${t.notRun ? '!' : ''}`), ['⊥', 'T1', 'T3']);
+  });
+});

@@ -170,11 +170,12 @@ test('the webview rejects analyses whose fields it reads are missing or out of r
   const base = {
     uri: 'file:///a.hist', version: 1, title: null, levels: [], mixed: null, strongest: null, wrTotal: 0, wr: [], forced: [],
     sessions: [{ id: 0, name: 's1', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 2 } }, transactions: [0] }],
-    transactions: [{ id: 0, name: 'T1', session: 0, position: 0, level: null, aborted: false, range: null, extent: null, operations: 1, ops: ['w(x, 1)'] }],
+    transactions: [{ id: 0, name: 'T1', session: 0, position: 0, level: null, aborted: false, unknown: false, notRun: false, range: null, extent: null, operations: 1, ops: ['w(x, 1)'] }],
   };
   assert.equal(isAnalysisResult(base), true);
   assert.equal(isAnalysisResult({ ...base, transactions: [{ ...base.transactions[0], session: 5 }] }), false);
   assert.equal(isAnalysisResult({ ...base, transactions: [{ ...base.transactions[0], position: 'x' }] }), false);
+  assert.equal(isAnalysisResult({ ...base, transactions: [{ ...base.transactions[0], notRun: 'no' }] }), false);
   assert.equal(isAnalysisResult({ ...base, forced: [{ level: 'RC', edges: [] }] }), false);
 });
 

@@ -258,7 +258,7 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
   test('no other page drives the graph: posted and synthetic messages are ignored, framing is refused', async () => {
     const forged = JSON.stringify({ type: 'analysis', analysis: {
       uri: 'playground:/history.hist', version: 1, title: 'FORGED', levels: [{ level: 'SER', state: 'ok', witness: null, note: null }], mixed: null, strongest: 'SER',
-      sessions: [], transactions: [{ id: 0, name: 'init', session: -1, position: -1, level: null, aborted: false, range: null, extent: null, operations: 0, ops: [] }],
+      sessions: [], transactions: [{ id: 0, name: 'init', session: -1, position: -1, level: null, aborted: false, unknown: false, notRun: false, range: null, extent: null, operations: 0, ops: [] }],
       wr: [], wrTotal: 0, forced: [],
     } });
     const shown = async (page: Page): Promise<string> => page.locator('.toolbar .title').innerText();

@@ -5,7 +5,7 @@ import './graph.css';
 import { select } from 'd3-selection';
 import { zoom, zoomIdentity, type D3ZoomEvent } from 'd3-zoom';
 import {
-  HEADER_H, LABEL_BASELINE, LABEL_PAD, MARGIN, OP_CHARS, OP_H, boxHeader, clipCells, laneTitle, layoutGraph, verdictOf, visibleSet, witnessSentences,
+  HEADER_H, LABEL_BASELINE, LABEL_PAD, MARGIN, OP_CHARS, OP_H, boxHeader, clipCells, laneTitle, layoutGraph, outcomeWords, verdictOf, visibleSet, witnessSentences,
   type LaidEdge, type Layout, type NodeBox,
 } from '../../server/src/engine/export/layout.ts';
 import { renderSvg, type Palette } from '../../server/src/engine/export/svg-writer.ts';
@@ -115,7 +115,7 @@ for (const [cls, text] of [['so', 'so: session order'], ['wr', 'wr: read from (k
   row.append(text);
 }
 const boxRow = el('div', legend);
-boxRow.textContent = 'dashed grey box: aborted transaction';
+boxRow.textContent = 'dashed grey box: aborted transaction, or an unknown one nobody read (it never ran)';
 
 // ---- zoom and pan ----------------------------------------------------------------------------------
 
@@ -381,13 +381,13 @@ function drawNodes(l: Layout): void {
       g.append('title');
       return g;
     });
-  boxes.attr('class', (d) => `box${d.aborted ? ' aborted' : ''}${d.witness ? ' witness' : ''}${d.bottom ? ' bottom' : ''}`)
+  boxes.attr('class', (d) => `box${d.aborted ? ' aborted' : ''}${d.notRun ? ' notrun' : ''}${d.witness ? ' witness' : ''}${d.bottom ? ' bottom' : ''}`)
     .attr('data-id', (d) => d.id).attr('data-name', (d) => d.name).attr('data-lane', (d) => d.lane)
     .attr('transform', (d) => `translate(${d.x},${d.y})`);
   boxes.select('rect').attr('width', (d) => d.w).attr('height', (d) => d.h);
   boxes.select('text.head').attr('x', 6).attr('y', 14)
     .text(boxHeader);
-  boxes.select('title').text((d) => (d.bottom ? 'the initial state' : [`${d.name}${d.aborted ? ' (aborted)' : ''}`, ...d.ops].join('\n')));
+  boxes.select('title').text((d) => (d.bottom ? 'the initial state' : [`${d.name}${outcomeWords(d)}`, ...d.ops].join('\n')));
   boxes.selectAll<SVGTextElement, string>('text.op').data((d) => d.ops).join('text').attr('class', 'op')
     .attr('x', 6).attr('y', (_d, i) => HEADER_H + 11 + i * OP_H).text((d) => clip(d, OP_CHARS));
   const pick = (d: NodeBox): void => {

@@ -94,6 +94,10 @@ export interface TransactionJson {
   /** Its own level tag, or null when untagged. */
   level: LevelName | null;
   aborted: boolean;
+  /** Its outcome as written is `unknown`: the client never learned whether it committed. */
+  unknown: boolean;
+  /** An `unknown` transaction nobody read from: it counts as never having run, and the checks leave it out. */
+  notRun: boolean;
   /** The header `T1 [RA]:`; null for ⊥. */
   range: JsonRange | null;
   /** Header through last operation; null for ⊥. */

@@ -101,7 +101,7 @@ export function isAnalysisResult(x: unknown): x is AnalysisResult {
   const txn = (t: unknown): boolean => isNum(t) && t >= 0 && t < n && Number.isInteger(t);
   const okTxns = x.transactions.every((t, i) => isObj(t) && t.id === i && isStr(t.name) && isNum(t.session)
     && Number.isInteger(t.session) && t.session >= -1 && t.session < sessions && isNum(t.position) && isNum(t.operations)
-    && typeof t.aborted === 'boolean'
+    && typeof t.aborted === 'boolean' && typeof t.unknown === 'boolean' && typeof t.notRun === 'boolean'
     && Array.isArray(t.ops) && t.ops.every(isStr) && (t.range === null || isRange(t.range)) && (t.extent === null || isRange(t.extent))
     && (t.level === null || isLevel(t.level)));
   const okSessions = x.sessions.every((s, i) => isObj(s) && s.id === i && isStr(s.name) && Array.isArray(s.transactions) && s.transactions.every(txn));

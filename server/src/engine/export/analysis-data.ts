@@ -55,6 +55,8 @@ export interface AnalysisSource {
   list?: ListInference | null;
   /** The mixed verdict's level of each transaction (its anomaly is named with them). */
   mixedLevels?: Int8Array | null;
+  /** Per transaction, 1 for an `unknown` one nobody read (it never ran: the checks left it out). */
+  notRun?: Uint8Array | null;
 }
 
 /** An Analysis (analyze.ts) as an AnalysisSource. */
@@ -93,6 +95,7 @@ export function writtenSourceOfAnalysis(a: Analysis, uri: string, version = 0): 
     // The inference reads only list operations, which stay in the checked history: the same, in written ids.
     list: a.list ? inferListAppend(h) : null,
     mixedLevels: a.mixedLevels ? writtenMixedLevels(a.mixedLevels, w) : null,
+    notRun: w.notRun,
     forced: (rule) => {
       const f = forced.get(rule);
       return f ? { ...f, length: f.from.length } : undefined;
@@ -147,17 +150,19 @@ export function analysisData(m: AnalysisSource, limit = DEFAULT_LIMIT, keep: Uin
   const transactions: TransactionJson[] = [];
   for (let t = 0; t < h.txnCount; t++) {
     const bottom = t === BOTTOM;
+    const unknown = h.txnUnknown?.[t] === 1;
+    const notRun = m.notRun?.[t] === 1;
     if (!kept(t)) {
       transactions.push({
         id: t, name: h.names.txnName(t), session: h.txnSession[t], position: h.txnIndexInSession[t],
-        level: h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : null, aborted: h.txnAborted[t] === 1, range: null, extent: null,
+        level: h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : null, aborted: h.txnAborted[t] === 1, unknown, notRun, range: null, extent: null,
         operations: h.txnOpStart[t + 1] - h.txnOpStart[t], ops: [],
       });
       continue;
     }
     transactions.push({
       id: t, name: bottom ? '⊥' : h.names.txnName(t), session: h.txnSession[t], position: h.txnIndexInSession[t],
-      level: h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : null, aborted: h.txnAborted[t] === 1,
+      level: h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : null, aborted: h.txnAborted[t] === 1, unknown, notRun,
       range: bottom || !r ? null : m.lines.range(r.txnStart[t], r.txnEnd[t]), extent: bottom || !r ? null : range(txnExtent(h, t)),
       operations: h.txnOpStart[t + 1] - h.txnOpStart[t], ops: bottom ? [] : shortOps(h, t),
     });

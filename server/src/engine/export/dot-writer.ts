@@ -2,7 +2,7 @@
 
 import type { AnalysisResult, WitnessJson } from '../../protocol/shapes.ts';
 import { dotString } from './escape.ts';
-import { isRealTimeEdge } from './layout.ts';
+import { isRealTimeEdge, outcomeWords } from './layout.ts';
 
 const KIND_STYLE: Record<string, string> = {
   so: 'color="#6e7781"',
@@ -30,8 +30,8 @@ export function writeWitnessDot(a: AnalysisResult, level: string, w: WitnessJson
   for (const [s, ts] of [...bySession].sort((x, y) => x[0] - y[0])) {
     const nodes = ts.map((t) => {
       const tx = a.transactions[t];
-      const lines = [name(t) + (tx?.level ? ` [${tx.level}]` : '') + (tx?.aborted ? ' aborted' : ''), ...(tx?.ops ?? [])];
-      return `    t${t} [label=${dotString(lines.join('\n'))}${tx?.aborted ? ', style="rounded,dashed"' : ''}];`;
+      const lines = [name(t) + (tx?.level ? ` [${tx.level}]` : '') + (tx ? outcomeWords(tx) : ''), ...(tx?.ops ?? [])];
+      return `    t${t} [label=${dotString(lines.join('\n'))}${tx?.aborted || tx?.notRun ? ', style="rounded,dashed"' : ''}];`;
     });
     if (s < 0) {
       out.push(...nodes.map((n) => n.slice(2)));

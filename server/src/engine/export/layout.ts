@@ -52,6 +52,9 @@ export interface NodeBox {
   h: number;
   tag: LevelName | null;
   aborted: boolean;
+  /** Outcome `unknown` as written; notRun: nobody read it, so it never ran (drawn like an aborted one). */
+  unknown: boolean;
+  notRun: boolean;
   bottom: boolean;
   ops: string[];
   /** On the witness cycle of the level shown (or named by an explanation without a cycle). */
@@ -307,9 +310,14 @@ function ranks(a: AnalysisResult, shown: (t: number) => boolean): Int32Array {
   return rank;
 }
 
-/** A box's header as drawn: name, level tag, aborted, clipped to HEADER_CHARS cells. */
-export function boxHeader(b: Pick<NodeBox, 'name' | 'tag' | 'aborted' | 'bottom'>): string {
-  return b.bottom ? '⊥ initial state' : clipCells(`${b.name}${b.tag ? ` [${b.tag}]` : ''}${b.aborted ? ' aborted' : ''}`, HEADER_CHARS);
+/** A box's header as drawn: name, level tag, outcome, clipped to HEADER_CHARS cells. */
+export function boxHeader(b: Pick<NodeBox, 'name' | 'tag' | 'aborted' | 'unknown' | 'notRun' | 'bottom'>): string {
+  return b.bottom ? '⊥ initial state' : clipCells(`${b.name}${b.tag ? ` [${b.tag}]` : ''}${outcomeWords(b)}`, HEADER_CHARS);
+}
+
+/** ' aborted', ' unknown, not run' (nobody read it), ' unknown' (read, so it ran) or '': the outcome as the drawings say it. */
+export function outcomeWords(t: { aborted: boolean; unknown: boolean; notRun: boolean }): string {
+  return t.aborted ? ' aborted' : t.notRun ? ' unknown, not run' : t.unknown ? ' unknown' : '';
 }
 
 /** A lane's title as drawn, clipped to the lane's width. */
@@ -418,7 +426,7 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
     col[t.id] = column.get(laneOf(t))!;
     row[t.id] = rowOf.get(rank[t.id])!;
     nodes.push({
-      id: t.id, name: t.name, lane: laneOf(t), x: 0, y: 0, w: BOX_W, h: boxContentHeight(t), tag: t.level, aborted: t.aborted,
+      id: t.id, name: t.name, lane: laneOf(t), x: 0, y: 0, w: BOX_W, h: boxContentHeight(t), tag: t.level, aborted: t.aborted, unknown: t.unknown, notRun: t.notRun,
       bottom: t.id === 0, ops: t.ops, witness: onStory.has(t.id), range: t.range, extent: t.extent,
     });
   }

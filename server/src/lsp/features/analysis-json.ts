@@ -37,6 +37,7 @@ export function analysisJson(m: DocModel, limit = DEFAULT_LIMIT): AnalysisResult
     get explain() { return m.explain; },
     list: listInference(m),
     mixedLevels: m.mixedLevels,
+    notRun: m.notRun,
   }, limit);
 }
 
