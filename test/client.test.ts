@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { statusText, summarySentence } from '../client/src/summary.ts';
+import { exportableLevels, statusText, summarySentence } from '../client/src/summary.ts';
 import { exportReport, witnessCount } from '../client/src/witness-export.ts';
 import type { AnalysisResult, StatusParams } from '../server/src/protocol/shapes.ts';
 
@@ -26,6 +26,14 @@ test('issue 8 defect 4: the status bar marks partial verdicts, and shows no verd
   const nothing = { ...status, partial: true, strongest: null, levels: status.levels.map((l) => ({ ...l, state: 'unknown' as const })) };
   assert.equal(statusText(nothing), 'RC ? RA ? PC ? · no verdict: nothing could be read');
   assert.match(summarySentence({ ...status, partial: true }), /only for what parsed/);
+});
+
+test('Export a Witness offers the violated levels, and mixed only when the per-transaction levels are violated', () => {
+  assert.deepEqual(exportableLevels(status), ['RA']);
+  assert.deepEqual(exportableLevels({ ...status, mixed: 'ok' }), ['RA'], 'no mixed witness when the mixed verdict holds');
+  assert.deepEqual(exportableLevels({ ...status, mixed: 'violated' }), ['RA', 'mixed']);
+  assert.deepEqual(exportableLevels({ ...status, levels: [{ level: 'RC', state: 'ok' }] }), [], 'nothing violated: nothing to offer');
+  assert.deepEqual(exportableLevels(undefined), [], 'not analysed yet');
 });
 
 test('the export names transactions as the CLI does (⊥ is init) and maps states to consistent', () => {

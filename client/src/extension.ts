@@ -11,6 +11,7 @@ import { showGraph } from './commands/show-graph.ts';
 import { GraphPanels } from './graph/graph-panel.ts';
 import { createClient } from './language-client.ts';
 import { StatusBar } from './status-bar.ts';
+import { WorkspaceDiagnostics } from './workspace-diagnostics.ts';
 
 let client: LanguageClient | undefined;
 
@@ -19,6 +20,7 @@ export interface IsoCheckApi {
   client(): LanguageClient | undefined;
   statusBar: StatusBar;
   graphs: GraphPanels;
+  workspaceDiagnostics: WorkspaceDiagnostics;
 }
 
 let graphs: GraphPanels | undefined;
@@ -26,21 +28,23 @@ let graphs: GraphPanels | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<IsoCheckApi> {
   const output = vscode.window.createOutputChannel('IsoCheck');
   const statusBar = new StatusBar();
-  const ctx: CommandContext = { client: () => client, statusBar, output };
+  const workspaceDiagnostics = new WorkspaceDiagnostics();
+  const ctx: CommandContext = { client: () => client, statusBar, output, workspaceDiagnostics };
   const panels = new GraphPanels(ctx, context.extensionUri);
   graphs = panels;
   context.subscriptions.push(
     output,
     statusBar,
+    workspaceDiagnostics,
     panels,
     vscode.commands.registerCommand('isocheck.checkWorkspace', () => checkWorkspace(ctx)),
-    vscode.commands.registerCommand('isocheck.showGraph', (arg?: unknown, level?: unknown) => showGraph(panels, arg, level)),
+    vscode.commands.registerCommand('isocheck.showGraph', (arg?: unknown, level?: unknown) => showGraph(panels, statusBar, arg, level)),
     vscode.commands.registerCommand('isocheck.exportWitnessAs', (arg?: unknown, choice?: unknown, target?: vscode.Uri) => exportWitnessAs(ctx, arg, choice, target)),
     vscode.commands.registerCommand('isocheck.exportWitness', (arg?: unknown, target?: vscode.Uri) => exportWitness(ctx, arg, target)),
     vscode.commands.registerCommand('isocheck.restartServer', () => restart(context, ctx)),
   );
   await start(context, ctx);
-  return { client: () => client, statusBar, graphs: panels };
+  return { client: () => client, statusBar, graphs: panels, workspaceDiagnostics };
 }
 
 async function start(context: vscode.ExtensionContext, ctx: CommandContext): Promise<void> {

@@ -2,14 +2,16 @@
 
 import * as vscode from 'vscode';
 import type { StatusParams } from '../../server/src/protocol/shapes.ts';
+import { isCheckedDocument } from './commands/context.ts';
 import { statusText, summarySentence } from './summary.ts';
-import { isHistoryLanguage } from '../../server/src/protocol/languages.ts';
 
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('isocheck.status', vscode.StatusBarAlignment.Left, 100);
   /** Latest status per document URI; kept for hidden documents so switching editors shows them at once. */
   private readonly byUri = new Map<string, StatusParams>();
   private readonly subscriptions: vscode.Disposable[];
+  /** What the item shows, or null while hidden (VS Code's item cannot be asked; tests read this). */
+  private showing: string | null = null;
 
   constructor() {
     this.item.name = 'IsoCheck';
@@ -45,8 +47,10 @@ export class StatusBar implements vscode.Disposable {
 
   private render(): void {
     const editor = vscode.window.activeTextEditor;
-    if (!editor || !isHistoryLanguage(editor.document.languageId)) {
+    // .edn, .json, .txt … histories too: the server's status says it checks them.
+    if (!editor || !isCheckedDocument(editor.document, this)) {
       this.item.hide();
+      this.showing = null;
       return;
     }
     const status = this.byUri.get(editor.document.uri.toString());
@@ -60,6 +64,12 @@ export class StatusBar implements vscode.Disposable {
       this.item.backgroundColor = status.errors > 0 || status.state === 'failed' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     }
     this.item.show();
+    this.showing = this.item.text;
+  }
+
+  /** The item's text as shown for the active editor, or null when it is hidden. */
+  shown(): string | null {
+    return this.showing;
   }
 
   dispose(): void {

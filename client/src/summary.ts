@@ -1,6 +1,7 @@
 // Pure text for the status bar and the graph stand-in: no `vscode` import, so node:test can cover it.
 
 import type { LevelState, StatusParams, VerdictState } from '../../server/src/protocol/shapes.ts';
+import type { GraphLevel } from '../../server/src/protocol/webview.ts';
 
 const GLYPH: Record<VerdictState, string> = { ok: '✓', violated: '✗', unknown: '?' };
 
@@ -38,4 +39,10 @@ export function summarySentence(s: StatusParams): string {
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** The levels whose witness can be exported: the violated ones, and 'mixed' only when the per-transaction levels are violated. */
+export function exportableLevels(s: Pick<StatusParams, 'levels' | 'mixed'> | undefined): GraphLevel[] {
+  if (!s) return [];
+  return [...s.levels.filter((l) => l.state === 'violated').map((l) => l.level), ...(s.mixed === 'violated' ? ['mixed' as const] : [])];
 }

@@ -1,12 +1,19 @@
-// isocheck.checkWorkspace: opens every .hist, .plume and .dbcop file in the background so the server checks it, then sums up.
+// isocheck.checkWorkspace: opens every .hist, .plume and .dbcop file in the background, a batch at a time, so the server checks it, then sums up.
 
 import * as vscode from 'vscode';
+import { DIAGNOSTIC_SOURCE } from '../../../server/src/protocol/commands.ts';
 import type { StatusParams } from '../../../server/src/protocol/shapes.ts';
 import type { CommandContext } from './context.ts';
 
 /** More than this many files would flood the server and the Problems panel; the rest are named in the summary. */
 const MAX_FILES = 500;
-const WAIT_MS = 60_000;
+/**
+ * VS Code keeps at most 50 documents that an extension opened without an editor and closes the oldest beyond
+ * that (the server then drops their diagnostics, the status bar their verdicts): each batch is read in full
+ * before the next one is opened.
+ */
+const BATCH = 20;
+const BATCH_WAIT_MS = 60_000;
 
 export interface WorkspaceSummary {
   files: number;
@@ -21,14 +28,19 @@ export async function checkWorkspace(ctx: CommandContext): Promise<WorkspaceSumm
   const summary = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'IsoCheck: checking histories', cancellable: true },
     async (progress, token) => {
-      // The language client sends didOpen for every open hist document, so opening is enough to get it checked.
-      for (const [i, uri] of uris.entries()) {
-        if (token.isCancellationRequested) break;
-        progress.report({ message: vscode.workspace.asRelativePath(uri), increment: 100 / Math.max(1, uris.length) / 2 });
-        await vscode.workspace.openTextDocument(uri);
-        if (i % 50 === 49) await new Promise((r) => setTimeout(r, 0));
+      const statuses: StatusParams[] = [];
+      for (let i = 0; i < uris.length && !token.isCancellationRequested; i += BATCH) {
+        const batch = uris.slice(i, i + BATCH);
+        progress.report({ message: vscode.workspace.asRelativePath(batch[0]), increment: (100 * batch.length) / Math.max(1, uris.length) });
+        // The language client sends didOpen for every open history document, so opening is enough to get it checked.
+        for (const uri of batch) await vscode.workspace.openTextDocument(uri).then(undefined, () => undefined);
+        for (const s of await waitForStatuses(ctx, batch, token)) {
+          statuses.push(s);
+          const uri = vscode.Uri.parse(s.uri);
+          // Read while the document is surely open: the server has published its diagnostics before its status.
+          ctx.workspaceDiagnostics.remember(uri, vscode.languages.getDiagnostics(uri).filter((d) => d.source === DIAGNOSTIC_SOURCE));
+        }
       }
-      const statuses = await waitForStatuses(ctx, uris, token);
       const withErrors = statuses.filter((s) => s.errors > 0 || s.state === 'failed').map((s) => vscode.workspace.asRelativePath(vscode.Uri.parse(s.uri)));
       return { files: uris.length, checked: statuses.length, withErrors, skipped: found.length - uris.length };
     },
@@ -41,9 +53,9 @@ export async function checkWorkspace(ctx: CommandContext): Promise<WorkspaceSumm
   return summary;
 }
 
-/** Resolves with the finished statuses of `uris` once all are done, cancelled, or after WAIT_MS. */
+/** The finished statuses of `uris` once all are done, cancelled, or after BATCH_WAIT_MS. */
 async function waitForStatuses(ctx: CommandContext, uris: vscode.Uri[], token: vscode.CancellationToken): Promise<StatusParams[]> {
-  const deadline = Date.now() + WAIT_MS;
+  const deadline = Date.now() + BATCH_WAIT_MS;
   const finished = (s: StatusParams | undefined): s is StatusParams => s !== undefined && s.state !== 'checking';
   const done = (): StatusParams[] => uris.map((u) => ctx.statusBar.get(u)).filter(finished);
   while (done().length < uris.length && Date.now() < deadline && !token.isCancellationRequested) {

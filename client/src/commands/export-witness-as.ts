@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { EXPORT_FORMATS, GRAPH_LEVELS, type ExportFormat, type GraphLevel } from '../../../server/src/protocol/webview.ts';
 import { exportFromGraph } from '../graph/graph-panel.ts';
+import { exportableLevels } from '../summary.ts';
 import { targetUri, type CommandContext } from './context.ts';
 
 export interface ExportChoice {
@@ -17,15 +18,21 @@ function isChoice(x: unknown): x is ExportChoice {
 
 /** `choice` and `target` skip the pickers and the save dialog (tests, other commands). */
 export async function exportWitnessAs(ctx: CommandContext, arg?: unknown, choice?: unknown, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
-  const uri = targetUri(vscode, arg);
+  const uri = targetUri(vscode, arg, ctx.statusBar);
   if (!uri) {
-    void vscode.window.showWarningMessage('IsoCheck: open a .hist file to export a witness.');
+    void vscode.window.showWarningMessage('IsoCheck: open a history file to export a witness.');
     return undefined;
   }
   let picked: ExportChoice | undefined = isChoice(choice) ? choice : undefined;
   if (!picked) {
-    const violated = (ctx.statusBar.get(uri)?.levels ?? []).filter((l) => l.state === 'violated').map((l) => l.level);
-    const levels: GraphLevel[] = [...violated, 'mixed'];
+    const status = ctx.statusBar.get(uri);
+    const levels = exportableLevels(status);
+    if (levels.length === 0) {
+      void vscode.window.showInformationMessage(status && status.state === 'done'
+        ? 'IsoCheck: no level is violated in this file, so there is no witness to export.'
+        : 'IsoCheck: this file has not been checked yet; try again in a moment.');
+      return undefined;
+    }
     const level = await vscode.window.showQuickPick(levels, { title: 'IsoCheck: the witness of which level?' }) as GraphLevel | undefined;
     if (!level) return undefined;
     const formats = [

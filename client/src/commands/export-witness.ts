@@ -14,10 +14,10 @@ const SEVERITY: Record<vscode.DiagnosticSeverity, ExportedDiagnostic['severity']
 
 /** `target` skips the save dialog (used by tests and by other commands). Returns the written file. */
 export async function exportWitness(ctx: CommandContext, arg?: unknown, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
-  const uri = targetUri(vscode, arg);
+  const uri = targetUri(vscode, arg, ctx.statusBar);
   const client = ctx.client();
   if (!uri || !client) {
-    void vscode.window.showWarningMessage('IsoCheck: open a .hist file (with the language server running) to export its witnesses.');
+    void vscode.window.showWarningMessage('IsoCheck: open a history file (with the language server running) to export its witnesses.');
     return undefined;
   }
   const analysis = await client.sendRequest(AnalysisRequest.type, { uri: uri.toString() });

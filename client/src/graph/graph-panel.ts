@@ -7,7 +7,7 @@ import type { AnalysisResult, JsonRange } from '../../../server/src/protocol/sha
 import {
   asGraphViewState, assertNever, GRAPH_VIEW_TYPE, isViewToHostMessage, type ExportFormat, type GraphLevel, type HostToViewMessage, type ViewToHostMessage,
 } from '../../../server/src/protocol/webview.ts';
-import type { CommandContext } from '../commands/context.ts';
+import { isCheckedDocument, type CommandContext } from '../commands/context.ts';
 import { graphCsp } from './csp.ts';
 
 /** What tests (and the export command) can learn about an open panel. */
@@ -48,7 +48,8 @@ export class GraphPanels implements vscode.Disposable {
       }),
       vscode.window.onDidChangeActiveTextEditor((e) => {
         const p = this.current;
-        if (p && !p.pinned && e && e.document.languageId === 'hist' && e.document.uri.toString() !== p.uri.toString()) p.follow(e.document.uri);
+        // Any document IsoCheck checks (.plume, .dbcop, .edn … as well as .hist).
+        if (p && !p.pinned && e && isCheckedDocument(e.document, ctx.statusBar) && e.document.uri.toString() !== p.uri.toString()) p.follow(e.document.uri);
       }),
       vscode.window.onDidChangeTextEditorSelection((e) => {
         const p = this.current;
@@ -96,7 +97,15 @@ export class GraphPanels implements vscode.Disposable {
 
   /** The server has a new analysis of `uri`. */
   analysisChanged(uri: string): void {
-    if (this.current?.uri.toString() === uri) void this.current.refresh();
+    const p = this.current;
+    if (!p) return;
+    if (p.uri.toString() === uri) {
+      void p.refresh();
+      return;
+    }
+    // A file of another language (.edn, .json …) is known to be a history only once analysed: follow it then.
+    const active = vscode.window.activeTextEditor?.document.uri.toString();
+    if (!p.pinned && active === uri) p.follow(vscode.Uri.parse(uri));
   }
 
   refreshAll(): void {

@@ -5,8 +5,9 @@ import type { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity } fro
 import type { Finding, Severity } from '../engine/model/diagnostics.ts';
 import type { LineIndex } from '../engine/syntax/line-index.ts';
 import { docLink } from '../engine/model/doc-links.ts';
+import { DIAGNOSTIC_SOURCE } from '../protocol/commands.ts';
 
-export const DIAGNOSTIC_SOURCE = 'isocheck';
+export { DIAGNOSTIC_SOURCE };
 
 /** LSP's DiagnosticSeverity values (Error 1, Warning 2, Information 3). */
 export const SEVERITY: Record<Severity, DiagnosticSeverity> = { error: 1, warning: 2, information: 3 };

@@ -30,3 +30,12 @@ function fractured() {
 }
 
 export const FRACTURED = fractured();
+
+/** test/fixtures/elle/la-g-single.edn: a Jepsen list-append history whose G-single violates PSI (an .edn file: language clojure, not hist). */
+export const G_SINGLE_EDN = `{:index 0, :process 0, :type :invoke, :f :txn, :value [[:append :x 1] [:append :y 1]]}
+{:index 1, :process 1, :type :invoke, :f :txn, :value [[:append :x 2] [:r :y nil]]}
+{:index 2, :process 2, :type :invoke, :f :txn, :value [[:r :x nil]]}
+{:index 3, :process 0, :type :ok, :f :txn, :value [[:append :x 1] [:append :y 1]]}
+{:index 4, :process 1, :type :ok, :f :txn, :value [[:append :x 2] [:r :y nil]]}
+{:index 5, :process 2, :type :ok, :f :txn, :value [[:r :x [1 2]]]}
+`;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { IsoCheckApi } from '../../../client/src/extension.ts';
 import type { GraphPanelInfo } from '../../../client/src/graph/graph-panel.ts';
-import { EXTENSION_ID, FRACTURED, workspaceFile } from './fixtures.ts';
+import { EXTENSION_ID, FRACTURED, G_SINGLE_EDN, workspaceFile } from './fixtures.ts';
 import { eventually, runAll, test } from './harness.ts';
 
 let api: IsoCheckApi;
@@ -235,6 +235,54 @@ test('isocheck.checkWorkspace checks every example', async () => {
   // Every example meets its expectations; only the copy without them has errors.
   assert.ok(!summary.withErrors.includes(FRACTURED.file), FRACTURED.file);
   assert.ok(summary.withErrors.includes(FRACTURED.claimedFile), FRACTURED.claimedFile);
+}, 90_000);
+
+test('isocheck.checkWorkspace past VS Code’s 50 background documents: every file counted, its errors kept in Problems', async () => {
+  // VS Code closes the oldest of the documents an extension opened without an editor beyond 50; the server then
+  // drops their diagnostics. 60 copies of the claimed file (an RA error each) plus the examples go past that.
+  const claimed = await vscode.workspace.fs.readFile(workspaceFile(FRACTURED.claimedFile));
+  const copies = Array.from({ length: 60 }, (_, i) => workspaceFile(`many/claimed-${String(i).padStart(2, '0')}.hist`));
+  for (const c of copies) await vscode.workspace.fs.writeFile(c, claimed);
+  try {
+    const summary = await vscode.commands.executeCommand<{ files: number; checked: number; withErrors: string[] }>('isocheck.checkWorkspace');
+    assert.ok(summary.files >= 100, `found ${summary.files} histories`);
+    assert.equal(summary.checked, summary.files, 'every file counted, those VS Code closed during the check too');
+    for (const c of copies) assert.ok(summary.withErrors.includes(vscode.workspace.asRelativePath(c)), `${c.path} listed with errors`);
+    const closed = copies.filter((c) => !vscode.workspace.textDocuments.some((d) => d.uri.toString() === c.toString()));
+    assert.ok(closed.length > 0, 'VS Code closed some of the documents the check opened');
+    for (const c of copies) {
+      const ra = vscode.languages.getDiagnostics(c).filter((d) => codeOf(d) === 'RA' && d.severity === vscode.DiagnosticSeverity.Error);
+      assert.equal(ra.length, 1, `${c.path}: its RA error stays in Problems, once`);
+    }
+    // Opened again, the file's live diagnostics replace the kept ones (no duplicates).
+    await vscode.window.showTextDocument(closed[0]);
+    await eventually(() => (api.workspaceDiagnostics.shown(closed[0]).length === 0 ? true : undefined), 'the kept findings to give way');
+    await eventually(() => (vscode.languages.getDiagnostics(closed[0]).filter((d) => codeOf(d) === 'RA').length === 1 ? true : undefined), 'one RA diagnostic, the server’s');
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.workspace.fs.delete(workspaceFile('many'), { recursive: true });
+    for (const c of copies) api.workspaceDiagnostics.forget(c);
+  }
+}, 180_000);
+
+test('histories of other languages (.edn): the status bar shows their verdicts; Show Graph and the panel follow them', async () => {
+  const edn = workspaceFile('g-single.edn');
+  await vscode.workspace.fs.writeFile(edn, new TextEncoder().encode(G_SINGLE_EDN));
+  try {
+    await vscode.window.showTextDocument(uri(), { viewColumn: vscode.ViewColumn.One });
+    await vscode.commands.executeCommand('isocheck.showGraph', uri().toString());
+    const panel = await eventually(() => api.graphs.get(uri()), 'the panel on fractured-read.hist');
+    const doc = await vscode.window.showTextDocument(edn, { viewColumn: vscode.ViewColumn.One });
+    assert.notEqual(doc.document.languageId, 'hist');
+    await eventually(() => (api.statusBar.get(edn)?.state === 'done' ? true : undefined), 'the EDN history analysed');
+    await eventually(() => (api.statusBar.shown()?.includes('PSI ✗') ? true : undefined), 'the status bar showing the EDN verdicts');
+    await eventually(() => (panel.info().uri === edn.toString() && panel.info().witnesses.PSI ? true : undefined), 'the panel to follow to the EDN file', 30_000);
+    const shown = await vscode.commands.executeCommand<GraphPanelInfo | undefined>('isocheck.showGraph');
+    assert.equal(shown?.uri, edn.toString(), 'Show Graph without an argument takes the active EDN editor');
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.workspace.fs.delete(edn);
+  }
 }, 90_000);
 
 test('isocheck.restartServer brings the server back with diagnostics and hovers', async () => {

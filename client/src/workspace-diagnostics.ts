@@ -1,0 +1,59 @@
+// Keeps the workspace check's findings in the Problems panel after VS Code closes the documents the check opened.
+
+import * as vscode from 'vscode';
+
+/**
+ * VS Code closes documents an extension opened without an editor (beyond 50 of them, and after a few minutes),
+ * and the language server clears a closed document's diagnostics. The workspace check hands its findings here:
+ * a closed document's last findings live in this collection until the document is opened again, when the
+ * server's live diagnostics take over (so nothing shows twice).
+ */
+export class WorkspaceDiagnostics implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection('isocheck-workspace');
+  /** Findings of documents still open: moved into the collection when VS Code closes them. */
+  private readonly pending = new Map<string, readonly vscode.Diagnostic[]>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor() {
+    this.subscriptions = [
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        const key = d.uri.toString();
+        const found = this.pending.get(key);
+        if (found === undefined) return;
+        this.pending.delete(key);
+        this.collection.set(d.uri, found);
+      }),
+      // Opened again (by the user or a new check): the server's diagnostics of the text as it is now apply.
+      vscode.workspace.onDidOpenTextDocument((d) => this.forget(d.uri)),
+    ];
+  }
+
+  /** Records what the server found in `uri` while it was open. */
+  remember(uri: vscode.Uri, diagnostics: readonly vscode.Diagnostic[]): void {
+    const key = uri.toString();
+    const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === key);
+    if (open) {
+      this.pending.set(key, diagnostics);
+      this.collection.delete(uri);
+    } else {
+      this.pending.delete(key);
+      this.collection.set(uri, diagnostics);
+    }
+  }
+
+  forget(uri: vscode.Uri): void {
+    this.pending.delete(uri.toString());
+    this.collection.delete(uri);
+  }
+
+  /** What the collection shows for `uri` (tests). */
+  shown(uri: vscode.Uri): readonly vscode.Diagnostic[] {
+    return this.collection.get(uri) ?? [];
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.collection.dispose();
+    this.pending.clear();
+  }
+}
