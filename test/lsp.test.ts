@@ -13,7 +13,7 @@ import { analyzeHistText } from '../server/src/engine/analyze.ts';
 import { generateHistory, optionsForEvents } from '../server/src/engine/gen/generate.ts';
 import { toHistString } from '../server/src/engine/gen/history-writers.ts';
 import { fileReport } from '../server/src/engine/report.ts';
-import { AnalysisRequest, WitnessExportRequest } from '../server/src/protocol/messages.ts';
+import { AnalysisRequest, ReportRequest, WitnessExportRequest } from '../server/src/protocol/messages.ts';
 import { CLI, ensureBuilt, fileUri, LspClient, ROOT } from './helpers/lsp-client.ts';
 
 const FRACTURED = [
@@ -268,6 +268,20 @@ describe('language server over stdio', () => {
         want.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range, related: d.relatedInformation })), name);
       await c.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: u } });
     }
+  });
+
+  test('isocheck/report: every example\'s report is the CLI\'s (check --json) for that file, byte for byte', async () => {
+    const dir = join(ROOT, 'examples');
+    for (const name of readdirSync(dir).filter((f) => f.endsWith('.hist'))) {
+      const text = readFileSync(join(dir, name), 'utf8');
+      const u = fileUri(`examples/${name}`);
+      await c.open(u, text);
+      await c.statusFor((s) => s.uri === u && s.state === 'done');
+      const got = await c.connection.sendRequest(ReportRequest.type, { uri: u, file: `examples/${name}` });
+      assert.equal(JSON.stringify(got), JSON.stringify(fileReport(`examples/${name}`, analyzeHistText(text))), name);
+      await c.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: u } });
+    }
+    assert.equal(await c.connection.sendRequest(ReportRequest.type, { uri: fileUri('not-open.hist'), file: 'x' }), null);
   });
 
   test('closing a document clears its diagnostics', async () => {

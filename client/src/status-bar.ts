@@ -12,6 +12,8 @@ export class StatusBar implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
   /** What the item shows, or null while hidden (VS Code's item cannot be asked; tests read this). */
   private showing: string | null = null;
+  /** The `isocheck.activeHistory` context key as last set (menus of .edn, .json, .txt histories use it). */
+  private activeHistory: boolean | null = null;
 
   constructor() {
     this.item.name = 'IsoCheck';
@@ -48,7 +50,12 @@ export class StatusBar implements vscode.Disposable {
   private render(): void {
     const editor = vscode.window.activeTextEditor;
     // .edn, .json, .txt … histories too: the server's status says it checks them.
-    if (!editor || !isCheckedDocument(editor.document, this)) {
+    const checked = editor !== undefined && isCheckedDocument(editor.document, this);
+    if (checked !== this.activeHistory) {
+      this.activeHistory = checked;
+      void vscode.commands.executeCommand('setContext', 'isocheck.activeHistory', checked);
+    }
+    if (!editor || !checked) {
       this.item.hide();
       this.showing = null;
       return;
@@ -65,6 +72,11 @@ export class StatusBar implements vscode.Disposable {
     }
     this.item.show();
     this.showing = this.item.text;
+  }
+
+  /** Whether the `isocheck.activeHistory` context key (the commands' menus) says the active editor is a history. */
+  activeIsHistory(): boolean {
+    return this.activeHistory === true;
   }
 
   /** The item's text as shown for the active editor, or null when it is hidden. */

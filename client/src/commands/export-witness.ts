@@ -1,18 +1,16 @@
-// isocheck.exportWitness: writes the file's verdicts and witness cycles as JSON in the CLI's report shape.
+// isocheck.exportWitness: writes the file's verdicts and witness cycles as JSON, the CLI's report of the file.
 
 import * as vscode from 'vscode';
-import { AnalysisRequest } from '../../../server/src/protocol/messages.ts';
-import { exportReport, witnessCount, type ExportedDiagnostic } from '../witness-export.ts';
+import { ReportRequest } from '../../../server/src/protocol/messages.ts';
+import { witnessCount } from '../witness-export.ts';
 import { targetUri, type CommandContext } from './context.ts';
 
-const SEVERITY: Record<vscode.DiagnosticSeverity, ExportedDiagnostic['severity']> = {
-  [vscode.DiagnosticSeverity.Error]: 'error',
-  [vscode.DiagnosticSeverity.Warning]: 'warning',
-  [vscode.DiagnosticSeverity.Information]: 'information',
-  [vscode.DiagnosticSeverity.Hint]: 'hint',
-};
-
-/** `target` skips the save dialog (used by tests and by other commands). Returns the written file. */
+/**
+ * `target` skips the save dialog (used by tests and by other commands). Returns the written file.
+ * The server writes the report with the CLI's own function, from the analysis the editor shows:
+ * the file's object of `isocheck check --json` (verdicts with their basis, witnesses, anomalies,
+ * diagnostics with related information, expectations), named by its workspace-relative path.
+ */
 export async function exportWitness(ctx: CommandContext, arg?: unknown, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
   const uri = targetUri(vscode, arg, ctx.statusBar);
   const client = ctx.client();
@@ -20,18 +18,11 @@ export async function exportWitness(ctx: CommandContext, arg?: unknown, target?:
     void vscode.window.showWarningMessage('IsoCheck: open a history file (with the language server running) to export its witnesses.');
     return undefined;
   }
-  const analysis = await client.sendRequest(AnalysisRequest.type, { uri: uri.toString() });
-  if (!analysis) {
+  const report = await client.sendRequest(ReportRequest.type, { uri: uri.toString(), file: vscode.workspace.asRelativePath(uri) });
+  if (!report) {
     void vscode.window.showWarningMessage('IsoCheck: this file has not been analysed yet; try again in a moment.');
     return undefined;
   }
-  const diagnostics = vscode.languages.getDiagnostics(uri).map((d): ExportedDiagnostic => ({
-    code: typeof d.code === 'object' ? String(d.code.value) : String(d.code ?? ''),
-    severity: SEVERITY[d.severity],
-    message: d.message,
-    range: { start: { line: d.range.start.line, character: d.range.start.character }, end: { line: d.range.end.line, character: d.range.end.character } },
-  }));
-  const report = exportReport(vscode.workspace.asRelativePath(uri), analysis, diagnostics);
   const file = target ?? await vscode.window.showSaveDialog({
     defaultUri: uri.with({ path: uri.path.replace(/\.[^./]*$/, '') + '.witness.json' }),
     filters: { JSON: ['json'] },

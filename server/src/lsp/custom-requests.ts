@@ -1,8 +1,9 @@
 // IsoCheck's own requests (the graph's analysis JSON, witness export): run in the analysis workers, cancellable.
 
 import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver/node';
-import { AnalysisRequest, WitnessExportRequest } from '../protocol/messages.ts';
-import type { AnalysisParams, AnalysisResult, WitnessExportAnswer, WitnessExportParams } from '../protocol/shapes.ts';
+import { AnalysisRequest, ReportRequest, WitnessExportRequest } from '../protocol/messages.ts';
+import type { FileReport } from '../engine/report.ts';
+import type { AnalysisParams, AnalysisResult, ReportParams, WitnessExportAnswer, WitnessExportParams } from '../protocol/shapes.ts';
 import type { ServerContext } from './context.ts';
 import type { Task, TaskValue } from './worker-protocol.ts';
 import { WITNESS_FORMATS, type WitnessFormat } from '../engine/export/witness-export.ts';
@@ -91,6 +92,20 @@ async function analysisJson(ctx: ServerContext, p: AnalysisParams, token: Cancel
 }
 
 /**
+ * The document's report in the CLI's JSON shape, from the analysis the editor shows (its levels,
+ * witnesses per level and budgets): what `isocheck check --json` prints for the file, by the same
+ * engine function. Waits for an analysis of a newer version first, so the report is the latest.
+ */
+async function report(ctx: ServerContext, p: ReportParams, token: CancellationToken): Promise<FileReport | null> {
+  if (typeof p.uri !== 'string' || typeof p.file !== 'string') return null;
+  await newerAnalysisDone(ctx, p.uri, -1, token);
+  const m = ctx.docs.get(p.uri)?.model;
+  if (!m || m.text === null || !m.options) return null;
+  const value = await inWorker(ctx, { kind: 'report', text: m.text, options: m.options, cacheKey: m.cacheKey, file: p.file }, token);
+  return value !== SUPERSEDED && value.kind === 'report' ? value.report : null;
+}
+
+/**
  * The level and format of an export request, checked as the CLI checks `isocheck witness`: a level
  * by name or alias (ra, read-atomic) or mixed; a format of WITNESS_FORMATS, json when absent.
  */
@@ -126,6 +141,12 @@ export function registerCustomRequests(ctx: ServerContext): void {
     analysisJson(ctx, p, token).catch((e: unknown) => {
       if (e instanceof ResponseError && e.code === LSPErrorCodes.RequestCancelled) throw e;
       ctx.logError('isocheck/analysis', e);
+      return null;
+    })));
+  ctx.connection.onRequest(ReportRequest.type, ctx.request('isocheck/report', Promise.resolve(null), (p, token) =>
+    report(ctx, p, token).catch((e: unknown) => {
+      if (e instanceof ResponseError && e.code === LSPErrorCodes.RequestCancelled) throw e;
+      ctx.logError('isocheck/report', e);
       return null;
     })));
   ctx.connection.onRequest(WitnessExportRequest.type, ctx.request('isocheck/exportWitness', Promise.resolve<WitnessExportAnswer>({ ok: false, message: 'the export failed (see the IsoCheck output channel)' }), (p, token) =>

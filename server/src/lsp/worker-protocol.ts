@@ -1,5 +1,6 @@
 // Messages between the server's message loop and its analysis worker threads: tasks in, values out.
 
+import type { FileReport } from '../engine/report.ts';
 import type { AnalysisResult, WitnessExportAnswer, WitnessExportParams } from '../protocol/shapes.ts';
 import type { AnalysisSnapshot, SnapshotOptions } from './snapshot.ts';
 
@@ -10,12 +11,14 @@ import type { AnalysisSnapshot, SnapshotOptions } from './snapshot.ts';
 export type Task =
   | { kind: 'analyze'; text: string; options: SnapshotOptions; cacheKey: string }
   | { kind: 'analysisJson'; text: string; options: SnapshotOptions; cacheKey: string; version: number; limit: number | undefined; maxTransactions: number }
+  | { kind: 'report'; text: string; options: SnapshotOptions; cacheKey: string; file: string }
   | { kind: 'export'; text: string; options: SnapshotOptions; file: string; params: Omit<WitnessExportParams, 'uri'> };
 
 /** A task's answer, by kind. */
 export type TaskValue =
   | { kind: 'analyze'; snapshot: AnalysisSnapshot }
   | { kind: 'analysisJson'; result: AnalysisResult }
+  | { kind: 'report'; report: FileReport }
   | { kind: 'export'; answer: WitnessExportAnswer };
 
 /** main thread → worker. cancel: an Int32Array(1) on shared memory; the runner sets it to 1 to stop the task's long searches. */

@@ -2,6 +2,7 @@
 
 import type { Analysis } from '../engine/analyze.ts';
 import { exportWitnessOfSource } from '../engine/export/witness-of-text.ts';
+import { fileReport } from '../engine/report.ts';
 import { readerNamed } from '../engine/readers/registry.ts';
 import { analysisJsonOfAnalysis } from './features/analysis-json.ts';
 import { analyzeDocument, packSnapshot } from './snapshot.ts';
@@ -32,6 +33,16 @@ export class AnalysisCache {
   }
 }
 
+/** The analysis the editor shows for this version and settings: the cached one, else analysed again. */
+function cachedAnalysis(task: { text: string; options: Task['options']; cacheKey: string }, stop: () => boolean, cache: AnalysisCache): Analysis {
+  let a = cache.get(task.options.uri, task.cacheKey);
+  if (!a) {
+    a = analyzeDocument(task.text, task.options, stop);
+    if (!stop()) cache.set(task.options.uri, task.cacheKey, a);
+  }
+  return a;
+}
+
 export function runTask(task: Task, stop: () => boolean, cache: AnalysisCache): { value: TaskValue; transfer: ArrayBuffer[] } {
   switch (task.kind) {
     case 'analyze': {
@@ -42,13 +53,11 @@ export function runTask(task: Task, stop: () => boolean, cache: AnalysisCache): 
       return { value: { kind: 'analyze', snapshot }, transfer };
     }
     case 'analysisJson': {
-      let a = cache.get(task.options.uri, task.cacheKey);
-      if (!a) {
-        a = analyzeDocument(task.text, task.options, stop);
-        if (!stop()) cache.set(task.options.uri, task.cacheKey, a);
-      }
+      const a = cachedAnalysis(task, stop, cache);
       return { value: { kind: 'analysisJson', result: analysisJsonOfAnalysis(a, task.options.uri, task.version, task.limit, task.maxTransactions) }, transfer: [] };
     }
+    case 'report':
+      return { value: { kind: 'report', report: fileReport(task.file, cachedAnalysis(task, stop, cache)) }, transfer: [] };
     case 'export': {
       const reader = readerNamed(task.options.format ?? 'hist') ?? readerNamed('hist')!;
       const src = reader.read({ text: task.text }, { plumeInit: task.options.plumeInit });

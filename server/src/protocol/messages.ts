@@ -2,7 +2,8 @@
 /* eslint-disable @typescript-eslint/no-namespace -- one namespace per message (method + type) is the convention LSP clients share. */
 
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
-import type { AnalysisParams, AnalysisResult, StatusParams, WitnessExportAnswer, WitnessExportParams } from './shapes.ts';
+import type { FileReport } from '../engine/report.ts';
+import type { AnalysisParams, AnalysisResult, ReportParams, StatusParams, WitnessExportAnswer, WitnessExportParams } from './shapes.ts';
 
 /** server → client: a document's verdict summary, for the status bar; sent when a check starts and ends. */
 export namespace StatusNotification {
@@ -20,6 +21,15 @@ export namespace AnalysisRequest {
 export namespace AnalysisChangedNotification {
   export const method = 'isocheck/analysisChanged';
   export const type = new NotificationType<{ uri: string; version: number }>(method);
+}
+
+/**
+ * client → server: an open document's verdicts, witnesses, diagnostics and expectations as
+ * `isocheck check --json` writes them for one file (engine report.ts); null before the first analysis.
+ */
+export namespace ReportRequest {
+  export const method = 'isocheck/report';
+  export const type = new RequestType<ReportParams, FileReport | null, void>(method);
 }
 
 /** client → server: one level's witness of an open document as JSON, DOT, SVG or a minimised .hist (the graph's export). */

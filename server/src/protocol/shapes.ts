@@ -211,6 +211,13 @@ export interface AnalysisResult {
 
 // ---- isocheck/exportWitness (client → server) ------------------------------------------------
 
+/** isocheck/report: the document's report in the CLI's `--json` shape (one file's object). */
+export interface ReportParams {
+  uri: string;
+  /** The name the report gives the file (the CLI's is the path as given on its command line). */
+  file: string;
+}
+
 export interface WitnessExportParams {
   uri: string;
   level: LevelName | 'mixed';

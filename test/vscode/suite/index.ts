@@ -276,6 +276,7 @@ test('histories of other languages (.edn): the status bar shows their verdicts; 
     assert.notEqual(doc.document.languageId, 'hist');
     await eventually(() => (api.statusBar.get(edn)?.state === 'done' ? true : undefined), 'the EDN history analysed');
     await eventually(() => (api.statusBar.shown()?.includes('PSI ✗') ? true : undefined), 'the status bar showing the EDN verdicts');
+    assert.equal(api.statusBar.activeIsHistory(), true, 'the menus\' context key (isocheck.activeHistory) is set for the EDN editor');
     await eventually(() => (panel.info().uri === edn.toString() && panel.info().witnesses.PSI ? true : undefined), 'the panel to follow to the EDN file', 30_000);
     const shown = await vscode.commands.executeCommand<GraphPanelInfo | undefined>('isocheck.showGraph');
     assert.equal(shown?.uri, edn.toString(), 'Show Graph without an argument takes the active EDN editor');
