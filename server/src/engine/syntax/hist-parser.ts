@@ -5,8 +5,9 @@ import { HistoryBuilder, INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ,
 import { ANOMALIES, parseAnomaly, type AnomalyCode } from '../listappend/anomaly-table.ts';
 import {
   TK_ARROW, TK_AT, TK_BAD, TK_DOTDOT, TK_BOTTOM, TK_COLON, TK_COMMA, TK_EOF, TK_EQUALS, TK_IDENT, TK_LBRACKET, TK_LPAREN, TK_NUMBER,
-  TK_RBRACKET, TK_RPAREN, TK_STRING, TOKEN_NAMES, tokenize, unquote, type Tokens,
+  TK_RBRACKET, TK_RPAREN, TK_STRING, TOKEN_NAMES, TokenStream, unquote,
 } from './hist-lexer.ts';
+import { NumberIds, TextInterner } from '../util/interner.ts';
 import { levelById, levelId, levelList, LEVELS, parseLevel, someAliases, type Level } from '../levels/levels.ts';
 
 export interface LevelDirective { level: Level; span: Span }
@@ -32,6 +33,7 @@ export interface ParsedFile {
   hasTags: boolean;
 }
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const DIRECTIVES = new Set(['history', 'level', 'check', 'expect', 'init']);
 const STATUSES = new Set(['committed', 'aborted', 'unknown', 'info', 'indeterminate']);
 /** What a key holds, fixed by its first append/write or list/scalar read. */
@@ -79,14 +81,25 @@ export function parseHist(text: string): ParsedFile {
 }
 
 class Parser {
-  private readonly tk: Tokens;
+  private readonly tk: TokenStream;
   private pos = 0;
   private readonly findings: Finding[] = [];
   private readonly builder: HistoryBuilder;
-  private readonly keys = new Map<string, number>();
+  /** Keys by their name (a string key's content), looked up in the text without slicing it. */
+  private readonly keys = new TextInterner(1024);
+  /** Per key id: its name as shown (JSON-quoted unless an identifier or an integer). */
   private readonly keyNames: string[] = [];
-  private readonly values = new Map<string, number>();
-  private readonly valueNames: string[] = [];
+  /**
+   * Value ids: integers of at most 15 digits through their number (no string per value: the
+   * measured bulk of a large file), longer integers through their decimal text, strings through
+   * their content. Per value id, its number (NaN for a string or an integer beyond 2^53) or else
+   * its text as shown.
+   */
+  private readonly values = new NumberIds(1024);
+  private readonly bigValues = new Map<string, number>();
+  private readonly stringValues = new TextInterner();
+  private readonly stringValueIds: number[] = [];
+  private readonly valueShown = new Map<number, string>();
   private readonly txnByName = new Map<string, number>();
   private readonly sessionByName = new Map<string, number>();
   private readonly pendingSources: { op: number; name: string; span: Span }[] = [];
@@ -110,13 +123,15 @@ class Parser {
   private lastSyntaxAt = -1;
 
   constructor(private readonly text: string) {
-    this.tk = tokenize(text);
-    this.builder = new HistoryBuilder(false, this.tk.count >> 2);
+    this.tk = new TokenStream(text);
+    this.builder = new HistoryBuilder(false, countOf(text, '('));
   }
 
   parse(): ParsedFile {
     while (this.kind() !== TK_EOF) {
       const before = this.pos;
+      // Nothing looks back past the token before an item (sameLine): the window may drop the rest.
+      this.tk.release(before - 1);
       this.lineItem = false;
       this.item();
       if (this.problem) {
@@ -135,14 +150,17 @@ class Parser {
       this.findings.push(finding('syntax', 'error', `${hidden} more problem${hidden === 1 ? '' : 's'} in this file not shown (the first ${MAX_PARSE_PROBLEMS} are)`, this.firstHidden));
     }
     const keyNames = this.keyNames;
-    const valueNames = this.valueNames;
+    const valueCount = this.values.size;
+    const numbers = this.values.numbers.data;
+    const shown = this.valueShown;
     const history = this.builder.finish(
       keyNames.length,
       (k) => keyNames[k],
-      (v) => (v === INIT_VALUE ? 'init' : v === NO_VALUE ? '?' : valueNames[v]),
+      // A number's text is made when it is shown: String() of a safe integer is its decimal digits, as BigInt's was.
+      (v) => (v === INIT_VALUE ? 'init' : v === NO_VALUE ? '?' : v >= 0 && v < valueCount && numbers[v] === numbers[v] ? String(numbers[v]) : shown.get(v) as string),
       this.initValues,
       true,
-      { valueCount: valueNames.length },
+      { valueCount },
     );
     return { history, directives: this.directives, findings: this.findings, firstListOp: this.firstListOp, hasTags: this.hasTags };
   }
@@ -156,25 +174,25 @@ class Parser {
 
   // ---- token access ----
 
+  // Past the end, every index is the EOF token's (TokenStream.slot clamps).
+
   private kind(at = this.pos): number {
-    return this.tk.kind[Math.min(at, this.tk.count - 1)];
+    return this.tk.kind(at);
   }
 
   private span(at = this.pos): Span {
-    const i = Math.min(at, this.tk.count - 1);
-    return { start: this.tk.start[i], end: this.tk.end[i] };
+    return { start: this.tk.start(at), end: this.tk.end(at) };
   }
 
   private textOf(at = this.pos): string {
-    const i = Math.min(at, this.tk.count - 1);
-    return this.text.slice(this.tk.start[i], this.tk.end[i]);
+    return this.text.slice(this.tk.start(at), this.tk.end(at));
   }
 
   /** Whether no line break stands between token `at` and the token before it. */
   private sameLine(at = this.pos): boolean {
     if (at <= 0) return false;
-    const i = Math.min(at, this.tk.count - 1);
-    for (let c = this.tk.end[i - 1]; c < this.tk.start[i]; c++) {
+    const i = this.tk.slot(at) + this.tk.base;
+    for (let c = this.tk.end(i - 1), to = this.tk.start(i); c < to; c++) {
       const ch = this.text.charCodeAt(c);
       if (ch === 10 || ch === 13) return false;
     }
@@ -183,7 +201,7 @@ class Parser {
 
   /** Whether token `at` is a run of non-ASCII characters (a letter of a name the lexer does not take). */
   private nonAscii(at: number): boolean {
-    return this.kind(at) === TK_BAD && this.text.charCodeAt(this.tk.start[Math.min(at, this.tk.count - 1)]) > 127;
+    return this.kind(at) === TK_BAD && this.text.charCodeAt(this.tk.start(at)) > 127;
   }
 
   /**
@@ -193,7 +211,7 @@ class Parser {
    */
   private nameEnd(at: number): number {
     let i = at + 1;
-    while (i < this.tk.count - 1 && this.tk.start[i] === this.tk.end[i - 1]
+    while (this.kind(i) !== TK_EOF && this.tk.start(i) === this.tk.end(i - 1)
       && (this.kind(i) === TK_IDENT || this.kind(i) === TK_NUMBER || this.nonAscii(i))) i++;
     return i;
   }
@@ -224,6 +242,27 @@ class Parser {
       if (this.kind(i) === TK_COLON || this.letterOp(i)) return true;
     }
     return false;
+  }
+
+  /**
+   * OP_LETTERS of the word at `at`, one letter without slicing it (the per-operation path), any
+   * other word through its lower-case text as before.
+   */
+  private opLetter(at: number): number | undefined {
+    const from = this.tk.start(at);
+    if (this.tk.end(at) - from === 1 && this.kind(at) === TK_IDENT) {
+      const c = this.text.charCodeAt(from) | 0x20;
+      return c === 0x72 ? OP_READ : c === 0x77 ? OP_WRITE : c === 0x61 ? OP_APPEND : undefined;
+    }
+    return OP_LETTERS[this.lower(at)];
+  }
+
+  /** Whether the token at `at` is an identifier that is `word` (lower case) in any case, without slicing it. */
+  private isWord(at: number, word: string): boolean {
+    const from = this.tk.start(at);
+    if (this.kind(at) !== TK_IDENT || this.tk.end(at) - from !== word.length) return false;
+    for (let i = 0; i < word.length; i++) if ((this.text.charCodeAt(from + i) | 0x20) !== word.charCodeAt(i)) return false;
+    return true;
   }
 
   private lower(at = this.pos): string {
@@ -348,7 +387,7 @@ class Parser {
     if (k !== TK_IDENT) {
       // `é: w(x, 1)`, `1: w(x, 1)`: a header whose id is not an identifier; `(1: w(x, 1)` too.
       const named = k === TK_NUMBER || this.nonAscii(this.pos)
-        || (lineStart && this.kind(this.pos + 1) === TK_NUMBER && this.tk.start[this.pos + 1] === this.tk.end[this.pos]);
+        || (lineStart && this.kind(this.pos + 1) === TK_NUMBER && this.tk.start(this.pos + 1) === this.tk.end(this.pos));
       if (named && (this.kind(this.pos + 1) === TK_COLON || (lineStart && this.headerAhead(this.nameEnd(this.pos))))) return this.txnHeader();
       this.stray(`expected a directive, a session, a transaction or an operation, found ${this.describe()}`);
       return;
@@ -391,7 +430,7 @@ class Parser {
    * added to the session before).
    */
   private misspelledSession(): SessionStart | null {
-    const from = this.tk.start[this.pos];
+    const from = this.tk.start(this.pos);
     let to = from;
     while (to < this.text.length && to - from <= MAX_QUOTED && !isSpace(this.text.charCodeAt(to))) to++;
     // Most lines start with a header or an operation: only words of 6 to 8 characters, or longer
@@ -405,7 +444,7 @@ class Parser {
     const lower = word.toLowerCase();
     if (lower === 'session') return null;
     let after = this.pos;
-    while (this.kind(after) !== TK_EOF && this.tk.start[after] < to) after++;
+    while (this.kind(after) !== TK_EOF && this.tk.start(after) < to) after++;
     const lineEndsAt = (i: number): boolean => this.kind(i) === TK_EOF || !this.sameLine(i);
     if (withinOneEdit(lower, 'session')) {
       const nameAt = after;
@@ -429,7 +468,7 @@ class Parser {
    */
   private sessionHeader(start: SessionStart): void {
     this.lineItem = true;
-    const kwStart = this.tk.start[this.pos];
+    const kwStart = this.tk.start(this.pos);
     this.pos = start.after;
     let problem = start.problem;
     let nameSpan: Span | null = start.glued ?? null;
@@ -446,7 +485,7 @@ class Parser {
       if (named) {
         const nameAt = this.pos;
         this.pos = this.nameEnd(nameAt);
-        nameSpan = { start: this.tk.start[nameAt], end: this.tk.end[this.pos - 1] };
+        nameSpan = { start: this.tk.start(nameAt), end: this.tk.end(this.pos - 1) };
         if (this.pos > nameAt + 1 || this.kind(nameAt) === TK_BAD) {
           problem ??= { message: `session name '${this.text.slice(nameSpan.start, nameSpan.end)}' ${NAME_RULE}`, span: nameSpan };
         }
@@ -454,7 +493,7 @@ class Parser {
     }
     if (problem) this.structural(problem.message, problem.span);
     const name = nameSpan ? this.text.slice(nameSpan.start, nameSpan.end) : UNNAMED_SESSION;
-    const end = nameSpan ? nameSpan.end : this.tk.end[start.after - 1];
+    const end = nameSpan ? nameSpan.end : this.tk.end(start.after - 1);
     if (nameSpan && !problem && this.sessionByName.has(name)) {
       this.add(finding('duplicate-name', 'error', `session ${name} is defined twice`, nameSpan));
     }
@@ -472,7 +511,7 @@ class Parser {
   private txnHeader(): void {
     const idAt = this.pos;
     this.pos = this.nameEnd(idAt);
-    const idSpan = { start: this.tk.start[idAt], end: this.tk.end[this.pos - 1] };
+    const idSpan = { start: this.tk.start(idAt), end: this.tk.end(this.pos - 1) };
     const name = this.text.slice(idSpan.start, idSpan.end);
     let level = -1;
     let problem: Problem | null = null;
@@ -498,7 +537,7 @@ class Parser {
       // is near leaves the outcome unknown: the checker then assumes neither.
       const at = this.pos;
       this.pos = this.nameEnd(at);
-      const word = { start: this.tk.start[at], end: this.tk.end[this.pos - 1] };
+      const word = { start: this.tk.start(at), end: this.tk.end(this.pos - 1) };
       const text = this.text.slice(word.start, word.end);
       const near = [...STATUSES].find((s) => withinOneEdit(text.toLowerCase(), s));
       aborted = near === 'aborted';
@@ -518,10 +557,10 @@ class Parser {
       problem ??= { message: `expected ':' after transaction ${name}, found ${this.describe()}`, span: this.span() };
       this.skipHeaderRest();
     }
-    let end = this.tk.end[this.pos - 1];
-    if (this.kind() === TK_COLON) end = this.tk.end[this.pos++];
+    let end = this.tk.end(this.pos - 1);
+    if (this.kind() === TK_COLON) end = this.tk.end(this.pos++);
     if (problem) this.structural(problem.message, problem.span);
-    const span = { start: this.tk.start[idAt], end };
+    const span = { start: this.tk.start(idAt), end };
     if (this.session < 0 && this.implicitSession < 0) {
       // Reported at the first such transaction only: the others before the first session are
       // most often there because that `session` line is broken, an error of its own already.
@@ -575,8 +614,7 @@ class Parser {
 
   private operation(): void {
     const letterAt = this.pos;
-    const letter = this.lower();
-    const kind = OP_LETTERS[letter];
+    const kind = this.opLetter(letterAt);
     if (kind === undefined) {
       this.problemAt(`unknown operation '${this.textOf()}': expected r, w or a (read, write, append)`, this.span());
       return;
@@ -600,7 +638,7 @@ class Parser {
     if (value === FAILED || this.problem) return;
     const closeAt = this.expect(TK_RPAREN);
     if (closeAt === FAILED) return;
-    let end = this.tk.end[closeAt];
+    let end = this.tk.end(closeAt);
     let sourceName: string | null = null;
     let sourceSpan: Span | null = null;
     if (this.kind() === TK_ARROW) {
@@ -617,35 +655,44 @@ class Parser {
       sourceName = this.textOf(this.pos++);
       end = sourceSpan.end;
     }
-    const span = { start: this.tk.start[letterAt], end };
+    // The op's span as two numbers: an object only where one is kept or reported (one per op was most of the parse's garbage).
+    const start = this.tk.start(letterAt);
     if (this.txn < 0) {
-      this.structural('this operation stands outside any transaction: start one with a header like T1:', span);
+      this.structural('this operation stands outside any transaction: start one with a header like T1:', { start, end });
       return;
     }
     if (kind === OP_READ && value === NO_VALUE && list === null && sourceName === null) {
-      this.add(finding('syntax', 'error', 'a read needs the value it returned, r(x, 1), or its writer, r(x) <- T1', span));
+      this.add(finding('syntax', 'error', 'a read needs the value it returned, r(x, 1), or its writer, r(x) <- T1', { start, end }));
       return;
     }
     const opKind = list ? OP_LIST_READ : kind;
-    if (!this.keyHolds(key, opKind, value, span)) return;
-    if ((opKind === OP_APPEND || opKind === OP_LIST_READ) && !this.firstListOp) this.firstListOp = span;
+    if (!this.keyHolds(key, opKind, value, start, end)) return;
+    if ((opKind === OP_APPEND || opKind === OP_LIST_READ) && !this.firstListOp) this.firstListOp = { start, end };
     const op = list
-      ? this.builder.addListRead(this.txn, key, list, span.start, span.end)
-      : this.builder.addOp(this.txn, opKind, key, value, span.start, span.end);
+      ? this.builder.addListRead(this.txn, key, list, start, end)
+      : this.builder.addOp(this.txn, opKind, key, value, start, end);
     if (sourceName !== null && sourceSpan) this.pendingSources.push({ op, name: sourceName, span: sourceSpan });
   }
 
   private key(): number {
     const k = this.kind();
-    let name: string;
-    if (k === TK_IDENT || k === TK_NUMBER) name = this.textOf();
-    else if (k === TK_STRING) name = unquote(this.textOf());
-    else return this.fail('a key');
+    const from = this.tk.start(this.pos);
+    const to = this.tk.end(this.pos);
+    let id: number;
+    let name: string | null = null;
+    if (k === TK_IDENT || k === TK_NUMBER) id = this.keys.find(this.text, from, to);
+    else if (k === TK_STRING) {
+      // Without a backslash, a string's content is its text between the quotes.
+      if (!this.hasBackslash(from, to)) id = this.keys.find(this.text, from + 1, to - 1);
+      else {
+        name = unquote(this.text.slice(from, to));
+        id = this.keys.find(name, 0, name.length);
+      }
+    } else return this.fail('a key');
     this.pos++;
-    let id = this.keys.get(name);
-    if (id === undefined) {
-      id = this.keyNames.length;
-      this.keys.set(name, id);
+    if (id < 0) {
+      name ??= k === TK_STRING ? this.text.slice(from + 1, to - 1) : this.text.slice(from, to);
+      id = this.keys.add(name);
       this.keyNames.push(/^[A-Za-z_][A-Za-z0-9_.-]*$|^-?\d+$/.test(name) ? name : JSON.stringify(name));
     }
     return id;
@@ -653,7 +700,7 @@ class Parser {
 
   private readValue(): number {
     const k = this.kind();
-    if (k === TK_BOTTOM || (k === TK_IDENT && (this.lower() === 'init' || this.textOf() === '_'))) {
+    if (k === TK_BOTTOM || this.isWord(this.pos, 'init') || (k === TK_IDENT && this.tk.end(this.pos) - this.tk.start(this.pos) === 1 && this.text.charCodeAt(this.tk.start(this.pos)) === 95)) {
       this.pos++;
       return INIT_VALUE;
     }
@@ -662,26 +709,56 @@ class Parser {
 
   private value(): number {
     const k = this.kind();
-    let canonical: string;
-    let shown: string;
+    const from = this.tk.start(this.pos);
+    const to = this.tk.end(this.pos);
     if (k === TK_NUMBER) {
-      const from = this.tk.start[this.pos];
-      const digits = this.tk.end[this.pos] - from - (this.text.charCodeAt(from) === 45 ? 1 : 0);
+      const negative = this.text.charCodeAt(from) === 45;
+      const digits = to - from - (negative ? 1 : 0);
       if (digits > MAX_NUMBER_DIGITS) return this.problemAt(`a number may have at most ${MAX_NUMBER_DIGITS} digits (this one has ${digits})`, this.span());
-      shown = BigInt(this.textOf()).toString();
-      canonical = 'n' + shown;
-    } else if (k === TK_STRING) {
-      const s = unquote(this.textOf());
-      canonical = 's' + s;
-      shown = JSON.stringify(s);
-    } else return this.fail('a value (an integer or a quoted string)');
-    this.pos++;
-    let id = this.values.get(canonical);
-    if (id === undefined) {
-      id = this.valueNames.length;
-      this.values.set(canonical, id);
-      this.valueNames.push(shown);
+      this.pos++;
+      let n = 0;
+      if (digits <= 15) {
+        // Exact in a double: no BigInt and no string (measured: BigInt(text).toString() per value was a third of the parse).
+        for (let i = negative ? from + 1 : from; i < to; i++) n = n * 10 + (this.text.charCodeAt(i) - 48);
+        if (negative) n = -n;
+      } else {
+        const big = BigInt(this.text.slice(from, to));
+        if (big > MAX_SAFE || big < -MAX_SAFE) return this.bigValue(big.toString());
+        n = Number(big);
+      }
+      return this.values.intern(n);
     }
+    if (k !== TK_STRING) return this.fail('a value (an integer or a quoted string)');
+    this.pos++;
+    const content = !this.hasBackslash(from, to) ? null : unquote(this.text.slice(from, to));
+    const found = content === null ? this.stringValues.find(this.text, from + 1, to - 1) : this.stringValues.find(content, 0, content.length);
+    if (found >= 0) return this.stringValueIds[found];
+    const s = content ?? this.text.slice(from + 1, to - 1);
+    this.stringValues.add(s);
+    const id = this.newShownValue(JSON.stringify(s));
+    this.stringValueIds.push(id);
+    return id;
+  }
+
+  /** Whether text[from, to) holds a backslash (a string token's escape). */
+  private hasBackslash(from: number, to: number): boolean {
+    for (let i = from; i < to; i++) if (this.text.charCodeAt(i) === 92) return true;
+    return false;
+  }
+
+  /** An integer beyond 2^53, by its decimal text. */
+  private bigValue(decimal: string): number {
+    let id = this.bigValues.get(decimal);
+    if (id === undefined) {
+      id = this.newShownValue(decimal);
+      this.bigValues.set(decimal, id);
+    }
+    return id;
+  }
+
+  private newShownValue(shown: string): number {
+    const id = this.values.other();
+    this.valueShown.set(id, shown);
     return id;
   }
 
@@ -707,21 +784,21 @@ class Parser {
    * Keys hold registers or lists, never both: the first op that mixes them is an error and is
    * left out (a read of `init` or one naming only its writer fits either).
    */
-  private keyHolds(key: number, opKind: number, value: number, span: Span): boolean {
+  private keyHolds(key: number, opKind: number, value: number, start: number, end: number): boolean {
     const wants = opKind === OP_APPEND || opKind === OP_LIST_READ ? KEY_LIST
       : opKind === OP_WRITE || value >= 0 ? KEY_REGISTER : KEY_FREE;
     if (wants === KEY_FREE) return true;
     const has = this.keyKind[key] ?? KEY_FREE;
     if (has === KEY_FREE) {
       this.keyKind[key] = wants;
-      this.keyKindSpan[key] = span;
+      this.keyKindSpan[key] = { start, end };
       return true;
     }
     if (has === wants) return true;
     const what = has === KEY_LIST ? 'lists' : 'registers';
     const at = this.keyKindSpan[key];
     this.add(finding('mixed-key', 'error',
-      `key ${this.keyNames[key]} holds ${what} (${this.text.slice(at.start, at.end)}), so this ${wants === KEY_LIST ? 'list operation' : 'register operation'} is left out: a key holds registers (w) or lists (a), never both`, span,
+      `key ${this.keyNames[key]} holds ${what} (${this.text.slice(at.start, at.end)}), so this ${wants === KEY_LIST ? 'list operation' : 'register operation'} is left out: a key holds registers (w) or lists (a), never both`, { start, end },
       [{ span: at, message: `${this.keyNames[key]} first used here` }]));
     return false;
   }
@@ -739,7 +816,7 @@ class Parser {
       case 'level': {
         const at = this.pos;
         const level = this.levelToken();
-        const span = { start: this.tk.start[kwAt], end: this.tk.end[at] };
+        const span = { start: this.tk.start(kwAt), end: this.tk.end(at) };
         if (level < 0) return; // FAILED, or an unknown level already reported
         if (this.directives.level) this.add(finding('syntax', 'error', 'the level is already set by an earlier level directive', span));
         else this.directives.level = { level: levelFromId(level), span };
@@ -767,13 +844,13 @@ class Parser {
             this.fail("'found' or 'absent' after an anomaly name");
             return;
           }
-          const span = { start: this.tk.start[kwAt], end: this.tk.end[this.pos] };
+          const span = { start: this.tk.start(kwAt), end: this.tk.end(this.pos) };
           this.pos++;
           this.directives.anomalyExpects.push({ anomaly, found: verdict === 'found', span });
           return;
         }
         // A name that is no anomaly and no level, followed by found/absent: one mistyped anomaly, one error.
-        if (this.kind() === TK_IDENT && !parseLevel(this.textOf()) && this.tk.kind[this.pos + 1] === TK_IDENT) {
+        if (this.kind() === TK_IDENT && !parseLevel(this.textOf()) && this.tk.kind(this.pos + 1) === TK_IDENT) {
           const next = this.textOf(this.pos + 1).toLowerCase();
           if (next === 'found' || next === 'absent') {
             this.add(finding('syntax', 'error', `unknown anomaly '${this.textOf()}': expected one of ${ANOMALIES.map((a) => a.code).join(', ')} (or aborted-read, intermediate-read)`, this.span(this.pos)));
@@ -788,7 +865,7 @@ class Parser {
           this.fail("'ok' or 'violated'");
           return;
         }
-        const span = { start: this.tk.start[kwAt], end: this.tk.end[this.pos] };
+        const span = { start: this.tk.start(kwAt), end: this.tk.end(this.pos) };
         this.pos++;
         if (level >= 0) this.directives.expects.push({ level: levelFromId(level), ok: verdict === 'ok', span });
         return;
@@ -820,6 +897,17 @@ class Parser {
       this.builder.setOpSource(p.op, t);
     }
   }
+}
+
+/**
+ * How often `c` occurs in text: an operation has one '(', so this sizes the builder's columns
+ * (a few milliseconds on a 1M-operation file; columns grown by doubling instead stay up to twice
+ * too long through the whole analysis).
+ */
+function countOf(text: string, c: string): number {
+  let n = 0;
+  for (let i = text.indexOf(c); i >= 0; i = text.indexOf(c, i + 1)) n++;
+  return n;
 }
 
 function isSpace(c: number): boolean {
