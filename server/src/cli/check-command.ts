@@ -8,7 +8,7 @@ import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
 import { capDiagnostics } from './cap-diagnostics.ts';
 import { applyClaim, type ClaimedReport } from './claim.ts';
-import { formatOf, inputErrorLine, listInputs, parsePlumeInit, readCheckInput, readSource, unknownFormat } from './inputs.ts';
+import { formatOf, inputErrorLine, listInputs, parsePlumeInit, readCheckInput, readSourceOnce, unknownFormat } from './inputs.ts';
 import { createProgress } from './progress.ts';
 import { OUTPUT_FORMATS, parseOutputFormat, renderReport } from './report-formats.ts';
 import { jsonSafe, terminalSafe, terminalSafeLines } from './terminal-text.ts';
@@ -103,7 +103,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
     const options = { levels, maxWitnesses, strongMillis, plumeInit, onProgress: progress.stage, stop: progress.poll, keepForced: false };
     let report: ClaimedReport;
     try {
-      const analysis = analyzeSource('source' in input ? input.source : readSource(input, fmt, { plumeInit }), options);
+      const analysis = analyzeSource('source' in input ? input.source : readSourceOnce(input, fmt, { plumeInit }), options);
       report = fileReport(input.file, analysis);
       progress.fileDone();
     } catch (e) {
