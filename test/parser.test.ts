@@ -646,3 +646,15 @@ test('parsing is deterministic and the same text gives the same findings', () =>
   const text = `level RA\n${FRACTURED}session s3\n  T3: q(x, 1)\n`;
   assert.deepEqual(sorted(fmtFindings(text, analyzeHistText(text).findings)), sorted(fmtFindings(text, analyzeHistText(text).findings)));
 });
+
+test('names of Object\'s own properties are no operations, anomalies or levels', () => {
+  for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+    const ops = analyzeHistText(`session A\n  T1: ${name}(x, 1)\n`).findings.filter((f) => f.severity === 'error');
+    assert.deepEqual(ops.map((f) => [f.code, f.message]), [['syntax', `unknown operation '${name}': expected r, w or a (read, write, append)`]], name);
+    const anomaly = analyzeHistText(`expect ${name} found\nsession A\n  T1: a(x, 1)\n`).findings.filter((f) => f.severity === 'error');
+    assert.deepEqual(anomaly.map((f) => f.code), ['syntax'], name);
+    assert.match(anomaly[0].message, new RegExp(`unknown anomaly '${name}'`));
+    const level = analyzeHistText(`level ${name}\nsession A\n  T1: w(x, 1)\n`).findings.filter((f) => f.severity === 'error');
+    assert.ok(level.length === 1 && /level/.test(level[0].message), `${name}: ${JSON.stringify(level)}`);
+  }
+});

@@ -52,12 +52,12 @@ export const ANOMALIES: readonly AnomalyRow[] = [
 
 const BY_CODE = new Map<string, AnomalyRow>(ANOMALIES.map((r) => [r.code.toLowerCase(), r]));
 /** The diagnostic codes of the read-consistency findings that are also anomaly codes. */
-const ALIASES: Record<string, AnomalyCode> = { 'aborted-read': 'G1a', 'intermediate-read': 'G1b' };
+const ALIASES = new Map<string, AnomalyCode>([['aborted-read', 'G1a'], ['intermediate-read', 'G1b']]);
 
 /** The anomaly a name denotes (case-insensitive; `aborted-read` = G1a, `intermediate-read` = G1b), or null. */
 export function parseAnomaly(name: string): AnomalyCode | null {
   const lower = name.toLowerCase();
-  return BY_CODE.get(lower)?.code ?? ALIASES[lower] ?? null;
+  return BY_CODE.get(lower)?.code ?? ALIASES.get(lower) ?? null;
 }
 
 export function anomalyRow(code: AnomalyCode): AnomalyRow {

@@ -40,7 +40,9 @@ const STATUSES = new Set(['committed', 'aborted', 'unknown', 'info', 'indetermin
 const KEY_FREE = 0;
 const KEY_REGISTER = 1;
 const KEY_LIST = 2;
-const OP_LETTERS: Record<string, number> = { r: OP_READ, read: OP_READ, w: OP_WRITE, write: OP_WRITE, a: OP_APPEND, append: OP_APPEND };
+/** No prototype: `constructor(x, 1)` or `__proto__(…)` must not find Object's own properties and pass for an operation. */
+const OP_LETTERS: Readonly<Record<string, number | undefined>> = Object.assign(Object.create(null) as Record<string, number>,
+  { r: OP_READ, read: OP_READ, w: OP_WRITE, write: OP_WRITE, a: OP_APPEND, append: OP_APPEND });
 
 /** A syntax problem, as a value: the first one of an item is reported, then the parser recovers. */
 interface Problem {
