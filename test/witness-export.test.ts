@@ -160,6 +160,28 @@ describe('witness export', () => {
     assert.ok(checked >= 300, `${checked} minimisations checked`);
   });
 
+  test('histories with unknown transactions: the minimised .hist keeps a reader of each unknown writer it needs', () => {
+    // An unknown transaction counts only while someone reads it: a minimiser that drops the reader
+    // leaves a writer that never ran, and the written witness would hold (an audit found one).
+    const w1 = 'session a\n  T1: w(x, 1) w(x, 2)\nsession b\n  T2 unknown: r(x, 1) w(y, 1)\nsession c\n  T3: r(y, 1)\n';
+    assert.match(checkMinimised('w1', w1, 'RC', null), /T3: r\(y, 1\)/);
+    let checked = 0;
+    for (let seed = 1; seed <= 150; seed++) {
+      const g = generateHistory({
+        sessions: 2 + (seed % 3), transactions: 6 + (seed % 6), opsPerTxn: 2 + (seed % 2), keys: 2 + (seed % 3), distribution: 'uniform', zipfS: 0.8,
+        readRatio: 0.5, store: 'permissive', seed, abortRatio: 0.05,
+      });
+      let n = 0;
+      const text = toHistString(g, `unknown ${seed}`).replace(/^(\s*T\d+):/gm, (m, head: string) => (++n % 3 === seed % 3 ? `${head} unknown:` : m));
+      const a = analyzeHistText(text, { levels: ['RC', 'RA', 'CC', 'SER'] });
+      for (const level of violatedLevels(a)) {
+        checkMinimised(`unknown seed ${seed}`, text, level, null);
+        checked++;
+      }
+    }
+    assert.ok(checked >= 150, `${checked} minimisations checked`);
+  });
+
   test('isocheck witness: formats, -o, exit status 0 / 1 / 2', () => {
     const dir = mkdtempSync(join(tmpdir(), 'isocheck-witness-'));
     try {

@@ -3,6 +3,7 @@
 import type { History } from '../model/history.ts';
 import { computeReadsFrom, type ReadsFrom } from '../model/reads-from.ts';
 import { composeOrigin, restrictWithOrigin, unrestricted, type Restricted } from '../model/restrict.ts';
+import { unreadUnknowns } from '../model/unknown-txns.ts';
 
 export interface ShrinkBudget {
   /**
@@ -46,8 +47,16 @@ export function shrinkHistory(h: History, rf: ReadsFrom, keeps: (sub: History, s
   };
   /** Checks one candidate; adopts it when the property holds. */
   const attempt = (keep: Uint8Array, drop: Uint8Array | null): boolean => {
-    const sub = restrictWithOrigin(cur.h, cur.rf, keep, drop);
-    const subRf = computeReadsFrom(sub.h);
+    let sub = restrictWithOrigin(cur.h, cur.rf, keep, drop);
+    let subRf = computeReadsFrom(sub.h);
+    // An `unknown` transaction whose readers were all removed never ran (spec): the candidate is
+    // what a reader of it sees, else a witness written out could hold (its unknown writer gone).
+    const unread = unreadUnknowns(sub.h, subRf);
+    if (unread) {
+      const inner = restrictWithOrigin(sub.h, subRf, unread.txns.map((x, t) => (t === 0 || x === 0 ? 1 : 0)), unread.ops);
+      sub = composeOrigin(sub, inner);
+      subRf = computeReadsFrom(sub.h);
+    }
     checks++;
     work -= sub.h.opCount + sub.h.txnCount;
     if (!keeps(sub.h, subRf)) return false;
