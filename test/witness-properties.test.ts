@@ -134,3 +134,36 @@ test('the same input gives a byte-identical JSON report twice', () => {
   const ex = readFileSync(join(EXAMPLES, 'write-skew.hist'), 'utf8');
   assert.equal(JSON.stringify(fileReport('w', analyzeHistText(ex))), JSON.stringify(fileReport('w', analyzeHistText(ex))));
 });
+
+test('strong witnesses prefer the cycle with the fewest so ∪ wr edges, then the shortest, whatever the names', () => {
+  // A read skew through session order (one so edge) and a cycle of an anti-dependency and a forced
+  // ww edge (none): the second is the witness (semantics: the anomaly at the weakest level).
+  const p1 = 'session s0\n  T3: w(x, 4)\n  T4: r(x, 1)\nsession s1\n  T1: r(x, init) w(x, 1)\n';
+  const ser = analyzeHistText(p1, { levels: ['SER'] }).levels[0];
+  assert.deepEqual(ser.witness?.edges.map((e) => e.kind).sort(), ['rw', 'ww']);
+  // Renaming every transaction (reversing the names, so the canonical order changes) keeps a
+  // witness cycle's count of so ∪ wr edges and its length, on generated histories.
+  const causal = (a: Analysis, level: string): [number, number] | null => {
+    const w = a.levels.find((v) => v.level === level)?.witness;
+    return w && w.edges.length > 0 ? [w.edges.filter((e) => e.kind === 'so' || e.kind === 'wr').length, w.edges.length] : null;
+  };
+  let compared = 0;
+  for (let seed = 1; seed <= 1000; seed++) {
+    const text = toHistString(generateHistory({
+      sessions: 2 + (seed % 3), transactions: 4 + (seed % 6), opsPerTxn: 2, keys: 2 + (seed % 2), distribution: 'uniform', zipfS: 0.8,
+      readRatio: 0.5, store: seed % 4 === 0 ? 'snapshot' : 'causal', seed, abortRatio: 0,
+    }));
+    const ids = [...new Set(text.match(/\bT\d+\b/g) ?? [])];
+    const renamed = text.replace(/\bT(\d+)\b/g, (m) => `U${ids.length - ids.indexOf(m)}`);
+    for (const level of ['PC', 'SI', 'SER']) {
+      const a = causal(analyzeHistText(text, { levels: [level as 'SER'] }), level);
+      const b = causal(analyzeHistText(renamed, { levels: [level as 'SER'] }), level);
+      // (The smallest violating part found may differ with the names, and on some parts no cycle is
+      // forced: the witness then explains every commit order instead. Cycles are compared.)
+      if (!a || !b) continue;
+      assert.deepEqual(a, b, `seed ${seed} ${level}\n${text}`);
+      compared++;
+    }
+  }
+  assert.ok(compared > 100, `${compared} witnesses compared`);
+});

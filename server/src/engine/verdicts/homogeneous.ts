@@ -5,7 +5,7 @@ import { isWeakLevel, levelRow, weakerOrEqual, type Level, type Rule } from '../
 import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongBudget, type StrongResult } from '../strong/strong-check.ts';
 import { checkCycles, forcedEdges, MAX_CLOCK_ENTRIES } from '../weak/level-check.ts';
 import { nonRepeatableCycles } from '../weak/non-repeatable.ts';
-import { explainStrong, liftWitness } from '../witness/strong-witness.ts';
+import { cycleRank, explainStrong, liftWitness, wholeHistoryCycle } from '../witness/strong-witness.ts';
 import { levelOfTarget, minimizeWitness, type Target } from '../witness/violation.ts';
 import type { Witness } from '../witness/witness.ts';
 import type { Checks } from './checks.ts';
@@ -184,8 +184,11 @@ export class LevelVerdicts {
     const min = minimizeWitness(h, rf, shrinkAs, { work: this.options.witnessWork ?? WITNESS_WORK, stop: this.options.stop });
     if (min.stopped) return undecided(name, 'not decided: the analysis was stopped');
     // Explained on the sub-history, reported with the ids of the file's transactions and operations.
-    const w = explainStrong(name, min.h, min.rf, levelOfTarget(min.h, target), MAX_ORDERS_EXPLAINED);
-    return decided(name, false, liftWitness(w, min));
+    const w = liftWitness(explainStrong(name, min.h, min.rf, levelOfTarget(min.h, target), MAX_ORDERS_EXPLAINED), min);
+    // A small history's own forced cycle, when it ranks better (fewer so ∪ wr edges, then shorter).
+    const whole = wholeHistoryCycle(name, h, rf, levelOfTarget(h, target));
+    if (whole && (w.edges.length === 0 || lessRank(cycleRank(whole.edges), cycleRank(w.edges)))) return decided(name, false, whole);
+    return decided(name, false, w);
   }
 
   /** Whether the CC vector clocks could be built (false: CC-based checks are undecided). */
@@ -194,3 +197,8 @@ export class LevelVerdicts {
   }
 }
 
+/** Whether rank a is better than b (compared lexicographically). */
+function lessRank(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i];
+  return false;
+}

@@ -58,6 +58,34 @@ export function explainStrong(anomaly: string, h: History, rf: ReadsFrom, levelO
 }
 
 /**
+ * The forced cycle of the whole history when it is small enough (else null): the spec prefers,
+ * among cycles, the one with the fewest so ∪ wr edges, then the shortest, and the smallest
+ * violating part the minimiser keeps depends on the transactions' names (which part it tries
+ * first), so its cycle may be a worse one than the whole history forces. Its message names the
+ * cycle's transactions.
+ */
+export function wholeHistoryCycle(anomaly: string, h: History, rf: ReadsFrom, levelOf: (t: number) => Level): Witness | null {
+  let committed = 0;
+  for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 0) committed++;
+  if (committed > MAX_CYCLE_TXNS) return null;
+  const explain = new Explainer(h, rf, null);
+  const cycle = forcedCycle(h, rf, explain, levelOf);
+  if (!cycle) return null;
+  const readOp = cycle.find((e) => e.readOp >= 0)?.readOp ?? -1;
+  const txns = [...new Set(cycle.map((e) => e.from))].map((t) => explain.txn(t));
+  return {
+    anomaly, edges: cycle, span: readOp >= 0 ? opSpan(h, readOp) : cycle[0].span,
+    message: `no commit order can satisfy ${anomaly} for ${txns.join(', ')}: ${cycle.filter((e) => e.kind !== 'so' && e.kind !== 'wr').map((e) => e.because).join('; ')}`,
+    explanation: [], readOps: readOp >= 0 ? [readOp] : [],
+  };
+}
+
+/** A cycle's cost as the spec ranks witnesses: so ∪ wr edges first, then length (lower is better). */
+export function cycleRank(edges: readonly WitnessEdge[]): [number, number] {
+  return [edges.filter((e) => e.kind === 'so' || e.kind === 'wr').length, edges.length];
+}
+
+/**
  * Edges forced in every valid commit order, propagated until they close a cycle (the witness) or
  * nothing changes (null). The base: so, wr, ⊥ first, rt into real-time readers. Then, for a read
  * of x in t3 from t1 and another writer t2 of x, by t3's level (strong-propagation.ts applies the
@@ -100,18 +128,30 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
     }
   }
   // The base edges alone may close a cycle (a session whose times run backwards, for SSER).
-  const base = shortestCycle(n, edges);
+  const base = bestCycle(n, edges, false);
   if (base) return base;
-  const reach = (a: number, b: number): boolean => path(n, edges, a, b) !== null;
-  // so ∪ wr (and ⊥ first): only base edges are causal, so their list is taken once.
-  const causalEdges = edges.filter((e) => e.causal);
-  const causalReach = (a: number, b: number): boolean => path(n, causalEdges, a, b) !== null;
+  // so ∪ wr (and ⊥ first): only base edges are causal, so their closure is taken once.
+  const causalClosure = closure(n, edges.filter((e) => e.causal));
+  const causalReach = (a: number, b: number): boolean => causalClosure[a * n + b] === 1;
+  let reachable = closure(n, edges);
+  const reach = (a: number, b: number): boolean => reachable[a * n + b] === 1;
+  const known = new Set<string>(edges.map((e) => `${e.from}>${e.to}`));
   const commonKey = (a: number, b: number): number => {
     for (let j = rf.writeKeyStart[a]; j < rf.writeKeyStart[a + 1]; j++) if (writesKey(rf, b, rf.writeKeys[j])) return rf.writeKeys[j];
     return -1;
   };
-  for (let changed = true; changed;) {
-    changed = false;
+  // In rounds: each derives every edge it can from the graph as the round found it (acyclic, so each
+  // edge's reason is a real one), and adds them at its end. The first round that closes a cycle
+  // gives the witness: among all its cycles the one with the fewest so ∪ wr edges, then the
+  // shortest (semantics: the anomaly at the weakest level), whatever the transactions are named.
+  for (;;) {
+    const fresh: E[] = [];
+    const add = (from: number, to: number, edge: WitnessEdge): void => {
+      const id = `${from}>${to}`;
+      if (known.has(id)) return;
+      known.add(id);
+      fresh.push({ from, to, edge, causal: false });
+    };
     for (const r of reads) {
       const row = levelRow(levelOf(r.t3));
       const vis = row.visibility;
@@ -157,14 +197,15 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
         } else if (seen !== null) {
           add(t2, r.t1, { from: t2, to: r.t1, kind: 'ww', key: r.x, readOp: r.op, span: opSpan(h, r.op),
             because: `${T2} must commit before ${explain.txn(r.t1)}: ${seen}, and ${T2} also writes ${x}` });
-        } else continue;
-        changed = true;
-        const cycle = findCycle(n, edges);
-        if (cycle) return cycle;
+        }
       }
     }
+    if (fresh.length === 0) return null;
+    edges.push(...fresh);
+    const cycle = bestCycle(n, edges, true);
+    if (cycle) return cycle;
+    reachable = closure(n, edges);
   }
-  return null;
 }
 
 /** A read of t3 before op o that read from t (RC's premise), or -1. */
@@ -188,46 +229,76 @@ export function realTimeEdge(h: History, explain: Explainer, t1: number, t2: num
   };
 }
 
-/** BFS path from a to b over the edge list (small graphs only), as edge indexes. */
-function path(n: number, edges: { from: number; to: number }[], a: number, b: number): number[] | null {
-  const via = new Int32Array(n).fill(-2);
-  via[a] = -1;
-  const queue = [a];
-  for (let i = 0; i < queue.length; i++) {
-    const v = queue[i];
-    for (let e = 0; e < edges.length; e++) {
-      if (edges[e].from !== v || via[edges[e].to] !== -2) continue;
-      via[edges[e].to] = e;
-      if (edges[e].to === b) {
-        const out: number[] = [];
-        for (let w = b; via[w] >= 0; w = edges[via[w]].from) {
-          out.push(via[w]);
-          if (edges[via[w]].from === a) break;
-        }
-        return out.reverse();
-      }
-      queue.push(edges[e].to);
+/** Reachability over the edge list as an n × n matrix (1: a path of one edge or more), by a search from each node. */
+function closure(n: number, edges: readonly { from: number; to: number }[]): Uint8Array {
+  const out: number[][] = Array.from({ length: n }, () => []);
+  for (const e of edges) out[e.from].push(e.to);
+  const m = new Uint8Array(n * n);
+  const stack: number[] = [];
+  for (let a = 0; a < n; a++) {
+    stack.push(...out[a]);
+    while (stack.length > 0) {
+      const v = stack.pop() as number;
+      if (m[a * n + v] === 1) continue;
+      m[a * n + v] = 1;
+      stack.push(...out[v]);
     }
   }
-  return null;
+  return m;
 }
 
-/** The shortest cycle of the edge list (small graphs only), or null. */
-function shortestCycle(n: number, edges: { from: number; to: number; edge: WitnessEdge }[]): WitnessEdge[] | null {
-  let best: WitnessEdge[] | null = null;
-  for (const e of edges) {
-    const back = e.from === e.to ? [] : path(n, edges, e.to, e.from);
-    if (back && (!best || back.length + 1 < best.length)) best = [e.edge, ...back.map((i) => edges[i].edge)];
+/**
+ * The cycle of the edge list with the fewest causal (so ∪ wr, ⊥ first) edges, then the fewest
+ * edges (small graphs only), or null: all-pairs cheapest paths where a causal edge costs more
+ * than any path of other edges, then the cheapest edge plus its way back (ties: the first edge).
+ */
+function bestCycle(n: number, edges: readonly { from: number; to: number; edge: WitnessEdge; causal: boolean }[], fromLast: boolean): WitnessEdge[] | null {
+  const heavy = edges.length + 1;
+  const cost = (e: { causal: boolean }): number => (e.causal ? heavy : 1);
+  const INF = Number.POSITIVE_INFINITY;
+  const dist = new Float64Array(n * n).fill(INF);
+  /** The first edge of a cheapest path from a to b. */
+  const first = new Int32Array(n * n).fill(-1);
+  edges.forEach((e, i) => {
+    const k = e.from * n + e.to;
+    if (e.from !== e.to && cost(e) < dist[k]) {
+      dist[k] = cost(e);
+      first[k] = i;
+    }
+  });
+  for (let m = 0; m < n; m++) {
+    for (let a = 0; a < n; a++) {
+      const am = dist[a * n + m];
+      if (am === INF) continue;
+      for (let b = 0; b < n; b++) {
+        const d = am + dist[m * n + b];
+        if (d < dist[a * n + b]) {
+          dist[a * n + b] = d;
+          first[a * n + b] = first[a * n + m];
+        }
+      }
+    }
   }
-  return best;
-}
-
-/** The shortest cycle through the last edge added (it closed the cycle), or null. */
-function findCycle(n: number, edges: { from: number; to: number; edge: WitnessEdge }[]): WitnessEdge[] | null {
-  const last = edges[edges.length - 1];
-  const back = path(n, edges, last.to, last.from);
-  if (!back && last.to !== last.from) return null;
-  return [last.edge, ...(back ?? []).map((e) => edges[e].edge)];
+  let best = -1;
+  let bestCost = INF;
+  edges.forEach((e, i) => {
+    const back = e.from === e.to ? 0 : dist[e.to * n + e.from];
+    if (cost(e) + back < bestCost) {
+      bestCost = cost(e) + back;
+      best = i;
+    }
+  });
+  if (best < 0) return null;
+  const ids = [best];
+  for (let v = edges[best].to; v !== edges[best].from;) {
+    const next = first[v * n + edges[best].from];
+    ids.push(next);
+    v = edges[next].to;
+  }
+  // Told from the edge derived last (the one that closed the cycle), as the derivation found it;
+  // a cycle of base edges from the first (session order before the real time that contradicts it).
+  const start = ids.indexOf(fromLast ? Math.max(...ids) : Math.min(...ids));
+  return [...ids.slice(start), ...ids.slice(0, start)].map((i) => edges[i].edge);
 }
 
 /** A witness found on a sub-history, with transaction and operation ids of the history it came from. */
