@@ -111,3 +111,15 @@ describe('list-append against the spec', () => {
     assert.ok(!names.includes(1), JSON.stringify(sser?.witness?.edges));
   });
 });
+
+describe('which cycle of a class is shown', () => {
+  test('among the smallest of a class, the one with the fewest so and wr edges (whatever the names)', () => {
+    // Two G-single cycles of two edges: T1 →wr T2 →rw T1 (a reread) and T4 →rw T1 →ww T4 (T4 missed
+    // T1's append and its own append follows it). The second has no so or wr edge.
+    const text = (a: string, b: string): string => `session s1\n  ${b}: r(k0, [1]) r(k0, [])\nsession s2\n  T3: a(k1, 2) r(k0, [1]) r(k1, [2])\n  T4: r(k0, []) r(k1, [2]) a(k0, 3)\nsession s3\n  ${a}: r(k0, []) r(k1, []) a(k0, 1)\n`;
+    for (const [a, b] of [['T1', 'T2'], ['T9', 'T0']]) {
+      const single = analyzeHistText(text(a, b)).list?.anomalies.find((x) => x.code === 'G-single');
+      assert.deepEqual(single?.cycle.map((e) => e.kind).sort(), ['rw', 'ww'], `${a} ${b}`);
+    }
+  });
+});

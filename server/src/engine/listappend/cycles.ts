@@ -185,7 +185,10 @@ class CycleGraph {
     return ids;
   }
 
-  /** The smallest cycle of a class (fewest edges, then the first found), or null. */
+  /**
+   * The smallest cycle of a class (fewest edges, then the fewest so ∪ wr edges, as the spec prefers
+   * among witnesses; then the first found), or null.
+   */
   smallest(rule: ClassRule, realtime: boolean): CycleEdge[] | null {
     const e = this.inf.edges;
     // No cycle at all: nothing of any class (the search below would reject every start edge).
@@ -225,7 +228,8 @@ class CycleGraph {
       for (let i = 0; i < touched.length; i++) dist[touched.data[i]] = -1;
       touched.length = 0;
       rtCovered.fill(this.byStart.length);
-      const limit = best ? best.length - 1 : this.n + 1;
+      // A best cycle with so or wr edges still lets one of its length in (it may have fewer).
+      const limit = best ? best.length - (causalCount(best) > 0 ? 0 : 1) : this.n + 1;
       const s0 = b * P + rule.startPhase;
       dist[s0] = 1;
       parent[s0] = -1;
@@ -302,8 +306,8 @@ class CycleGraph {
         }
         cycle.push({ from: a, to: b, kind: rule.start, index: s });
         cycle.reverse();
-        if (!best || cycle.length < best.length) best = rotate(cycle);
-        if (best.length === 2) break;
+        if (!best || cycle.length < best.length || (cycle.length === best.length && causalCount(cycle) < causalCount(best))) best = rotate(cycle);
+        if (best.length === 2 && causalCount(best) === 0) break;
       }
     }
     if (!best && P > 1) best = this.exactSmall(rule, realtime, comp, reach);
@@ -419,6 +423,13 @@ function rotate(cycle: CycleEdge[]): CycleEdge[] {
   let at = 0;
   for (let i = 1; i < cycle.length; i++) if (cycle[i].from < cycle[at].from) at = i;
   return [...cycle.slice(at), ...cycle.slice(0, at)];
+}
+
+/** The so and wr edges of a cycle (fewer: the anomaly shown at a weaker level). */
+function causalCount(c: readonly CycleEdge[]): number {
+  let n = 0;
+  for (const x of c) if (x.kind === LK_SO || x.kind === LK_WR) n++;
+  return n;
 }
 
 /** The rw edges of a cycle: for tests and the anomaly table. */
