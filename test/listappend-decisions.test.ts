@@ -224,6 +224,10 @@ test('an anomaly is an error only where it breaks a level its own transactions r
   const ser = skew('');
   assert.equal(ser.mixed?.consistent, false);
   assert.equal(g2(ser)?.severity, 'error');
+  // The reader's level decides, not the writer's: T2 [SER] reads a state T1 [RC] half changed.
+  const rs = analyzeHistText('level SER\nsession a\n  T1 [RC]: a(x, 1) a(y, 1)\nsession b\n  T2 [SER]: r(x, []) r(y, [1])\n');
+  assert.equal(rs.mixed?.consistent, false);
+  assert.equal(rs.findings.find((f) => f.code === 'G-single')?.severity, 'error');
   // No claim at all: information.
   const none = analyzeHistText('session A\n  T1: r(x, []) a(y, 1)\nsession B\n  T2: r(y, []) a(x, 2)\n');
   assert.equal(g2(none)?.severity, 'information');

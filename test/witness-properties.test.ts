@@ -167,3 +167,16 @@ test('strong witnesses prefer the cycle with the fewest so ∪ wr edges, then th
   }
   assert.ok(compared > 100, `${compared} witnesses compared`);
 });
+
+test('strong witnesses stay bounded: one writer read 150,000 times, and thousands of aborted transactions', () => {
+  const skew = 'session a\n  T1: r(x, init) w(y, 1)\nsession b\n  T2: r(y, init) w(x, 2)\n';
+  // The base graph keeps one wr edge per pair of transactions (one per read overflowed a spread).
+  const heavy = `${skew}session c\n  T0: w(z, 1)\n  T3: ${'r(z, 1) '.repeat(150_000)}\n`;
+  const a = analyzeHistText(heavy, { levels: ['SER'] }).levels[0];
+  assert.equal(a.consistent, false);
+  assert.deepEqual(a.witness?.edges.map((e) => e.kind), ['rw', 'rw']);
+  // Aborted transactions count toward the whole-history pass's size bound (its matrices are n²).
+  const aborted = `${skew}session d\n${Array.from({ length: 3000 }, (_, i) => `  A${i} aborted: w(z, ${i + 1})\n`).join('')}`;
+  const b = analyzeHistText(aborted, { levels: ['SER'] }).levels[0];
+  assert.deepEqual(b.witness?.edges.map((e) => e.kind), ['rw', 'rw']);
+});

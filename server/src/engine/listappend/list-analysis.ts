@@ -31,14 +31,28 @@ export interface ListAnomaly {
   /** The cycle (empty for lost-update, which names its transactions in `txns`). */
   cycle: AnomalyEdge[];
   txns: string[];
-  /** The transactions involved, as ids: the cycle's, a lost update's two, a re-read's reader (their levels decide the severity). */
-  txnIds: number[];
+  /**
+   * The readers whose level decides whether the anomaly breaks a claim (MixIso: the reader's level
+   * decides): a cycle's wr targets, rw sources and rt targets, a lost update's two readers, a
+   * re-read's reader. A cycle of ww and so edges alone (G0) has none: it breaks every level.
+   */
+  readers: number[];
   message: string;
   span: Span;
   /** Related places when there is no cycle (lost-update: both reads). */
   related?: RelatedSpan[];
   /** A reread after the transaction's own appends: reported, but the axioms find no level broken. */
   breaksNothing?: boolean;
+}
+
+/** The transactions of a cycle whose reads (or real-time start) make its edges: wr targets, rw sources, rt targets. */
+function cycleReaders(edges: readonly { from: number; to: number; kind: number }[]): number[] {
+  const out = new Set<number>();
+  for (const e of edges) {
+    if (e.kind === LK_WR || e.kind === LK_RT) out.add(e.to);
+    else if (e.kind === LK_RW) out.add(e.from);
+  }
+  return [...out];
 }
 
 /** The levels an occurrence breaks: its row's, none for a reread after own appends. */
@@ -96,7 +110,7 @@ function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
     const first = c.edges[0].from;
     const row = anomalyRow(code);
     anomalies.push({
-      code, cycle, txns: c.edges.map((x) => h.names.txnName(x.from)), txnIds: c.edges.map((x) => x.from),
+      code, cycle, txns: c.edges.map((x) => h.names.txnName(x.from)), readers: cycleReaders(c.edges),
       message: `${code}: ${row.meaning}: ${cycle.map(edgeSentence).join('; ')}`,
       span: txnSpan(h, first),
     });
@@ -267,7 +281,7 @@ function lostUpdates(inf: ListInference): LostUpdate[] {
       out.push({
         a: h.opTxn[prev], b: t,
         anomaly: {
-          code: 'lost-update', cycle: [], txns: [A, B], txnIds: [h.opTxn[prev], t], message, span: txnSpan(h, t),
+          code: 'lost-update', cycle: [], txns: [A, B], readers: [h.opTxn[prev], t], message, span: txnSpan(h, t),
           related: [{ span: opSpan(h, prev), message: `${A} read ${keyName} = ${list}` }, { span: opSpan(h, o), message: `${B} read ${keyName} = ${list}` }],
         },
       });
@@ -302,6 +316,6 @@ function rereadAnomaly(h: History, o: number, prev: number): ListAnomaly {
   for (let p = prev + 1; p < o; p++) if (h.opKind[p] === OP_APPEND && h.opKey[p] === k) own.push(h.opValue[p]);
   const expected = listText(h, [...listOf(h, prev), ...own]);
   const message = `internal: ${T} read ${keyName} = ${listText(h, listOf(h, o))}, but it read ${keyName} = ${listText(h, listOf(h, prev))} earlier${own.length > 0 ? ` and appended ${own.map((v) => h.names.valueText(v)).join(', ')} since` : ''}, so this read must return ${expected}`;
-  return { code: 'internal', cycle: [], txns: [T], txnIds: [t], message, span: opSpan(h, o), related: [{ span: opSpan(h, prev), message: `${T}'s earlier read of ${keyName}` }] };
+  return { code: 'internal', cycle: [], txns: [T], readers: [t], message, span: opSpan(h, o), related: [{ span: opSpan(h, prev), message: `${T}'s earlier read of ${keyName}` }] };
 }
 

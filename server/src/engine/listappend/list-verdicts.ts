@@ -72,12 +72,13 @@ export function claimedListLevels(h: History, d: Directives | null): Int8Array |
 /**
  * Whether an anomaly breaks what the file claims, so that it is an error (spec: the mixed run's
  * violations are the errors, homogeneous ones information): some level it breaks that every
- * transaction it involves runs at or above. A write skew between two transactions tagged SI in a
- * file whose `level` is SER breaks nobody's level; between two at SER it does.
+ * reader it involves runs at or above (MixIso: the reader's level decides; a writer's tag does
+ * not). A write skew between two transactions tagged SI in a file whose `level` is SER breaks
+ * nobody's level; between two at SER it does.
  */
 export function breaksClaim(a: ListAnomaly, levels: Int8Array | null): boolean {
   if (!levels) return false;
-  return levelsBroken(a).some((l) => a.txnIds.every((t) => weakerOrEqual(l, levelById(levels[t]))));
+  return levelsBroken(a).some((l) => a.readers.every((t) => weakerOrEqual(l, levelById(levels[t]))));
 }
 
 /** `expect A found|absent` against what the analysis reported (nothing is reported without list operations). */

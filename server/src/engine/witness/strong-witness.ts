@@ -15,8 +15,12 @@ import { Explainer, type Witness, type WitnessEdge } from './witness.ts';
 
 /** Sub-histories up to this size get every commit order explained; larger ones only a summary. */
 const MAX_ORDER_TXNS = 8;
-/** The SER forced-cycle derivation is quadratic in the edges: only on small sub-histories. */
+/** The forced-cycle derivation takes n³ per round (all-pairs paths): only on small sub-histories. */
 const MAX_CYCLE_TXNS = 60;
+/** Work bound of one forced-cycle derivation (reads × transactions and n³ per round). */
+const CYCLE_STEPS = 50_000_000;
+/** The whole history's cycle is looked for up to this many operations (litmus-sized histories). */
+const MAX_WHOLE_OPS = 4_000;
 
 /**
  * The witness of a strong-level violation, on the minimal sub-history: for SER a cycle of edges
@@ -50,7 +54,7 @@ export function explainStrong(anomaly: string, h: History, rf: ReadsFrom, levelO
   const txns = [];
   for (let t = 1; t < h.txnCount; t++) txns.push(explain.txn(t));
   const message = cycle
-    ? `no commit order can satisfy ${anomaly} for ${txns.join(', ')}: ${cycle.filter((e) => e.kind !== 'so' && e.kind !== 'wr').map((e) => e.because).join('; ')}`
+    ? cycleMessage(anomaly, txns, cycle)
     : failures.length > 0
       ? `no commit order of ${txns.join(', ')} satisfies ${anomaly}: ${failures.map((f) => f.text).join('; ')}`
       : `no commit order satisfies ${anomaly}; the smallest violating part found within the work budget has ${committed} transactions: ${txns.slice(0, 12).join(', ')}${committed > 12 ? ', …' : ''}`;
@@ -65,9 +69,8 @@ export function explainStrong(anomaly: string, h: History, rf: ReadsFrom, levelO
  * cycle's transactions.
  */
 export function wholeHistoryCycle(anomaly: string, h: History, rf: ReadsFrom, levelOf: (t: number) => Level): Witness | null {
-  let committed = 0;
-  for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 0) committed++;
-  if (committed > MAX_CYCLE_TXNS) return null;
+  // Every transaction counts (aborted ones size the matrices too), and the operations.
+  if (h.txnCount - 1 > MAX_CYCLE_TXNS || h.opCount > MAX_WHOLE_OPS) return null;
   const explain = new Explainer(h, rf, null);
   const cycle = forcedCycle(h, rf, explain, levelOf);
   if (!cycle) return null;
@@ -75,9 +78,14 @@ export function wholeHistoryCycle(anomaly: string, h: History, rf: ReadsFrom, le
   const txns = [...new Set(cycle.map((e) => e.from))].map((t) => explain.txn(t));
   return {
     anomaly, edges: cycle, span: readOp >= 0 ? opSpan(h, readOp) : cycle[0].span,
-    message: `no commit order can satisfy ${anomaly} for ${txns.join(', ')}: ${cycle.filter((e) => e.kind !== 'so' && e.kind !== 'wr').map((e) => e.because).join('; ')}`,
+    message: cycleMessage(anomaly, txns, cycle),
     explanation: [], readOps: readOp >= 0 ? [readOp] : [],
   };
+}
+
+/** A forced cycle's message: the transactions, then why each order edge is forced. */
+function cycleMessage(anomaly: string, txns: readonly string[], cycle: readonly WitnessEdge[]): string {
+  return `no commit order can satisfy ${anomaly} for ${txns.join(', ')}: ${cycle.filter((e) => e.kind !== 'so' && e.kind !== 'wr').map((e) => e.because).join('; ')}`;
 }
 
 /** A cycle's cost as the spec ranks witnesses: so ∪ wr edges first, then length (lower is better). */
@@ -101,7 +109,12 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
   const n = h.txnCount;
   type E = { from: number; to: number; edge: WitnessEdge; causal: boolean };
   const edges: E[] = [];
+  // One edge per ordered pair (the first reason found): a transaction that reads one writer
+  // 100,000 times is one wr edge, so the graph has at most n² edges whatever the operations.
+  const known = new Set<number>();
   const add = (from: number, to: number, edge: WitnessEdge, causal = false): void => {
+    if (known.has(from * n + to)) return;
+    known.add(from * n + to);
     edges.push({ from, to, edge, causal });
   };
   const soPrev = sessionPredecessors(h);
@@ -114,15 +127,23 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
   // SSER: real time orders the commit order into real-time transactions.
   forEachRealTimeEdge(h, (t) => levelRow(levelOf(t)).realTime, (t1, t2) => add(t1, t2, realTimeEdge(h, explain, t1, t2)));
   const reads: { op: number; t3: number; t1: number; x: number }[] = [];
+  // Reads of one key from one writer by one transaction derive the same edges (but at RC, where
+  // which read came first matters): the first stands for them all.
+  const readSeen = new Set<string>();
   for (let t = 1; t < n; t++) {
     if (h.txnAborted[t] === 1) continue;
     add(BOTTOM, t, explain.edge({ from: BOTTOM, to: t, kind: 3, a: -1, b: -1 }), true);
+    const rc = levelOf(t) === 'RC';
     for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
       const t1 = rf.wrSource[o];
       if (t1 < 0) continue;
+      const id = `${t}:${t1}:${h.opKey[o]}`;
+      if (!rc && readSeen.has(id)) continue;
+      readSeen.add(id);
       reads.push({ op: o, t3: t, t1, x: h.opKey[o] });
       if (t1 !== BOTTOM) {
-        add(t1, t, explain.edge({ from: t1, to: t, kind: 1, a: o, b: -1 }), true);
+        // (Its sentence is built only for the pair's first read.)
+        if (!known.has(t1 * n + t)) add(t1, t, explain.edge({ from: t1, to: t, kind: 1, a: o, b: -1 }), true);
         if (!preds[t].includes(t1)) preds[t].push(t1);
       }
     }
@@ -135,7 +156,9 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
   const causalReach = (a: number, b: number): boolean => causalClosure[a * n + b] === 1;
   let reachable = closure(n, edges);
   const reach = (a: number, b: number): boolean => reachable[a * n + b] === 1;
-  const known = new Set<string>(edges.map((e) => `${e.from}>${e.to}`));
+  // Work steps (reads × transactions and n³ per round), not time: past the bound, no cycle (the
+  // witness then explains orders instead), the same on every machine.
+  let steps = 0;
   const commonKey = (a: number, b: number): number => {
     for (let j = rf.writeKeyStart[a]; j < rf.writeKeyStart[a + 1]; j++) if (writesKey(rf, b, rf.writeKeys[j])) return rf.writeKeys[j];
     return -1;
@@ -145,11 +168,12 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
   // gives the witness: among all its cycles the one with the fewest so ∪ wr edges, then the
   // shortest (semantics: the anomaly at the weakest level), whatever the transactions are named.
   for (;;) {
+    steps += reads.length * n + n * n * n;
+    if (steps > CYCLE_STEPS) return null;
     const fresh: E[] = [];
     const add = (from: number, to: number, edge: WitnessEdge): void => {
-      const id = `${from}>${to}`;
-      if (known.has(id)) return;
-      known.add(id);
+      if (known.has(from * n + to)) return;
+      known.add(from * n + to);
       fresh.push({ from, to, edge, causal: false });
     };
     for (const r of reads) {
@@ -229,19 +253,28 @@ export function realTimeEdge(h: History, explain: Explainer, t1: number, t2: num
   };
 }
 
-/** Reachability over the edge list as an n × n matrix (1: a path of one edge or more), by a search from each node. */
+/** Reachability over the edge list as an n × n matrix (1: a path of one edge or more): a search from each node over an adjacency matrix (n³ at most, whatever the edges). */
 function closure(n: number, edges: readonly { from: number; to: number }[]): Uint8Array {
-  const out: number[][] = Array.from({ length: n }, () => []);
-  for (const e of edges) out[e.from].push(e.to);
+  const adj = new Uint8Array(n * n);
+  for (const e of edges) adj[e.from * n + e.to] = 1;
   const m = new Uint8Array(n * n);
-  const stack: number[] = [];
+  const stack = new Int32Array(n);
   for (let a = 0; a < n; a++) {
-    stack.push(...out[a]);
-    while (stack.length > 0) {
-      const v = stack.pop() as number;
-      if (m[a * n + v] === 1) continue;
-      m[a * n + v] = 1;
-      stack.push(...out[v]);
+    let top = 0;
+    for (let v = 0; v < n; v++) {
+      if (adj[a * n + v] === 1 && m[a * n + v] === 0) {
+        m[a * n + v] = 1;
+        stack[top++] = v;
+      }
+    }
+    while (top > 0) {
+      const v = stack[--top];
+      for (let w = 0; w < n; w++) {
+        if (adj[v * n + w] === 1 && m[a * n + w] === 0) {
+          m[a * n + w] = 1;
+          stack[top++] = w;
+        }
+      }
     }
   }
   return m;
