@@ -497,6 +497,24 @@ describe('two passes for large documents', () => {
   });
 });
 
+describe('isocheck/report on a large document', () => {
+  test('asked at once, it reports the full analysis, never the quick pass\'s pending strong levels', async () => {
+    const c = await LspClient.start({ settings: {} });
+    try {
+      const uri = 'file:///big-report.hist';
+      const padding = Array.from({ length: 120 }, (_, i) => `session p${i}\n  P${i}: w(k${i}, ${i + 10}) r(k${i}, ${i + 10})\n`).join('');
+      const text = `level SER\nsession s1\n  T1: r(x, init) r(y, init) w(x, 1)\nsession s2\n  T2: r(x, init) r(y, init) w(y, 2)\n${padding}`;
+      await c.open(uri, text);
+      const got = await c.connection.sendRequest(ReportRequest.type, { uri, file: 'big-report.hist' });
+      assert.equal(got?.levels.SER?.consistent, false);
+      assert.equal(got?.levels.SI?.consistent, true);
+      assert.equal(JSON.stringify(got), JSON.stringify(fileReport('big-report.hist', analyzeHistText(text))));
+    } finally {
+      await c.stop();
+    }
+  });
+});
+
 describe('cancellation', () => {
   test('edits in quick succession: the stale analyses of a big document are cancelled, only the newest is published', async () => {
     const c = await LspClient.start({ settings: { levels: ['RC', 'RA', 'CC'] }, initializationOptions: { bigDocumentChars: 20_000 } });

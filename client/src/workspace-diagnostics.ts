@@ -25,10 +25,23 @@ export class WorkspaceDiagnostics implements vscode.Disposable {
       }),
       // Opened again (by the user or a new check): the server's diagnostics of the text as it is now apply.
       vscode.workspace.onDidOpenTextDocument((d) => this.forget(d.uri)),
+      // Edited while open (findings of an older text), or changed or deleted on disk while closed:
+      // what was found no longer describes the file.
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length > 0) this.forget(e.document.uri);
+      }),
     ];
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*.{hist,plume,dbcop}', true, false, false);
+    this.subscriptions.push(watcher, watcher.onDidChange((u) => this.forgetClosed(u)), watcher.onDidDelete((u) => this.forget(u)));
   }
 
-  /** Records what the server found in `uri` while it was open. */
+  /** A file changed on disk: a closed document's kept findings go (an open one's are the server's). */
+  private forgetClosed(uri: vscode.Uri): void {
+    const key = uri.toString();
+    if (!vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) this.forget(uri);
+  }
+
+  /** Records what the server found in `uri` while it was open (only documents the check itself opened: a user's own editor keeps the server's live diagnostics). */
   remember(uri: vscode.Uri, diagnostics: readonly vscode.Diagnostic[]): void {
     const key = uri.toString();
     const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === key);

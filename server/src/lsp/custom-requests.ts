@@ -5,6 +5,7 @@ import { AnalysisRequest, ReportRequest, WitnessExportRequest } from '../protoco
 import type { FileReport } from '../engine/report.ts';
 import type { AnalysisParams, AnalysisResult, ReportParams, WitnessExportAnswer, WitnessExportParams } from '../protocol/shapes.ts';
 import type { ServerContext } from './context.ts';
+import { cacheKeyOf } from './doc-model.ts';
 import type { Task, TaskValue } from './worker-protocol.ts';
 import { WITNESS_FORMATS, type WitnessFormat } from '../engine/export/witness-export.ts';
 import { LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
@@ -94,15 +95,30 @@ async function analysisJson(ctx: ServerContext, p: AnalysisParams, token: Cancel
 /**
  * The document's report in the CLI's JSON shape, from the analysis the editor shows (its levels,
  * witnesses per level and budgets): what `isocheck check --json` prints for the file, by the same
- * engine function. Waits for an analysis of a newer version first, so the report is the latest.
+ * engine function. It waits (a bounded number of times) while an analysis runs or only the quick
+ * first pass is in, then reports the full analysis of the latest version it has (from the
+ * worker's cache, or analysed again), never the quick pass's pending strong levels.
  */
 async function report(ctx: ServerContext, p: ReportParams, token: CancellationToken): Promise<FileReport | null> {
   if (typeof p.uri !== 'string' || typeof p.file !== 'string') return null;
-  await newerAnalysisDone(ctx, p.uri, -1, token);
-  const m = ctx.docs.get(p.uri)?.model;
-  if (!m || m.text === null || !m.options) return null;
-  const value = await inWorker(ctx, { kind: 'report', text: m.text, options: m.options, cacheKey: m.cacheKey, file: p.file }, token);
-  return value !== SUPERSEDED && value.kind === 'report' ? value.report : null;
+  for (let round = 0; ; round++) {
+    const st = ctx.docs.get(p.uri);
+    // Not a history IsoCheck reads (a .txt of prose): nothing will come.
+    if (!st || st.format === null) return null;
+    const m = st.model;
+    // Waits while an analysis runs, before the first one (its check may still be scheduled), and
+    // between the quick pass and the full one.
+    if (round < MAX_GIVE_WAY && (st.running || !m || m.partial)) {
+      if (st.running) await newerAnalysisDone(ctx, p.uri, -1, token);
+      else await new Promise((resolve) => setTimeout(resolve, SUPERSEDED_POLL_MS));
+      if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
+      continue;
+    }
+    if (!m || m.text === null || !m.options) return null;
+    const full = { ...m.options, deferStrong: false };
+    const value = await inWorker(ctx, { kind: 'report', text: m.text, options: full, cacheKey: cacheKeyOf(m.version, m.settingsKey, false), file: p.file }, token);
+    return value !== SUPERSEDED && value.kind === 'report' ? value.report : null;
+  }
 }
 
 /**

@@ -265,6 +265,28 @@ test('isocheck.checkWorkspace past VS Code’s 50 background documents: every fi
   }
 }, 180_000);
 
+test('isocheck.checkWorkspace keeps no stale findings: a file the user had open, or one edited or changed on disk after the check', async () => {
+  const claimed = await vscode.workspace.fs.readFile(workspaceFile(FRACTURED.claimedFile));
+  const mine = workspaceFile('stale/mine.hist');
+  const other = workspaceFile('stale/other.hist');
+  await vscode.workspace.fs.writeFile(mine, claimed);
+  await vscode.workspace.fs.writeFile(other, claimed);
+  try {
+    // Open in an editor before the check: its findings are the server's live ones, never kept.
+    await vscode.window.showTextDocument(mine);
+    await vscode.commands.executeCommand('isocheck.checkWorkspace');
+    assert.equal(api.workspaceDiagnostics.shown(mine).length, 0, 'nothing kept for a document the user had open');
+    // A file the check opened, then changed on disk: its kept findings go.
+    await vscode.workspace.fs.writeFile(other, new TextEncoder().encode('session a\n  T1: w(x, 1)\n'));
+    await eventually(() => (api.workspaceDiagnostics.shown(other).length === 0 && vscode.languages.getDiagnostics(other).every((d) => codeOf(d) !== 'RA') ? true : undefined), 'the stale RA finding of the changed file to go');
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.workspace.fs.delete(workspaceFile('stale'), { recursive: true });
+    api.workspaceDiagnostics.forget(mine);
+    api.workspaceDiagnostics.forget(other);
+  }
+}, 120_000);
+
 test('histories of other languages (.edn): the status bar shows their verdicts; Show Graph and the panel follow them', async () => {
   const edn = workspaceFile('g-single.edn');
   await vscode.workspace.fs.writeFile(edn, new TextEncoder().encode(G_SINGLE_EDN));
