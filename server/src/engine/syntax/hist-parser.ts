@@ -7,7 +7,8 @@ import {
   TK_ARROW, TK_AT, TK_BAD, TK_DOTDOT, TK_BOTTOM, TK_COLON, TK_COMMA, TK_EOF, TK_EQUALS, TK_IDENT, TK_LBRACKET, TK_LPAREN, TK_NUMBER,
   TK_RBRACKET, TK_RPAREN, TK_STRING, TOKEN_NAMES, TokenStream, unquote,
 } from './hist-lexer.ts';
-import { NumberIds, TextInterner } from '../util/interner.ts';
+import { TextInterner } from '../util/interner.ts';
+import { HistValues } from './hist-values.ts';
 import { levelById, levelId, levelList, LEVELS, parseLevel, someAliases, type Level } from '../levels/levels.ts';
 
 export interface LevelDirective { level: Level; span: Span }
@@ -91,17 +92,8 @@ class Parser {
   private readonly keys = new TextInterner(1024);
   /** Per key id: its name as shown (JSON-quoted unless an identifier or an integer). */
   private readonly keyNames: string[] = [];
-  /**
-   * Value ids: integers of at most 15 digits through their number (no string per value: the
-   * measured bulk of a large file), longer integers through their decimal text, strings through
-   * their content. Per value id, its number (NaN for a string or an integer beyond 2^53) or else
-   * its text as shown.
-   */
-  private readonly values = new NumberIds(1024);
-  private readonly bigValues = new Map<string, number>();
-  private readonly stringValues = new TextInterner();
-  private readonly stringValueIds: number[] = [];
-  private readonly valueShown = new Map<number, string>();
+  /** Value ids (hist-values.ts): integers by number, longer ones by their text, strings by content. */
+  private readonly values = new HistValues();
   private readonly txnByName = new Map<string, number>();
   private readonly sessionByName = new Map<string, number>();
   private readonly pendingSources: { op: number; name: string; span: Span }[] = [];
@@ -153,13 +145,11 @@ class Parser {
     }
     const keyNames = this.keyNames;
     const valueCount = this.values.size;
-    const numbers = this.values.numbers.data;
-    const shown = this.valueShown;
+    const values = this.values;
     const history = this.builder.finish(
       keyNames.length,
       (k) => keyNames[k],
-      // A number's text is made when it is shown: String() of a safe integer is its decimal digits, as BigInt's was.
-      (v) => (v === INIT_VALUE ? 'init' : v === NO_VALUE ? '?' : v >= 0 && v < valueCount && numbers[v] === numbers[v] ? String(numbers[v]) : shown.get(v) as string),
+      (v) => values.text(v),
       this.initValues,
       true,
       { valueCount },
@@ -725,43 +715,20 @@ class Parser {
         if (negative) n = -n;
       } else {
         const big = BigInt(this.text.slice(from, to));
-        if (big > MAX_SAFE || big < -MAX_SAFE) return this.bigValue(big.toString());
+        if (big > MAX_SAFE || big < -MAX_SAFE) return this.values.big(big.toString());
         n = Number(big);
       }
-      return this.values.intern(n);
+      return this.values.number(n);
     }
     if (k !== TK_STRING) return this.fail('a value (an integer or a quoted string)');
     this.pos++;
-    const content = !this.hasBackslash(from, to) ? null : unquote(this.text.slice(from, to));
-    const found = content === null ? this.stringValues.find(this.text, from + 1, to - 1) : this.stringValues.find(content, 0, content.length);
-    if (found >= 0) return this.stringValueIds[found];
-    const s = content ?? this.text.slice(from + 1, to - 1);
-    this.stringValues.add(s);
-    const id = this.newShownValue(JSON.stringify(s));
-    this.stringValueIds.push(id);
-    return id;
+    return this.hasBackslash(from, to) ? this.values.string(unquote(this.text.slice(from, to))) : this.values.stringAt(this.text, from + 1, to - 1);
   }
 
   /** Whether text[from, to) holds a backslash (a string token's escape). */
   private hasBackslash(from: number, to: number): boolean {
     for (let i = from; i < to; i++) if (this.text.charCodeAt(i) === 92) return true;
     return false;
-  }
-
-  /** An integer beyond 2^53, by its decimal text. */
-  private bigValue(decimal: string): number {
-    let id = this.bigValues.get(decimal);
-    if (id === undefined) {
-      id = this.newShownValue(decimal);
-      this.bigValues.set(decimal, id);
-    }
-    return id;
-  }
-
-  private newShownValue(shown: string): number {
-    const id = this.values.other();
-    this.valueShown.set(id, shown);
-    return id;
   }
 
   /** `[v1, v2, …]`: the elements' value ids, or null after a problem. */
