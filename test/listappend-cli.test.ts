@@ -66,3 +66,23 @@ test('bad input: malformed EDN is an error with its line (exit 1), a missing fil
   assert.equal(run(['gen', '--workload', 'list-append', '--format', 'plume']).status, 2);
   assert.equal(run(['gen', '--workload', 'list-append', '--reads', '2']).status, 2);
 });
+
+test('gen --workload list-append to a pipe writes every byte, as -o does, in each format', async () => {
+  const { spawn } = await import('node:child_process');
+  for (const format of ['hist', 'edn', 'json']) {
+    const args = ['gen', '--workload', 'list-append', '--txns', '3000', '--sessions', '16', '--store', 'permissive', '--seed', '3', '--format', format];
+    const file = join(dir, `piped.${format}`);
+    assert.equal(spawnSync(process.execPath, [CLI, ...args, '-o', file]).status, 0);
+    // A slow reader: the pipe fills (a non-blocking pipe made writeSync write part of a chunk, or fail with EAGAIN).
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const parts: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => {
+      parts.push(b);
+      child.stdout.pause();
+      setTimeout(() => child.stdout.resume(), 2);
+    });
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(status, 0, format);
+    assert.ok(Buffer.concat(parts).equals(readFileSync(file)), `${format}: the piped bytes equal the file's`);
+  }
+});

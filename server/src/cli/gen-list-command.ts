@@ -1,6 +1,6 @@
 // `isocheck gen --workload list-append`: Elle-style list-append histories as .hist, Jepsen EDN or JSON lines.
 
-import { writeSync } from 'node:fs';
+import { pipeToStdout } from './output.ts';
 import { DEFAULT_LIST_GEN, generateListHistory, writeListEvents, writeListHist, type ListGenOptions } from '../engine/gen/list-append-store.ts';
 import { outputProblem, writeFileAtomic } from '../io/atomic-write.ts';
 import { lastValue, parseArgs } from './args.ts';
@@ -16,7 +16,7 @@ export const GEN_LIST_USAGE = `usage: isocheck gen --workload list-append [--txn
   --store       serial (every read sees the latest state) or permissive (stale and torn reads: anomalies)
   --format      hist (default), edn (Jepsen events, one map per line) or json (the same as JSON lines)`;
 
-export function runGenList(argv: readonly string[], io: Io): number {
+export async function runGenList(argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseArgs(argv, ['--workload', '--txns', '--sessions', '--keys', '--max-appends', '--ops', '--reads', '--aborts', '--unknown', '--store', '--seed', '--format', '-o', '--output'], ['--help', '--no-times', '--fixed-ops']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
@@ -77,17 +77,21 @@ export function runGenList(argv: readonly string[], io: Io): number {
     }
     return 0;
   }
-  let closed = false;
+  // Standard output with backpressure (output.ts, as the register `gen`): a pipe is non-blocking,
+  // and writeSync to it wrote part of a chunk (spliced events, exit 0) or failed with EAGAIN.
+  // The generator pushes small chunks: they go out in pieces of about 64 KB.
+  const pieces: string[] = [];
+  let piece = '';
   emit((chunk) => {
-    if (closed) return;
-    try {
-      writeSync(1, chunk);
-    } catch (e) {
-      // A reader that stopped early (`| head`) ends the output quietly.
-      if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
-      closed = true;
+    piece += chunk;
+    if (piece.length >= 1 << 16) {
+      pieces.push(piece);
+      piece = '';
     }
   });
+  if (piece.length > 0) pieces.push(piece);
+  // A reader that stopped early (`| head`) ends the output quietly.
+  await pipeToStdout(pieces);
   return 0;
 }
 
