@@ -47,6 +47,10 @@ function checkMinimised(name: string, original: string, level: ViewLevel, claime
   const text = r.text;
   assert.equal(parseHist(text).findings.filter((f) => f.code === 'syntax').length, 0, `${name} ${level}: parses\n${text}`);
   assert.equal(verdictOf(text, level), false, `${name} ${level}: the minimised history still violates it\n${text}`);
+  // The comment tells the file's own witness (not the whole history's, whose transactions may be gone).
+  const own = analyzeHistText(text, { levels: level === 'mixed' ? [] : [level] });
+  const ownWitness = (level === 'mixed' ? own.mixed : own.levels.find((v) => v.level === level))?.witness;
+  assert.equal(text.split('\n')[1], `# ${ownWitness?.message.replace(/[\r\n]+/g, ' ')}`, `${name} ${level}: the comment is the file's own witness\n${text}`);
   const before = size(original);
   const after = size(text);
   assert.ok(after.txns <= before.txns && after.ops <= before.ops, `${name} ${level}: ${JSON.stringify(after)} ≤ ${JSON.stringify(before)}`);

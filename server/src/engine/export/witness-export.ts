@@ -1,6 +1,6 @@
 // `isocheck witness` and the editor's export: one level's witness as JSON, DOT, SVG or a minimised `.hist`.
 
-import { analyzeSource, type Analysis } from '../analyze.ts';
+import { analyzeHistText, analyzeSource, type Analysis } from '../analyze.ts';
 import { LEVELS, type Level } from '../levels/levels.ts';
 import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
 import { LineIndex } from '../syntax/line-index.ts';
@@ -66,8 +66,13 @@ export function exportWitness(a: Analysis, o: WitnessExportOptions): WitnessExpo
       const keeps = listOnly(a.history) ? sameListWitness(a, target, w.anomaly) : undefined;
       const min = minimizeWitness(a.history, a.readsFrom, target, { work: o.minimizeWork, keeps });
       try {
-        const text = writeHistText(min.h, { title: a.title, target, anomaly: w.anomaly, message: w.message, source: o.file });
-        return { ok: true, text, extension: 'hist' };
+        const write = (anomaly: string, message: string): string => writeHistText(min.h, { title: a.title, target, anomaly, message, source: o.file });
+        const draft = write(w.anomaly, w.message);
+        // The comment describes the file written, not the whole history: the part kept may show
+        // other transactions than the original witness, or the level violated on its own where
+        // the whole history's verdict was implied by a weaker level's.
+        const own = ownWitness(draft, o.level);
+        return { ok: true, text: own ? write(own.anomaly, own.message) : draft, extension: 'hist' };
       } catch (e) {
         // A value .hist cannot hold exactly (hist-writer.ts): said, not written approximately.
         if (!(e instanceof HistWriteError)) throw e;
@@ -75,6 +80,13 @@ export function exportWitness(a: Analysis, o: WitnessExportOptions): WitnessExpo
       }
     }
   }
+}
+
+/** The witness the written minimised file itself gets at `level` (its check's), or null. */
+function ownWitness(text: string, level: ViewLevel): { anomaly: string; message: string } | null {
+  const a = analyzeHistText(text, { levels: level === 'mixed' ? [] : [level] });
+  const v = level === 'mixed' ? a.mixed : a.levels.find((x) => x.level === level);
+  return v?.consistent === false && v.witness ? { anomaly: v.witness.anomaly, message: v.witness.message } : null;
 }
 
 /** Whether every operation of h is a list append or a list read (no register keys). */
