@@ -316,3 +316,20 @@ describe("AWDIT's test format", () => {
     }
   });
 });
+
+describe('dbcop JSON: no silent choices', () => {
+  const read = (json: string): Analysis => analyzeSource(readHistory({ text: json }, { format: 'dbcop', fileName: 'h.json' }));
+  const errors = (a: Analysis): string[] => a.findings.filter((f) => f.severity === 'error').map((f) => f.message);
+  test('the number 0 and the string "0" are two variables; a fraction is no variable', () => {
+    const a = read('[[{"events":[{"Write":{"variable":0,"version":1}},{"Write":{"variable":"0","version":2}}],"committed":true}],[{"events":[{"Read":{"variable":0,"version":1}}],"committed":true}]]');
+    assert.deepEqual(errors(a), []);
+    assert.equal(a.history.keyCount, 2);
+    assert.match(errors(read('[[{"events":[{"Write":{"variable":0.5,"version":1}}],"committed":true}]]')).join(), /variable \(a non-negative integer or a string\)/);
+  });
+  test('"committed" must be a boolean; an event is a Write or a Read; a repeated name keeps its last value', () => {
+    assert.match(errors(read('[[{"events":[{"Write":{"variable":1,"version":1}}],"committed":"yes"}]]')).join(), /"committed" must be true or false/);
+    assert.match(errors(read('[[{"events":[{"Write":{"variable":1,"version":1},"Read":{"variable":1,"version":1}}],"committed":true}]]')).join(), /not both/);
+    const last = read('[[{"events":[{"Write":{"variable":1,"version":1}}],"committed":true,"committed":false}]]');
+    assert.equal(last.history.txnAborted[1], 1, 'the last "committed" counts');
+  });
+});

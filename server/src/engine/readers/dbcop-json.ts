@@ -31,10 +31,12 @@ function nestedTooDeep(text: string): number {
 }
 
 /** A property's value node of an object node, if any. */
+/** The value of an object's property; a name given twice keeps its last value, as JSON parsers do. */
 function prop(node: Node, name: string): Node | undefined {
   if (node.type !== 'object') return undefined;
-  for (const p of node.children ?? []) if (p.children?.[0]?.value === name) return p.children[1];
-  return undefined;
+  let found: Node | undefined;
+  for (const p of node.children ?? []) if (p.children?.[0]?.value === name) found = p.children[1];
+  return found;
 }
 
 /**
@@ -74,7 +76,12 @@ function transaction(text: string, t: Node, d: DbcopDraft, problems: Problems): 
     return;
   }
   const flag = prop(t, 'committed') ?? prop(t, 'success');
-  const committed = flag?.type === 'boolean' ? flag.value === true : true;
+  // Absent: committed (older files); anything but a boolean is no outcome at all.
+  if (flag && flag.type !== 'boolean') {
+    problems.add('a transaction\'s "committed" must be true or false', flag.offset, flag.offset + flag.length);
+    return;
+  }
+  const committed = flag ? flag.value === true : true;
   const txn = d.addTxn(committed, t.offset);
   d.endTxn(txn, t.offset + t.length, committed);
   for (const e of events.children ?? []) event(text, e, txn, d, problems);
@@ -84,6 +91,7 @@ function event(text: string, e: Node, txn: number, d: DbcopDraft, problems: Prob
   const start = e.offset;
   const end = e.offset + e.length;
   const bad = (message: string): void => problems.add(message, start, end);
+  if (prop(e, 'Write') && prop(e, 'Read')) return bad('an event is a "Write" or a "Read", not both');
   const tagged = prop(e, 'Write') ?? prop(e, 'Read');
   let write: boolean;
   let variable: Node | undefined;
@@ -101,8 +109,11 @@ function event(text: string, e: Node, txn: number, d: DbcopDraft, problems: Prob
     variable = prop(e, 'variable');
     version = prop(e, 'value');
   }
-  if (!variable || (variable.type !== 'number' && variable.type !== 'string')) return bad('expected the event\'s variable (a number or a string)');
-  const key = variable.type === 'string' ? String(variable.value) : text.slice(variable.offset, variable.offset + variable.length);
+  if (!variable || (variable.type !== 'number' && variable.type !== 'string')) return bad('expected the event\'s variable (a non-negative integer or a string)');
+  const rawVariable = text.slice(variable.offset, variable.offset + variable.length);
+  if (variable.type === 'number' && !/^\d+$/.test(rawVariable)) return bad('expected the event\'s variable (a non-negative integer or a string)');
+  // The number 0 and the string "0" are two variables: a string of digits keeps its quotes as its name.
+  const key = variable.type === 'number' ? rawVariable : /^\d+$/.test(String(variable.value)) ? JSON.stringify(variable.value) : String(variable.value);
   if (!version || version.type === 'null') {
     if (write) return bad('a write needs a version');
     d.addEvent(txn, write, key, null, start, end);
