@@ -8,7 +8,7 @@ import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
 import { capDiagnostics } from './cap-diagnostics.ts';
 import { applyClaim, type ClaimedReport } from './claim.ts';
-import { formatOf, inputErrorLine, listInputs, parsePlumeInit, readCheckInput, readSourceOnce, unknownFormat } from './inputs.ts';
+import { formatOf, HISTORY_EXTENSIONS, inputErrorLine, listInputs, parsePlumeInit, readCheckInput, readSourceOnce, unknownFormat } from './inputs.ts';
 import { createProgress } from './progress.ts';
 import { OUTPUT_FORMATS, parseOutputFormat, renderReport } from './report-formats.ts';
 import { jsonSafe, terminalSafe, terminalSafeLines } from './terminal-text.ts';
@@ -81,7 +81,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
   let errors = false;
   let undecided = false;
   const refs = listInputs(args.positional);
-  if (refs.length === 0) return usage(io, `no history files (.hist, .txt, .plume) in ${args.positional.join(', ')}`);
+  if (refs.length === 0) return usage(io, `no history files (${HISTORY_EXTENSIONS.join(', ')}) in ${args.positional.join(', ')}`);
   for (const [index, ref] of refs.entries()) {
     progress.file(ref.file, index, refs.length);
     // Large plume files come back parsed already (read through a small buffer: inputs.ts).

@@ -21,7 +21,8 @@ export const GEN_USAGE = `usage: isocheck gen [--sessions N] [--txns N | --event
                (reads pick any earlier write: anomalies are common); default causal
   --format     hist (default) or plume; -o writes to FILE instead of standard output (atomically:
                a temporary file beside FILE, renamed over it at the end)
-  Exit status: 0 written, 2 usage error or an output that cannot be written (the old file is kept).`;
+  Exit status: 0 written, 2 usage error or an output that cannot be written (the old file is kept).
+  List-append histories (Elle's workload, .hist or Jepsen EDN / JSON lines): isocheck gen --workload list-append --help`;
 
 export async function runGen(argv: readonly string[], io: Io): Promise<number> {
   if (argv.includes('--workload')) return runGenList(argv, io);

@@ -14,6 +14,7 @@ export const GEN_LIST_USAGE = `usage: isocheck gen --workload list-append [--txn
   --ops         operations per transaction: 1..N, or exactly N with --fixed-ops (default ${DEFAULT_LIST_GEN.opsPerTxn})
   --reads       share of reads (default ${DEFAULT_LIST_GEN.readRatio}); --aborts, --unknown: shares of :fail and :info outcomes
   --store       serial (every read sees the latest state) or permissive (stale and torn reads: anomalies)
+  --no-times    no @ START..END intervals in .hist (Jepsen events always carry their :time)
   --format      hist (default), edn (Jepsen events, one map per line) or json (the same as JSON lines)`;
 
 export async function runGenList(argv: readonly string[], io: Io): Promise<number> {

@@ -586,7 +586,7 @@ class Parser {
     const start = Number(this.textOf(startAt));
     const end = Number(this.textOf(this.pos));
     this.pos++;
-    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return 'times must be integers of at most 15 digits';
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return `times must be integers of magnitude at most 2^53 - 1 (${Number.MAX_SAFE_INTEGER})`;
     if (start > end) return `the interval ends (${end}) before it starts (${start})`;
     return [start, end];
   }
