@@ -228,6 +228,11 @@ test('an anomaly is an error only where it breaks a level its own transactions r
   const rs = analyzeHistText('level SER\nsession a\n  T1 [RC]: a(x, 1) a(y, 1)\nsession b\n  T2 [SER]: r(x, []) r(y, [1])\n');
   assert.equal(rs.mixed?.consistent, false);
   assert.equal(rs.findings.find((f) => f.code === 'G-single')?.severity, 'error');
+  // wr and ww edges are facts at every level: an RC tag on the transaction a wr edge enters does
+  // not soften a read skew whose anti-dependency is an untagged (SER) transaction's.
+  const wr = analyzeHistText('level SER\nsession a\n  T1: a(y, 1) a(x, 1)\nsession b\n  T2 [RC]: r(y, [1]) a(z, 1)\nsession c\n  T3: a(z, 2) r(x, [])\nsession d\n  T4: r(z, [1, 2]) r(x, [1])\n');
+  assert.equal(wr.mixed?.consistent, false);
+  assert.equal(wr.findings.find((f) => f.code === 'G-single')?.severity, 'error');
   // No claim at all: information.
   const none = analyzeHistText('session A\n  T1: r(x, []) a(y, 1)\nsession B\n  T2: r(y, []) a(x, 2)\n');
   assert.equal(g2(none)?.severity, 'information');

@@ -325,9 +325,14 @@ describe('dbcop JSON: no silent choices', () => {
     assert.deepEqual(errors(a), []);
     assert.equal(a.history.keyCount, 2);
     assert.match(errors(read('[[{"events":[{"Write":{"variable":0.5,"version":1}}],"committed":true}]]')).join(), /variable \(a non-negative integer or a string\)/);
+    // The string "0" and the string "\"0\"" are two variables too (names that start with a quote are JSON texts).
+    const quoted = read('[[{"events":[{"Write":{"variable":"0","version":1}},{"Write":{"variable":"\\"0\\"","version":2}}],"committed":true}],[{"events":[{"Read":{"variable":"0","version":2}}],"committed":true}]]');
+    assert.match(errors(quoted).join(), /no transaction writes 2/);
   });
   test('"committed" must be a boolean; an event is a Write or a Read; a repeated name keeps its last value', () => {
     assert.match(errors(read('[[{"events":[{"Write":{"variable":1,"version":1}}],"committed":"yes"}]]')).join(), /"committed" must be true or false/);
+    assert.match(errors(read('[[{"events":[{"write":true,"variable":1,"value":1,"success":true}],"success":"yes"}]]')).join(), /"success" must be true or false/);
+    assert.match(errors(read('[[{"events":[{"write":true,"variable":1,"value":1,"success":"no"}],"success":true}]]')).join(), /event's "success" must be true or false/);
     assert.match(errors(read('[[{"events":[{"Write":{"variable":1,"version":1},"Read":{"variable":1,"version":1}}],"committed":true}]]')).join(), /not both/);
     const last = read('[[{"events":[{"Write":{"variable":1,"version":1}}],"committed":true,"committed":false}]]');
     assert.equal(last.history.txnAborted[1], 1, 'the last "committed" counts');

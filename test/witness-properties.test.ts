@@ -180,3 +180,13 @@ test('strong witnesses stay bounded: one writer read 150,000 times, and thousand
   const b = analyzeHistText(aborted, { levels: ['SER'] }).levels[0];
   assert.deepEqual(b.witness?.edges.map((e) => e.kind), ['rw', 'rw']);
 });
+
+test('a pair with a wr edge and an rt edge keeps the rt edge and its happens-before link (a CC reader\'s premise)', () => {
+  // T4 [CC] reads from T3, which read T1 after T1 ended: T1 happens before T4 through the wr
+  // edge T1 → T3 that real time also orders; the mixed witness is the two-edge cycle.
+  const text = 'level RC\nsession s1\n  T1 @ 0..10 : w(x, 1) w(y, 1)\nsession s2\n  T2 @ 0..5 : w(x, 2)\nsession s3\n  T3 [SSER] @ 20..30 : r(y, 1) w(z, 1)\nsession s4\n  T4 [CC] : r(z, 1) r(x, 2)\nsession s5\n  T5 [SSER] @ 40..50 : r(x, 1)\n';
+  const a = analyzeHistText(text);
+  assert.equal(a.mixed?.consistent, false);
+  assert.deepEqual(a.mixed?.witness?.edges.map((e) => e.kind), ['ww', 'ww']);
+  assert.match(a.mixed?.witness?.edges.map((e) => e.because).join(' ') ?? '', /T1 happens before T4, which \(at CC\) read x from T2/);
+});

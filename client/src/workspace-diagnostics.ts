@@ -12,6 +12,11 @@ export class WorkspaceDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('isocheck-workspace');
   /** Findings of documents still open: moved into the collection when VS Code closes them. */
   private readonly pending = new Map<string, readonly vscode.Diagnostic[]>();
+  /**
+   * Documents a workspace check opened (this run or an earlier one), until the user opens or edits
+   * them: a document VS Code closed during the check is still the check's (its findings are kept).
+   */
+  private readonly opened = new Set<string>();
   private readonly subscriptions: vscode.Disposable[];
 
   constructor() {
@@ -54,7 +59,18 @@ export class WorkspaceDiagnostics implements vscode.Disposable {
     }
   }
 
+  /** The check opened `uri` (it was not open before): its findings may be kept when VS Code closes it. */
+  markOpened(uri: vscode.Uri): void {
+    this.opened.add(uri.toString());
+  }
+
+  /** Whether a workspace check opened this document (this one or an earlier one), not the user. */
+  openedByCheck(uri: vscode.Uri): boolean {
+    return this.opened.has(uri.toString());
+  }
+
   forget(uri: vscode.Uri): void {
+    this.opened.delete(uri.toString());
     this.pending.delete(uri.toString());
     this.collection.delete(uri);
   }

@@ -33,14 +33,19 @@ export async function checkWorkspace(ctx: CommandContext): Promise<WorkspaceSumm
         const batch = uris.slice(i, i + BATCH);
         progress.report({ message: vscode.workspace.asRelativePath(batch[0]), increment: (100 * batch.length) / Math.max(1, uris.length) });
         // The language client sends didOpen for every open history document, so opening is enough to get it checked.
-        // Documents open before (the user's) keep the server's live diagnostics only: no kept copy goes stale.
+        // Documents the user has open keep the server's live diagnostics only (no kept copy goes
+        // stale); those an earlier check opened are still the check's.
         const openBefore = new Set(vscode.workspace.textDocuments.map((d) => d.uri.toString()));
-        for (const uri of batch) await vscode.workspace.openTextDocument(uri).then(undefined, () => undefined);
+        for (const uri of batch) {
+          await vscode.workspace.openTextDocument(uri).then(undefined, () => undefined);
+          // After the open (its event makes WorkspaceDiagnostics forget what an earlier check kept).
+          if (!openBefore.has(uri.toString())) ctx.workspaceDiagnostics.markOpened(uri);
+        }
         for (const s of await waitForStatuses(ctx, batch, token)) {
           statuses.push(s);
           const uri = vscode.Uri.parse(s.uri);
           // Read while the document is surely open: the server has published its diagnostics before its status.
-          if (!openBefore.has(uri.toString())) ctx.workspaceDiagnostics.remember(uri, vscode.languages.getDiagnostics(uri).filter((d) => d.source === DIAGNOSTIC_SOURCE));
+          if (ctx.workspaceDiagnostics.openedByCheck(uri)) ctx.workspaceDiagnostics.remember(uri, vscode.languages.getDiagnostics(uri).filter((d) => d.source === DIAGNOSTIC_SOURCE));
         }
       }
       const withErrors = statuses.filter((s) => s.errors > 0 || s.state === 'failed').map((s) => vscode.workspace.asRelativePath(vscode.Uri.parse(s.uri)));

@@ -1,7 +1,7 @@
 // `isocheck gen --workload list-append`: Elle-style list-append histories as .hist, Jepsen EDN or JSON lines.
 
 import { pipeToStdout } from './output.ts';
-import { DEFAULT_LIST_GEN, generateListHistory, writeListEvents, writeListHist, type ListGenOptions } from '../engine/gen/list-append-store.ts';
+import { DEFAULT_LIST_GEN, generateListHistory, listEventChunks, listHistChunks, type ListGenOptions } from '../engine/gen/list-append-store.ts';
 import { outputProblem, writeFileAtomic } from '../io/atomic-write.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
@@ -63,15 +63,16 @@ export async function runGenList(argv: readonly string[], io: Io): Promise<numbe
     return 2;
   }
   const d = generateListHistory(o);
-  const emit = (sink: (chunk: string) => void): void => {
+  // The text in pieces made as they are written: a large generation is never whole in memory.
+  const chunks = function* (): Generator<string> {
     if (format === 'hist') {
-      sink(`# list-append, ${o.store} store, seed ${o.seed}\nhistory "list-append ${o.store} store"\n`);
-      writeListHist(d, sink, o.times);
-    } else writeListEvents(d, format, sink);
+      yield `# list-append, ${o.store} store, seed ${o.seed}\nhistory "list-append ${o.store} store"\n`;
+      yield* listHistChunks(d, o.times);
+    } else yield* listEventChunks(d, format);
   };
   if (toFile) {
     // As the register `gen`: a temporary file beside the target, renamed over it at the end.
-    const written = writeFileAtomic(output, emit);
+    const written = writeFileAtomic(output, chunks());
     if (!written.ok) {
       io.err(`isocheck: ${written.message}`);
       return 2;
@@ -80,19 +81,8 @@ export async function runGenList(argv: readonly string[], io: Io): Promise<numbe
   }
   // Standard output with backpressure (output.ts, as the register `gen`): a pipe is non-blocking,
   // and writeSync to it wrote part of a chunk (spliced events, exit 0) or failed with EAGAIN.
-  // The generator pushes small chunks: they go out in pieces of about 64 KB.
-  const pieces: string[] = [];
-  let piece = '';
-  emit((chunk) => {
-    piece += chunk;
-    if (piece.length >= 1 << 16) {
-      pieces.push(piece);
-      piece = '';
-    }
-  });
-  if (piece.length > 0) pieces.push(piece);
   // A reader that stopped early (`| head`) ends the output quietly.
-  await pipeToStdout(pieces);
+  await pipeToStdout(chunks());
   return 0;
 }
 

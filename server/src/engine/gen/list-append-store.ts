@@ -154,13 +154,14 @@ export function generateListHistory(o: ListGenOptions): ListHistoryData {
 
 /** Writes the history as .hist text, session by session (so order), with statuses and times. */
 export function writeListHist(d: ListHistoryData, sink: (chunk: string) => void, times = true): void {
+  for (const chunk of listHistChunks(d, times)) sink(chunk);
+}
+
+/** The .hist text in pieces of about 64 KB, made as they are taken (a large history's text is never whole). */
+export function* listHistChunks(d: ListHistoryData, times = true): Generator<string> {
   const bySession: number[][] = Array.from({ length: d.sessionCount }, () => []);
   for (let t = 0; t < d.txnCount; t++) bySession[d.txnSession[t]].push(t);
   let buf = '';
-  const flush = (): void => {
-    if (buf.length > 0) sink(buf);
-    buf = '';
-  };
   for (let s = 0; s < d.sessionCount; s++) {
     if (bySession[s].length === 0) continue;
     buf += `session s${s}\n`;
@@ -172,10 +173,13 @@ export function writeListHist(d: ListHistoryData, sink: (chunk: string) => void,
         else buf += ` r(k${d.opKey[o]}, [${Array.from(d.elems.subarray(d.listStart[o], d.listStart[o + 1])).join(', ')}])`;
       }
       buf += '\n';
-      if (buf.length > 1 << 16) flush();
+      if (buf.length > 1 << 16) {
+        yield buf;
+        buf = '';
+      }
     }
   }
-  flush();
+  if (buf.length > 0) yield buf;
 }
 
 export function listHistToString(d: ListHistoryData, times = true): string {
@@ -191,6 +195,11 @@ export function listHistToString(d: ListHistoryData, times = true): string {
  * Jepsen's do. format 'json': the same events as JSON lines.
  */
 export function writeListEvents(d: ListHistoryData, format: 'edn' | 'json', sink: (chunk: string) => void): void {
+  for (const chunk of listEventChunks(d, format)) sink(chunk);
+}
+
+/** The events (writeListEvents) in pieces of about 64 KB, made as they are taken. */
+export function* listEventChunks(d: ListHistoryData, format: 'edn' | 'json'): Generator<string> {
   const n = d.txnCount;
   // Event e: transaction e >> 1, invoke (even) or completion (odd), sorted by time then by kind.
   const events = new Int32Array(2 * n);
@@ -226,9 +235,9 @@ export function writeListEvents(d: ListHistoryData, format: 'edn' | 'json', sink
       ? `{:type :${type}, :f :txn, :value [${ops.join(' ')}], :time ${time}, :process ${process[t]}, :index ${i}}\n`
       : `{"type":"${type}","f":"txn","value":[${ops.join(',')}],"time":${time},"process":${process[t]},"index":${i}}\n`;
     if (buf.length > 1 << 16) {
-      sink(buf);
+      yield buf;
       buf = '';
     }
   }
-  if (buf.length > 0) sink(buf);
+  if (buf.length > 0) yield buf;
 }

@@ -55,15 +55,21 @@ interface ClassRule {
   step(phase: number, kind: number): number;
   /** Whether reaching the start edge's source in this phase closes a cycle of the class. */
   accept(phase: number): boolean;
+  /**
+   * The fewest so and wr edges a cycle of the class can have: the search looks on among cycles of
+   * the best length only while the best has more (G1c starts from a wr edge; every edge of a
+   * so ∪ wr cycle is one, so there nothing is gained).
+   */
+  minCausal: number;
 }
 
 const bit = (k: number): number => 1 << k;
 const NON_RW = bit(LK_SO) | bit(LK_WR) | bit(LK_WW) | bit(LK_RT);
 
 const RULES: Record<CycleClass, ClassRule> = {
-  'G0': { allowed: bit(LK_WW) | bit(LK_SO), start: LK_WW, phases: 1, startPhase: 0, step: () => 0, accept: () => true },
-  'G1c': { allowed: bit(LK_WW) | bit(LK_SO) | bit(LK_WR), start: LK_WR, phases: 1, startPhase: 0, step: () => 0, accept: () => true },
-  'G-single': { allowed: bit(LK_WW) | bit(LK_SO) | bit(LK_WR), start: LK_RW, phases: 1, startPhase: 0, step: () => 0, accept: () => true },
+  'G0': { allowed: bit(LK_WW) | bit(LK_SO), start: LK_WW, phases: 1, startPhase: 0, step: () => 0, accept: () => true, minCausal: 0 },
+  'G1c': { allowed: bit(LK_WW) | bit(LK_SO) | bit(LK_WR), start: LK_WR, phases: 1, startPhase: 0, step: () => 0, accept: () => true, minCausal: 1 },
+  'G-single': { allowed: bit(LK_WW) | bit(LK_SO) | bit(LK_WR), start: LK_RW, phases: 1, startPhase: 0, step: () => 0, accept: () => true, minCausal: 0 },
   'G-nonadjacent': {
     allowed: NON_RW | bit(LK_RW), start: LK_RW, phases: 6, startPhase: RW_LAST | (1 << COUNT_SHIFT),
     step: (p, kind) => {
@@ -73,11 +79,13 @@ const RULES: Record<CycleClass, ClassRule> = {
     },
     // The cycle closes into the start rw edge: the last edge must not be rw, and two rw edges at least.
     accept: (p) => (p & RW_LAST) === 0 && p >> COUNT_SHIFT >= 2,
+    minCausal: 0,
   },
   'G2-item': {
     allowed: NON_RW | bit(LK_RW), start: LK_RW, phases: 3, startPhase: 1,
     step: (p, kind) => (kind === LK_RW ? Math.min(2, p + 1) : p),
     accept: (p) => p >= 2,
+    minCausal: 0,
   },
 };
 
@@ -95,7 +103,7 @@ export function cycleInference(inf: ListInference): ListInference {
 }
 
 /** so ∪ wr alone: a causality cycle, which breaks every level as a read-consistency error. */
-const CAUSALITY: ClassRule = { allowed: bit(LK_SO) | bit(LK_WR), start: LK_WR, phases: 1, startPhase: 0, step: () => 0, accept: () => true };
+const CAUSALITY: ClassRule = { allowed: bit(LK_SO) | bit(LK_WR), start: LK_WR, phases: 1, startPhase: 0, step: () => 0, accept: () => true, minCausal: Number.MAX_SAFE_INTEGER };
 
 export interface CycleSearch {
   /** The smallest cycle of each class found. */
@@ -229,7 +237,7 @@ class CycleGraph {
       touched.length = 0;
       rtCovered.fill(this.byStart.length);
       // A best cycle with so or wr edges still lets one of its length in (it may have fewer).
-      const limit = best ? best.length - (causalCount(best) > 0 ? 0 : 1) : this.n + 1;
+      const limit = best ? best.length - (causalCount(best) > rule.minCausal ? 0 : 1) : this.n + 1;
       const s0 = b * P + rule.startPhase;
       dist[s0] = 1;
       parent[s0] = -1;
@@ -307,7 +315,7 @@ class CycleGraph {
         cycle.push({ from: a, to: b, kind: rule.start, index: s });
         cycle.reverse();
         if (!best || cycle.length < best.length || (cycle.length === best.length && causalCount(cycle) < causalCount(best))) best = rotate(cycle);
-        if (best.length === 2 && causalCount(best) === 0) break;
+        if (best.length === 2 && causalCount(best) <= rule.minCausal) break;
       }
     }
     if (!best && P > 1) best = this.exactSmall(rule, realtime, comp, reach);

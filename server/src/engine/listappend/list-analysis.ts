@@ -33,8 +33,10 @@ export interface ListAnomaly {
   txns: string[];
   /**
    * The readers whose level decides whether the anomaly breaks a claim (MixIso: the reader's level
-   * decides): a cycle's wr targets, rw sources and rt targets, a lost update's two readers, a
-   * re-read's reader. A cycle of ww and so edges alone (G0) has none: it breaks every level.
+   * decides): a cycle's rw sources (their own rule forbids the anti-dependency) and rt targets (the
+   * real-time rule is the later transaction's), a lost update's two readers, a re-read's reader.
+   * so, wr and ww edges are facts at every level (so ∪ wr ⊆ co; ww from the version order): a cycle
+   * of them alone (G0, G1c) has no reader and breaks every level.
    */
   readers: number[];
   message: string;
@@ -45,11 +47,11 @@ export interface ListAnomaly {
   breaksNothing?: boolean;
 }
 
-/** The transactions of a cycle whose reads (or real-time start) make its edges: wr targets, rw sources, rt targets. */
+/** The transactions of a cycle whose level makes its edges: rw sources, rt targets (see ListAnomaly.readers). */
 function cycleReaders(edges: readonly { from: number; to: number; kind: number }[]): number[] {
   const out = new Set<number>();
   for (const e of edges) {
-    if (e.kind === LK_WR || e.kind === LK_RT) out.add(e.to);
+    if (e.kind === LK_RT) out.add(e.to);
     else if (e.kind === LK_RW) out.add(e.from);
   }
   return [...out];

@@ -30,7 +30,6 @@ function nestedTooDeep(text: string): number {
   return -1;
 }
 
-/** A property's value node of an object node, if any. */
 /** The value of an object's property; a name given twice keeps its last value, as JSON parsers do. */
 function prop(node: Node, name: string): Node | undefined {
   if (node.type !== 'object') return undefined;
@@ -75,10 +74,11 @@ function transaction(text: string, t: Node, d: DbcopDraft, problems: Problems): 
     problems.add('expected a transaction: {"events": [...], "committed": true}', t.offset, t.offset + t.length);
     return;
   }
-  const flag = prop(t, 'committed') ?? prop(t, 'success');
+  const field = prop(t, 'committed') !== undefined ? 'committed' : 'success';
+  const flag = prop(t, field);
   // Absent: committed (older files); anything but a boolean is no outcome at all.
   if (flag && flag.type !== 'boolean') {
-    problems.add('a transaction\'s "committed" must be true or false', flag.offset, flag.offset + flag.length);
+    problems.add(`a transaction's "${field}" must be true or false`, flag.offset, flag.offset + flag.length);
     return;
   }
   const committed = flag ? flag.value === true : true;
@@ -104,7 +104,9 @@ function event(text: string, e: Node, txn: number, d: DbcopDraft, problems: Prob
     const w = prop(e, 'write');
     if (w?.type !== 'boolean') return bad('expected an event: {"Write": {"variable": …, "version": …}} or {"Read": {…}}');
     // The older format records every planned event; one that did not run (success false) is left out.
-    if (prop(e, 'success')?.value === false) return;
+    const success = prop(e, 'success');
+    if (success && success.type !== 'boolean') return bad('an event\'s "success" must be true or false');
+    if (success?.value === false) return;
     write = w.value === true;
     variable = prop(e, 'variable');
     version = prop(e, 'value');
@@ -112,8 +114,10 @@ function event(text: string, e: Node, txn: number, d: DbcopDraft, problems: Prob
   if (!variable || (variable.type !== 'number' && variable.type !== 'string')) return bad('expected the event\'s variable (a non-negative integer or a string)');
   const rawVariable = text.slice(variable.offset, variable.offset + variable.length);
   if (variable.type === 'number' && !/^\d+$/.test(rawVariable)) return bad('expected the event\'s variable (a non-negative integer or a string)');
-  // The number 0 and the string "0" are two variables: a string of digits keeps its quotes as its name.
-  const key = variable.type === 'number' ? rawVariable : /^\d+$/.test(String(variable.value)) ? JSON.stringify(variable.value) : String(variable.value);
+  // The number 0 and the string "0" are two variables: a string of digits, or one that starts with a
+  // quote, is named by its JSON text (which starts with a quote: no other name can equal it).
+  const str = String(variable.value);
+  const key = variable.type === 'number' ? rawVariable : /^\d+$/.test(str) || str.startsWith('"') ? JSON.stringify(str) : str;
   if (!version || version.type === 'null') {
     if (write) return bad('a write needs a version');
     d.addEvent(txn, write, key, null, start, end);

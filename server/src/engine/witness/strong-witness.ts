@@ -109,13 +109,24 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
   const n = h.txnCount;
   type E = { from: number; to: number; edge: WitnessEdge; causal: boolean };
   const edges: E[] = [];
-  // One edge per ordered pair (the first reason found): a transaction that reads one writer
-  // 100,000 times is one wr edge, so the graph has at most n² edges whatever the operations.
-  const known = new Set<number>();
+  // One stored edge per ordered pair: a transaction that reads one writer 100,000 times is one wr
+  // edge, so the graph has at most n² edges whatever the operations. A pair with a so or wr edge
+  // and an rt edge keeps the rt one (cycles rank by their so ∪ wr edges), and its causal link
+  // still counts for happens-before (causalPairs).
+  const known = new Map<number, number>();
+  const causalSeen = new Set<number>();
+  const causalPairs: { from: number; to: number }[] = [];
   const add = (from: number, to: number, edge: WitnessEdge, causal = false): void => {
-    if (known.has(from * n + to)) return;
-    known.add(from * n + to);
-    edges.push({ from, to, edge, causal });
+    const k = from * n + to;
+    if (causal && !causalSeen.has(k)) {
+      causalSeen.add(k);
+      causalPairs.push({ from, to });
+    }
+    const i = known.get(k);
+    if (i === undefined) {
+      known.set(k, edges.length);
+      edges.push({ from, to, edge, causal });
+    } else if (edges[i].causal && !causal) edges[i] = { from, to, edge, causal };
   };
   const soPrev = sessionPredecessors(h);
   const preds: number[][] = Array.from({ length: n }, () => []);
@@ -143,7 +154,7 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
       reads.push({ op: o, t3: t, t1, x: h.opKey[o] });
       if (t1 !== BOTTOM) {
         // (Its sentence is built only for the pair's first read.)
-        if (!known.has(t1 * n + t)) add(t1, t, explain.edge({ from: t1, to: t, kind: 1, a: o, b: -1 }), true);
+        if (!causalSeen.has(t1 * n + t)) add(t1, t, explain.edge({ from: t1, to: t, kind: 1, a: o, b: -1 }), true);
         if (!preds[t].includes(t1)) preds[t].push(t1);
       }
     }
@@ -152,7 +163,7 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
   const base = bestCycle(n, edges, false);
   if (base) return base;
   // so ∪ wr (and ⊥ first): only base edges are causal, so their closure is taken once.
-  const causalClosure = closure(n, edges.filter((e) => e.causal));
+  const causalClosure = closure(n, causalPairs);
   const causalReach = (a: number, b: number): boolean => causalClosure[a * n + b] === 1;
   let reachable = closure(n, edges);
   const reach = (a: number, b: number): boolean => reachable[a * n + b] === 1;
@@ -173,7 +184,7 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
     const fresh: E[] = [];
     const add = (from: number, to: number, edge: WitnessEdge): void => {
       if (known.has(from * n + to)) return;
-      known.add(from * n + to);
+      known.set(from * n + to, edges.length + fresh.length);
       fresh.push({ from, to, edge, causal: false });
     };
     for (const r of reads) {
