@@ -27,6 +27,8 @@ export interface WitnessExportOptions {
   /** @deprecated Ignored: minimisation is bounded by work units, not time (issue 9 item 11). */
   minimizeMillis?: number;
   palette?: Palette;
+  /** Polled by the re-analysis of a minimised file (the editor cancels a stale export). */
+  stop?: () => boolean;
 }
 
 export type WitnessExportResult =
@@ -71,8 +73,14 @@ export function exportWitness(a: Analysis, o: WitnessExportOptions): WitnessExpo
         // The comment describes the file written, not the whole history: the part kept may show
         // other transactions than the original witness, or the level violated on its own where
         // the whole history's verdict was implied by a weaker level's.
-        const own = ownWitness(draft, o.level);
-        return { ok: true, text: own ? write(own.anomaly, own.message) : draft, extension: 'hist' };
+        // Nothing removed: the history's own witness is the file's.
+        if (min.h.txnCount === a.history.txnCount && min.h.opCount === a.history.opCount) return { ok: true, text: draft, extension: 'hist' };
+        const own = ownWitness(draft, o.level, o.stop);
+        return {
+          ok: true, extension: 'hist',
+          // Not found within the budget (or stopped): a neutral line, never the whole history's witness.
+          text: own ? write(own.anomaly, own.message) : write(o.level, `${o.level === 'mixed' ? 'The mixed levels are' : `${o.level} is`} violated: check this file for its witness (not found within the export's budget).`),
+        };
       } catch (e) {
         // A value .hist cannot hold exactly (hist-writer.ts): said, not written approximately.
         if (!(e instanceof HistWriteError)) throw e;
@@ -83,8 +91,9 @@ export function exportWitness(a: Analysis, o: WitnessExportOptions): WitnessExpo
 }
 
 /** The witness the written minimised file itself gets at `level` (its check's), or null. */
-function ownWitness(text: string, level: ViewLevel): { anomaly: string; message: string } | null {
-  const a = analyzeHistText(text, { levels: level === 'mixed' ? [] : [level] });
+function ownWitness(text: string, level: ViewLevel, stop?: () => boolean): { anomaly: string; message: string } | null {
+  const a = analyzeHistText(text, { levels: level === 'mixed' ? [] : [level], stop });
+  if (stop?.() === true) return null;
   const v = level === 'mixed' ? a.mixed : a.levels.find((x) => x.level === level);
   return v?.consistent === false && v.witness ? { anomaly: v.witness.anomaly, message: v.witness.message } : null;
 }

@@ -21,5 +21,5 @@ export function exportWitnessOfPlume(bytes: Uint8Array, o: Omit<WitnessExportOpt
 /** From what any reader produced (readers/registry.ts): the file's `level` directive, if it has one, is the claim. */
 export function exportWitnessOfSource(src: ReadSource, o: Omit<WitnessExportOptions, 'claimed'>, strongMillis?: number, stop?: () => boolean): WitnessExportResult {
   const levels: Level[] = o.level === 'mixed' ? [] : isWeakLevel(o.level) ? [o.level] : ['CC', o.level];
-  return exportWitness(analyzeSource(src, { levels, strongMillis, stop }), { ...o, claimed: src.directives?.level?.level ?? null });
+  return exportWitness(analyzeSource(src, { levels, strongMillis, stop }), { ...o, claimed: src.directives?.level?.level ?? null, stop });
 }
