@@ -188,6 +188,9 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
       fresh.push({ from, to, edge, causal: false });
     };
     for (const r of reads) {
+      // (An RC reader's look for an earlier read scans its transaction: counted, and the bound
+      // checked per read, so a transaction of thousands of RC reads cannot run away in one round.)
+      if (steps > CYCLE_STEPS) return null;
       const row = levelRow(levelOf(r.t3));
       const vis = row.visibility;
       const prefix = vis.prefix && !vis.total;
@@ -206,6 +209,7 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
         // Why t2 is visible to t3 in every order, if it is.
         let seen: string | null = null;
         if (weak === 'RC') {
+          steps += r.op - h.txnOpStart[r.t3];
           const q = earlierReadFrom(h, rf, r.op, t2);
           if (q >= 0) seen = `${T3} (at ${levelOf(r.t3)}) ${explain.readPhrase(q)} before it ${explain.readPhrase(r.op)}`;
         } else if (weak === 'RA') {
