@@ -2,6 +2,14 @@
 
 import * as vscode from 'vscode';
 
+/** The files the workspace check opens (and whose kept findings a change on disk makes stale). */
+export const CHECKED_FILES_GLOB = '**/*.{hist,plume,dbcop}';
+
+function isOpen(uri: vscode.Uri): boolean {
+  const key = uri.toString();
+  return vscode.workspace.textDocuments.some((d) => d.uri.toString() === key);
+}
+
 /**
  * VS Code closes documents an extension opened without an editor (beyond 50 of them, and after a few minutes),
  * and the language server clears a closed document's diagnostics. The workspace check hands its findings here:
@@ -36,21 +44,19 @@ export class WorkspaceDiagnostics implements vscode.Disposable {
         if (e.contentChanges.length > 0) this.forget(e.document.uri);
       }),
     ];
-    const watcher = vscode.workspace.createFileSystemWatcher('**/*.{hist,plume,dbcop}', true, false, false);
+    const watcher = vscode.workspace.createFileSystemWatcher(CHECKED_FILES_GLOB, true, false, false);
     this.subscriptions.push(watcher, watcher.onDidChange((u) => this.forgetClosed(u)), watcher.onDidDelete((u) => this.forget(u)));
   }
 
   /** A file changed on disk: a closed document's kept findings go (an open one's are the server's). */
   private forgetClosed(uri: vscode.Uri): void {
-    const key = uri.toString();
-    if (!vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) this.forget(uri);
+    if (!isOpen(uri)) this.forget(uri);
   }
 
   /** Records what the server found in `uri` while it was open (only documents the check itself opened: a user's own editor keeps the server's live diagnostics). */
   remember(uri: vscode.Uri, diagnostics: readonly vscode.Diagnostic[]): void {
     const key = uri.toString();
-    const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === key);
-    if (open) {
+    if (isOpen(uri)) {
       this.pending.set(key, diagnostics);
       this.collection.delete(uri);
     } else {

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { DIAGNOSTIC_SOURCE } from '../../../server/src/protocol/commands.ts';
 import type { StatusParams } from '../../../server/src/protocol/shapes.ts';
+import { CHECKED_FILES_GLOB } from '../workspace-diagnostics.ts';
 import type { CommandContext } from './context.ts';
 
 /** More than this many files would flood the server and the Problems panel; the rest are named in the summary. */
@@ -23,7 +24,7 @@ export interface WorkspaceSummary {
 }
 
 export async function checkWorkspace(ctx: CommandContext): Promise<WorkspaceSummary> {
-  const found = await vscode.workspace.findFiles('**/*.{hist,plume,dbcop}', '**/{node_modules,.git,.vscode-test}/**', MAX_FILES + 1);
+  const found = await vscode.workspace.findFiles(CHECKED_FILES_GLOB, '**/{node_modules,.git,.vscode-test}/**', MAX_FILES + 1);
   const uris = found.slice(0, MAX_FILES);
   const summary = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'IsoCheck: checking histories', cancellable: true },

@@ -2,10 +2,9 @@
 
 import { DEFAULT_GEN_OPTIONS, generateHistory, optionsForEvents, STORE_KINDS, validateGenOptions, type GenOptions, type StoreKind } from '../engine/gen/generate.ts';
 import { histChunks, plumeChunks } from '../engine/gen/history-writers.ts';
-import { writeFileAtomic } from '../io/atomic-write.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
-import { pipeToStdout } from './output.ts';
+import { emitOutput } from './output.ts';
 import { runGenList } from './gen-list-command.ts';
 
 export const GEN_USAGE = `usage: isocheck gen [--sessions N] [--txns N | --events N] [--ops N] [--keys N]
@@ -66,17 +65,7 @@ export async function runGen(argv: readonly string[], io: Io): Promise<number> {
   const output = lastValue(args, '-o', '--output');
   const g = generateHistory(options);
   const chunks = format === 'plume' ? plumeChunks(g) : histChunks(g, `${options.store} store, seed ${options.seed}`);
-  if (output !== undefined && output !== '-') {
-    const written = writeFileAtomic(output, chunks);
-    if (!written.ok) {
-      io.err(`isocheck: ${written.message}`);
-      return 2;
-    }
-    return 0;
-  }
-  // A reader that stopped early (`isocheck gen | head`) ends the output quietly.
-  await pipeToStdout(chunks);
-  return 0;
+  return emitOutput(output, chunks, io);
 }
 
 function usage(io: Io, message: string): number {

@@ -1,8 +1,8 @@
 // `isocheck gen --workload list-append`: Elle-style list-append histories as .hist, Jepsen EDN or JSON lines.
 
-import { pipeToStdout } from './output.ts';
+import { emitOutput } from './output.ts';
 import { DEFAULT_LIST_GEN, generateListHistory, listEventChunks, listHistChunks, type ListGenOptions } from '../engine/gen/list-append-store.ts';
-import { outputProblem, writeFileAtomic } from '../io/atomic-write.ts';
+import { outputProblem } from '../io/atomic-write.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
 
@@ -70,20 +70,9 @@ export async function runGenList(argv: readonly string[], io: Io): Promise<numbe
       yield* listHistChunks(d, o.times);
     } else yield* listEventChunks(d, format);
   };
-  if (toFile) {
-    // As the register `gen`: a temporary file beside the target, renamed over it at the end.
-    const written = writeFileAtomic(output, chunks());
-    if (!written.ok) {
-      io.err(`isocheck: ${written.message}`);
-      return 2;
-    }
-    return 0;
-  }
-  // Standard output with backpressure (output.ts, as the register `gen`): a pipe is non-blocking,
-  // and writeSync to it wrote part of a chunk (spliced events, exit 0) or failed with EAGAIN.
-  // A reader that stopped early (`| head`) ends the output quietly.
-  await pipeToStdout(chunks());
-  return 0;
+  // As the register `gen` (output.ts): a pipe is non-blocking, and writeSync to it wrote part of a
+  // chunk (spliced events, exit 0) or failed with EAGAIN.
+  return emitOutput(output, chunks(), io);
 }
 
 function usage(io: Io, message: string): number {

@@ -1,5 +1,8 @@
 // Standard output with backpressure (files go through io/atomic-write.ts, shared with the harness).
 
+import { writeFileAtomic } from '../io/atomic-write.ts';
+import type { Io } from './check-command.ts';
+
 /**
  * Writes the chunks to standard output, waiting for 'drain' when the pipe is full; stops
  * quietly when the reader has gone (`| head`). Returns false in that case.
@@ -36,4 +39,22 @@ export async function pipeToStdout(chunks: Iterable<string>): Promise<boolean> {
   } finally {
     out.off('error', onError);
   }
+}
+
+/**
+ * A command's generated text to `-o FILE` (atomically: a temporary file beside it, renamed over it
+ * at the end) or, without one or with `-`, to standard output (backpressured; a reader that stops
+ * early, `| head`, ends it quietly). 0 written, 2 when the file cannot be written (said on stderr).
+ */
+export async function emitOutput(output: string | undefined, chunks: Iterable<string>, io: Io): Promise<number> {
+  if (output !== undefined && output !== '-') {
+    const written = writeFileAtomic(output, chunks);
+    if (!written.ok) {
+      io.err(`isocheck: ${written.message}`);
+      return 2;
+    }
+    return 0;
+  }
+  await pipeToStdout(chunks);
+  return 0;
 }

@@ -70,11 +70,11 @@ export function exportWitness(a: Analysis, o: WitnessExportOptions): WitnessExpo
       try {
         const write = (anomaly: string, message: string): string => writeHistText(min.h, { title: a.title, target, anomaly, message, source: o.file });
         const draft = write(w.anomaly, w.message);
-        // The comment describes the file written, not the whole history: the part kept may show
-        // other transactions than the original witness, or the level violated on its own where
-        // the whole history's verdict was implied by a weaker level's.
         // Nothing removed: the history's own witness is the file's.
         if (min.h.txnCount === a.history.txnCount && min.h.opCount === a.history.opCount) return { ok: true, text: draft, extension: 'hist' };
+        // Else the comment describes the file written, not the whole history: the part kept may show
+        // other transactions than the original witness, or the level violated on its own where the
+        // whole history's verdict was implied by a weaker level's.
         const own = ownWitness(draft, o.level, o.stop);
         return {
           ok: true, extension: 'hist',

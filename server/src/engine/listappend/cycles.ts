@@ -261,8 +261,9 @@ class CycleGraph {
         const outEnd = this.out.start[v + 1];
         let rtFrom = -1;
         let rtTo = -1;
-        if (realtime && this.inf.h.txnUnknown?.[v] !== 1 && this.startOf && this.endOf && !Number.isNaN(this.startOf[v])) {
-          rtFrom = firstStartAfter(this.byStart, this.startOf, this.endOf[v]);
+        const rtFirst = realtime ? this.rtSuccessorsFrom(v) : -1;
+        if (rtFirst >= 0) {
+          rtFrom = rtFirst;
           rtTo = rtCovered[ph];
           if (rtFrom < rtCovered[ph]) rtCovered[ph] = rtFrom;
         }
@@ -323,6 +324,15 @@ class CycleGraph {
   }
 
   /**
+   * Where v's rt successors start in the start-sorted list (they are its suffix), or -1 when v has
+   * none: no times, or `unknown` (no known completion, so no rt edge leaves it).
+   */
+  private rtSuccessorsFrom(v: number): number {
+    if (this.inf.h.txnUnknown?.[v] === 1 || !this.startOf || !this.endOf || Number.isNaN(this.startOf[v])) return -1;
+    return firstStartAfter(this.byStart, this.startOf, this.endOf[v]);
+  }
+
+  /**
    * The smallest simple cycle of a phased class (G-nonadjacent, G2-item) by depth-first search of
    * growing length, in components of at most EXACT_NODES transactions, asked when the
    * breadth-first search found none: it keeps one path per (node, phase) and can miss a cycle
@@ -377,8 +387,8 @@ class CycleGraph {
         const enter = (): void => {
           next[d] = this.out.start[node[d]];
           const v = node[d];
-          rtFrom[d] = realtime && this.inf.h.txnUnknown?.[v] !== 1 && this.startOf && this.endOf && !Number.isNaN(this.startOf[v])
-            ? firstStartAfter(this.byStart, this.startOf, this.endOf[v]) : this.byStart.length;
+          const first = realtime ? this.rtSuccessorsFrom(v) : -1;
+          rtFrom[d] = first >= 0 ? first : this.byStart.length;
         };
         enter();
         while (d >= 0 && steps < EXACT_STEPS) {

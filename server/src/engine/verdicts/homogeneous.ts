@@ -5,7 +5,7 @@ import { isWeakLevel, levelRow, weakerOrEqual, type Level, type Rule } from '../
 import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongBudget, type StrongResult } from '../strong/strong-check.ts';
 import { checkCycles, forcedEdges, MAX_CLOCK_ENTRIES } from '../weak/level-check.ts';
 import { nonRepeatableCycles } from '../weak/non-repeatable.ts';
-import { cycleRank, explainStrong, liftWitness, wholeHistoryCycle } from '../witness/strong-witness.ts';
+import { explainStrong, liftWitness, ranksBefore, wholeHistoryCycle } from '../witness/strong-witness.ts';
 import { levelOfTarget, minimizeWitness, type Target } from '../witness/violation.ts';
 import type { Witness } from '../witness/witness.ts';
 import type { Checks } from './checks.ts';
@@ -187,7 +187,7 @@ export class LevelVerdicts {
     const w = liftWitness(explainStrong(name, min.h, min.rf, levelOfTarget(min.h, target), MAX_ORDERS_EXPLAINED), min);
     // A small history's own forced cycle, when it ranks better (fewer so ∪ wr edges, then shorter).
     const whole = wholeHistoryCycle(name, h, rf, levelOfTarget(h, target));
-    if (whole && (w.edges.length === 0 || lessRank(cycleRank(whole.edges), cycleRank(w.edges)))) return decided(name, false, whole);
+    if (whole && (w.edges.length === 0 || ranksBefore(whole.edges, w.edges))) return decided(name, false, whole);
     return decided(name, false, w);
   }
 
@@ -195,10 +195,4 @@ export class LevelVerdicts {
   clocksAvailable(): boolean {
     return this.checks.ctx.vectorClocks() !== null;
   }
-}
-
-/** Whether rank a is better than b (compared lexicographically). */
-function lessRank(a: readonly number[], b: readonly number[]): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i];
-  return false;
 }

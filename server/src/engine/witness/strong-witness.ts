@@ -89,8 +89,15 @@ function cycleMessage(anomaly: string, txns: readonly string[], cycle: readonly 
 }
 
 /** A cycle's cost as the spec ranks witnesses: so ∪ wr edges first, then length (lower is better). */
-export function cycleRank(edges: readonly WitnessEdge[]): [number, number] {
+function cycleRank(edges: readonly WitnessEdge[]): [number, number] {
   return [edges.filter((e) => e.kind === 'so' || e.kind === 'wr').length, edges.length];
+}
+
+/** Whether cycle a ranks strictly before cycle b (fewer so ∪ wr edges, else shorter). */
+export function ranksBefore(a: readonly WitnessEdge[], b: readonly WitnessEdge[]): boolean {
+  const [ca, la] = cycleRank(a);
+  const [cb, lb] = cycleRank(b);
+  return ca !== cb ? ca < cb : la < lb;
 }
 
 /**
@@ -139,16 +146,17 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
   forEachRealTimeEdge(h, (t) => levelRow(levelOf(t)).realTime, (t1, t2) => add(t1, t2, realTimeEdge(h, explain, t1, t2)));
   const reads: { op: number; t3: number; t1: number; x: number }[] = [];
   // Reads of one key from one writer by one transaction derive the same edges (but at RC, where
-  // which read came first matters): the first stands for them all.
-  const readSeen = new Set<string>();
+  // which read came first matters): the first stands for them all (per transaction, by writer and key).
+  const readSeen = new Set<number>();
   for (let t = 1; t < n; t++) {
     if (h.txnAborted[t] === 1) continue;
     add(BOTTOM, t, explain.edge({ from: BOTTOM, to: t, kind: 3, a: -1, b: -1 }), true);
     const rc = levelOf(t) === 'RC';
+    readSeen.clear();
     for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
       const t1 = rf.wrSource[o];
       if (t1 < 0) continue;
-      const id = `${t}:${t1}:${h.opKey[o]}`;
+      const id = t1 * h.keyCount + h.opKey[o];
       if (!rc && readSeen.has(id)) continue;
       readSeen.add(id);
       reads.push({ op: o, t3: t, t1, x: h.opKey[o] });

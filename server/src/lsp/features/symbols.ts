@@ -3,6 +3,7 @@
 import { SymbolKind, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver-protocol';
 import { levelById } from '../../engine/levels/levels.ts';
 import { sessionExtent, txnExtent } from '../../engine/queries.ts';
+import { outcomeWords } from '../../engine/export/layout.ts';
 import type { DocModel } from '../doc-model.ts';
 
 export function documentSymbols(m: DocModel): DocumentSymbol[] {
@@ -17,7 +18,7 @@ export function documentSymbols(m: DocModel): DocumentSymbol[] {
     for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
       const t = h.sessionTxns[i];
       const e = txnExtent(h, t);
-      const status = h.txnAborted[t] === 1 ? 'aborted' : m.notRun?.[t] === 1 ? 'unknown, not run' : h.txnUnknown?.[t] === 1 ? 'unknown' : '';
+      const status = outcomeWords({ aborted: h.txnAborted[t] === 1, unknown: h.txnUnknown?.[t] === 1, notRun: m.notRun?.[t] === 1 }).trim();
       const detail = [h.txnLevel[t] >= 0 ? levelById(h.txnLevel[t]) : '', status].filter((x) => x).join(' ');
       children.push({
         name: h.names.txnName(t), detail, kind: SymbolKind.Event,
