@@ -147,7 +147,7 @@ export class LevelVerdicts {
     const edges = forcedEdges(ctx, rule, null);
     if (!edges) return undecided(rule, TOO_MANY_CLOCKS);
     this.forced.set(rule, edges);
-    const r = checkCycles(ctx, edges, this.checks.maxWitnesses);
+    const r = checkCycles(ctx, edges, this.checks.maxWitnesses, () => rule);
     if (!r.acyclic && !ctx.causal) return decided(rule, false, this.checks.causality(), CYCLE_IN_SO_WR);
     const witness = r.cycles.length > 0 ? this.checks.toWitness(rule, r.cycles[0], r.view) : this.checks.fallbackWitness();
     this.extraWitnesses.set(rule, r.cycles.slice(1).map((c) => this.checks.toWitness(rule, c, r.view)));

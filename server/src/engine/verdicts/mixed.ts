@@ -45,7 +45,8 @@ function perTransaction(verdicts: LevelVerdicts, h: History, levels: Int8Array, 
   const perRule = {} as Record<Rule, Uint8Array>;
   for (const r of RULES) perRule[r] = new Uint8Array(h.txnCount);
   for (let t = 1; t < h.txnCount; t++) perRule[levelRow(levelById(levels[t])).rule][t] = 1;
-  const r = checkCycles(ctx, mixedForcedEdges(ctx, perRule) ?? new EdgeList(), checks.maxWitnesses);
+  const ruleOf = (t: number): Rule | null => RULES.find((rule) => perRule[rule][t] === 1) ?? null;
+  const r = checkCycles(ctx, mixedForcedEdges(ctx, perRule) ?? new EdgeList(), checks.maxWitnesses, ruleOf);
   const readerLevel = (t: number): string => levelById(levels[t]);
   const violated = !r.acyclic || checks.readWitness !== null;
   if (violated) return decided('mixed', false, r.cycles.length > 0 ? checks.toWitness('mixed', r.cycles[0], r.view, readerLevel) : checks.fallbackWitness());

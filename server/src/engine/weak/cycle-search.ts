@@ -1,4 +1,4 @@
-// Finds a witness cycle in one SCC: fewest so ∪ wr edges first, then fewest edges (Dijkstra, no recursion).
+// Finds witness cycles, one per SCC: fewest so ∪ wr edges first, then fewest edges (Dijkstra, no recursion).
 
 import { EK_CO, type EdgeView } from '../model/edges.ts';
 import type { Csr } from '../util/graph.ts';
@@ -67,85 +67,127 @@ class Heap {
   }
 }
 
+/** A cycle's rank: fewer so ∪ wr (and ⊥) edges first, then fewer edges (level witnesses); fewer edges only otherwise. */
+export interface RankedCycle {
+  edges: Int32Array;
+  heavy: number;
+}
+
+/** Whether cycle a ranks before b. */
+export function ranksBefore(a: RankedCycle, b: RankedCycle): boolean {
+  return a.heavy < b.heavy || (a.heavy === b.heavy && a.edges.length < b.edges.length);
+}
+
 /**
- * The best cycle through component `c` as edge ids in order, or null when the component has no
- * closing edge. Exact when the budget is not exhausted; otherwise the best cycle found so far.
+ * The best cycle of each component of one graph, on demand. The nodes are grouped by component
+ * once and the scratch arrays are shared, so searching many small components costs their own
+ * size, not the graph's each time. `work` counts edge relaxations over every search.
  */
-export function findCycle(g: Csr, view: EdgeView, comp: Int32Array, c: number, componentSize: number, search: CycleSearch): Int32Array | null {
-  const heavy = search.preferCo ? componentSize + 1 : 1;
-  const closing = new Int32Vec(16);
-  const kindOf = (e: number): number => view.kind(e);
-  const weightOf = (e: number): number => (kindOf(e) === EK_CO ? 1 : heavy);
-  for (let u = 0; u < g.nodeCount; u++) {
-    if (comp[u] !== c) continue;
-    for (let p = g.start[u]; p < g.start[u + 1]; p++) {
-      if (comp[g.target[p]] === c && kindOf(g.edgeId[p]) === search.closingKind) closing.push(p);
-    }
+export class CycleFinder {
+  private readonly dist: Float64Array;
+  private readonly seen: Int32Array;
+  private readonly parent: Int32Array; // CSR position of the edge that reached the node
+  private readonly heap = new Heap();
+  private readonly nodeStart: Int32Array;
+  private readonly nodes: Int32Array;
+  private stamp = 0;
+  work = 0;
+
+  constructor(private readonly g: Csr, private readonly view: EdgeView, private readonly comp: Int32Array, count: number, private readonly search: CycleSearch) {
+    const n = g.nodeCount;
+    this.dist = new Float64Array(n);
+    this.seen = new Int32Array(n).fill(-1);
+    this.parent = new Int32Array(n);
+    this.nodeStart = new Int32Array(count + 1);
+    for (let u = 0; u < n; u++) if (comp[u] >= 0) this.nodeStart[comp[u] + 1]++;
+    for (let c = 0; c < count; c++) this.nodeStart[c + 1] += this.nodeStart[c];
+    const fill = this.nodeStart.slice(0, count);
+    this.nodes = new Int32Array(this.nodeStart[count]);
+    for (let u = 0; u < n; u++) if (comp[u] >= 0) this.nodes[fill[comp[u]]++] = u;
   }
-  if (closing.length === 0) return null;
 
-  const n = g.nodeCount;
-  const dist = new Float64Array(n);
-  const seen = new Int32Array(n).fill(-1);
-  const parent = new Int32Array(n); // CSR position of the edge that reached the node
-  const heap = new Heap();
-  let best = Infinity;
-  let bestPath: number[] = [];
-  let work = 0;
-  const lowerBound = Math.min(2, 1 + heavy); // no cycle here is shorter than two edges
-
-  for (let i = 0; i < closing.length && best > lowerBound; i++) {
-    if (i > 0 && work > search.budget) break;
-    const p0 = closing.data[i];
-    const u = searchSource(g, p0);
-    const v = g.target[p0];
-    const w0 = weightOf(g.edgeId[p0]);
-    if (u === v) {
-      if (w0 < best) {
-        best = w0;
-        bestPath = [g.edgeId[p0]];
+  /**
+   * The best cycle through component `c`, or null when the component has no closing edge. Exact
+   * when the budget is not exhausted; otherwise the best cycle found so far.
+   */
+  find(c: number): RankedCycle | null {
+    const { g, view, comp, search, dist, seen, parent, heap } = this;
+    const componentSize = this.nodeStart[c + 1] - this.nodeStart[c];
+    const heavy = search.preferCo ? componentSize + 1 : 1;
+    const closing = new Int32Vec(16);
+    const kindOf = (e: number): number => view.kind(e);
+    const weightOf = (e: number): number => (kindOf(e) === EK_CO ? 1 : heavy);
+    for (let i = this.nodeStart[c]; i < this.nodeStart[c + 1]; i++) {
+      const u = this.nodes[i];
+      for (let p = g.start[u]; p < g.start[u + 1]; p++) {
+        if (comp[g.target[p]] === c && kindOf(g.edgeId[p]) === search.closingKind) closing.push(p);
       }
-      continue;
     }
-    // Dijkstra from v towards u, inside the component, pruned by the best cycle so far.
-    heap.clear();
-    seen[v] = i;
-    dist[v] = 0;
-    heap.push(0, v);
-    let reached = false;
-    while (heap.size > 0) {
-      const d = heap.topDist();
-      const x = heap.pop();
-      if (d > dist[x] || d + w0 >= best) {
-        if (d + w0 >= best) break;
+    if (closing.length === 0) return null;
+
+    let best = Infinity;
+    let bestPath: number[] = [];
+    let work = 0;
+    const lowerBound = Math.min(2, 1 + heavy); // no cycle here is shorter than two edges
+
+    for (let i = 0; i < closing.length && best > lowerBound; i++) {
+      if (i > 0 && work > search.budget) break;
+      const p0 = closing.data[i];
+      const u = searchSource(g, p0);
+      const v = g.target[p0];
+      const w0 = weightOf(g.edgeId[p0]);
+      if (u === v) {
+        if (w0 < best) {
+          best = w0;
+          bestPath = [g.edgeId[p0]];
+        }
         continue;
       }
-      if (x === u) {
-        reached = true;
-        break;
-      }
-      for (let p = g.start[x]; p < g.start[x + 1]; p++) {
-        work++;
-        const y = g.target[p];
-        if (comp[y] !== c) continue;
-        const nd = d + weightOf(g.edgeId[p]);
-        if (seen[y] !== i || nd < dist[y]) {
-          seen[y] = i;
-          dist[y] = nd;
-          parent[y] = p;
-          heap.push(nd, y);
+      // Dijkstra from v towards u, inside the component, pruned by the best cycle so far.
+      const stamp = this.stamp++;
+      heap.clear();
+      seen[v] = stamp;
+      dist[v] = 0;
+      heap.push(0, v);
+      let reached = false;
+      while (heap.size > 0) {
+        const d = heap.topDist();
+        const x = heap.pop();
+        if (d > dist[x] || d + w0 >= best) {
+          if (d + w0 >= best) break;
+          continue;
+        }
+        if (x === u) {
+          reached = true;
+          break;
+        }
+        for (let p = g.start[x]; p < g.start[x + 1]; p++) {
+          work++;
+          const y = g.target[p];
+          if (comp[y] !== c) continue;
+          const nd = d + weightOf(g.edgeId[p]);
+          if (seen[y] !== stamp || nd < dist[y]) {
+            seen[y] = stamp;
+            dist[y] = nd;
+            parent[y] = p;
+            heap.push(nd, y);
+          }
         }
       }
+      if (reached && dist[u] + w0 < best) {
+        best = dist[u] + w0;
+        const path: number[] = [];
+        for (let x = u; x !== v; x = searchSource(g, parent[x])) path.push(g.edgeId[parent[x]]);
+        path.reverse();
+        bestPath = [g.edgeId[p0], ...path];
+      }
     }
-    if (reached && dist[u] + w0 < best) {
-      best = dist[u] + w0;
-      const path: number[] = [];
-      for (let x = u; x !== v; x = searchSource(g, parent[x])) path.push(g.edgeId[parent[x]]);
-      path.reverse();
-      bestPath = [g.edgeId[p0], ...path];
-    }
+    this.work += work;
+    if (bestPath.length === 0) return null;
+    let heavyEdges = 0;
+    for (const e of bestPath) if (search.preferCo && kindOf(e) !== EK_CO) heavyEdges++;
+    return { edges: Int32Array.from(bestPath), heavy: heavyEdges };
   }
-  return bestPath.length > 0 ? Int32Array.from(bestPath) : null;
 }
 
 /** The node whose adjacency holds CSR position p (binary search over row starts). */

@@ -2,7 +2,8 @@
 
 import { EdgeList, EdgeView, EK_CO, EK_INIT, EK_WR } from '../model/edges.ts';
 import { acyclicByPredecessors, baseCsr, buildListCsr, inDegrees, mergeCsr, stronglyConnected, topologicalOrder, unionLeftOver, type Csr } from '../util/graph.ts';
-import { findCycle, DEFAULT_SEARCH } from './cycle-search.ts';
+import { CycleFinder, DEFAULT_SEARCH, ranksBefore, type RankedCycle } from './cycle-search.ts';
+import { COMPLETION_BUDGET, completeForced, type RuleOf } from './complete-forced.ts';
 import { sessionPredecessors, vectorClocks, type VectorClocks } from '../model/happens-before.ts';
 import { BOTTOM, type History } from '../model/history.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
@@ -12,7 +13,7 @@ import { saturateRC } from './saturate-rc.ts';
 
 import type { Rule } from '../levels/levels.ts';
 
-export type { Rule };
+export type { Rule, RuleOf };
 
 /** What every level check of one history shares: so ∪ wr ∪ ⊥ edges, their order, the clocks. */
 export class CheckContext {
@@ -138,8 +139,12 @@ export function mixedForcedEdges(ctx: CheckContext, applies: Record<Rule, Uint8A
   return all;
 }
 
-/** Acyclicity of so ∪ wr ∪ forced, and up to maxWitnesses witness cycles (one per component). */
-export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: number): CycleResult {
+/**
+ * Acyclicity of so ∪ wr ∪ forced, and up to maxWitnesses witness cycles (one per component).
+ * With `ruleOf` (the rule each reader obeys), the cycles are searched among every forced edge
+ * (complete-forced.ts), as the spec's witness preference counts them, not only the minimal set.
+ */
+export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: number, ruleOf: RuleOf | null = null): CycleResult {
   const extra = withInitEdges(ctx, forced);
   const view = ctx.base.withExtra(extra);
   const n = ctx.h.txnCount;
@@ -153,7 +158,15 @@ export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: n
   if (!leftOver) throw new Error('internal: the two acyclicity checks disagree');
   // The union's left-over nodes are those of the merged graph: no second topological pass.
   const g = mergeCsr(ctx.baseCsr, extra.from.data, extra.to.data, extra.length, view.extraBase);
-  return { acyclic: false, cycles: witnessCycles(g, view, leftOver, maxWitnesses, EK_CO, true), view };
+  const scc = stronglyConnected(g, leftOver);
+  const more = ruleOf ? completeForced(ctx.h, ctx.rf, ctx.baseCsr, () => ctx.vectorClocks(), ruleOf, scc.comp, scc.size, COMPLETION_BUDGET) : null;
+  if (!more || more.length === 0) return { acyclic: false, cycles: witnessCycles(g, view, scc, maxWitnesses, EK_CO, true), view };
+  // Edges inside components leave the components as they are.
+  const all = extra.copy(more.length);
+  for (let i = 0; i < more.length; i++) all.add(more.from.data[i], more.to.data[i], more.kind.data[i], more.a.data[i], more.b.data[i]);
+  const full = ctx.base.withExtra(all);
+  const fullGraph = mergeCsr(ctx.baseCsr, all.from.data, all.to.data, all.length, full.extraBase);
+  return { acyclic: false, cycles: witnessCycles(fullGraph, full, scc, maxWitnesses, EK_CO, true), view: full };
 }
 
 /**
@@ -172,20 +185,34 @@ function withInitEdges(ctx: CheckContext, forced: EdgeList): EdgeList {
 
 /** The so ∪ wr cycles behind a causality violation (only when !ctx.causal). */
 export function causalityCycles(ctx: CheckContext, maxWitnesses: number): Int32Array[] {
-  return witnessCycles(ctx.baseCsr, ctx.base, ctx.leftOver, maxWitnesses, EK_WR, false);
+  const g = ctx.baseCsr;
+  return witnessCycles(g, ctx.base, stronglyConnected(g, ctx.leftOver), maxWitnesses, EK_WR, false);
 }
 
-function witnessCycles(g: Csr, view: EdgeView, leftOver: Uint8Array, max: number, closingKind: number, preferCo: boolean): Int32Array[] {
-  const scc = stronglyConnected(g, leftOver);
-  // Smallest components first: cheaper to search, and their cycles are the easiest to read.
+/** Relaxations spent looking for a better cycle in further components once `max` cycles are found. */
+const RANKING_WORK = 2_000_000;
+
+/**
+ * Up to `max` cycles, one per component, best first: the fewest so ∪ wr edges, then the fewest
+ * edges, over every component (the spec prefers among all cycles, and a larger component may hold
+ * the better one). Components are searched smallest first (cheaper, and their cycles are the
+ * easiest to read, which breaks ties); once `max` are found, further ones only within a work budget.
+ */
+function witnessCycles(g: Csr, view: EdgeView, scc: { comp: Int32Array; count: number; size: Int32Array }, max: number, closingKind: number, preferCo: boolean): Int32Array[] {
   const comps: number[] = [];
   for (let c = 0; c < scc.count; c++) if (scc.size[c] > 1) comps.push(c);
   comps.sort((a, b) => scc.size[a] - scc.size[b]);
-  const cycles: Int32Array[] = [];
+  const finder = new CycleFinder(g, view, scc.comp, scc.count, { ...DEFAULT_SEARCH, closingKind, preferCo });
+  const found: RankedCycle[] = [];
   for (const c of comps) {
-    if (cycles.length >= max) break;
-    const cycle = findCycle(g, view, scc.comp, c, scc.size[c], { ...DEFAULT_SEARCH, closingKind, preferCo });
-    if (cycle) cycles.push(cycle);
+    if (found.length >= max && finder.work > RANKING_WORK) break;
+    const cycle = finder.find(c);
+    if (!cycle) continue;
+    found.push(cycle);
+    // Two edges and none of so ∪ wr: nothing ranks before it.
+    if (max === 1 && cycle.edges.length <= 2 && (cycle.heavy === 0 || !preferCo)) break;
   }
-  return cycles;
+  // Stable: among equals, the smaller component's cycle stays first.
+  found.sort((a, b) => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0));
+  return found.slice(0, max).map((x) => x.edges);
 }

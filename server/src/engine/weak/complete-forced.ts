@@ -1,0 +1,131 @@
+// Every co edge the RC/RA/CC axioms force inside the cyclic components: the witness search's graph (verdicts use the minimal set).
+
+import { EdgeList, EK_CO, PREMISE_HB, PREMISE_SO } from '../model/edges.ts';
+import type { Csr } from '../util/graph.ts';
+import type { VectorClocks } from '../model/happens-before.ts';
+import type { History } from '../model/history.ts';
+import type { ReadsFrom } from '../model/reads-from.ts';
+import type { Rule } from '../levels/levels.ts';
+import { maxTxnSize, ReadBuffer } from './saturation-context.ts';
+
+/** The rule a committed transaction's reads obey (homogeneous: one for all; mixed: its tag's), or null: not checked. */
+export type RuleOf = (t: number) => Rule | null;
+
+/** Premise tests allowed when completing: beyond them the witness is searched among the minimal edges only. */
+export const COMPLETION_BUDGET = 2_000_000;
+
+/**
+ * The saturations keep a minimal set of forced edges (an edge implied by a path of others is left
+ * out), which decides acyclicity exactly. The spec's witness is the cycle of so ∪ wr ∪ co' with
+ * the fewest so ∪ wr edges, co' being every forced edge: a left-out edge `C →co A` beside the path
+ * `C →so B →co A` is a cycle with one so ∪ wr edge fewer. So the witness search adds them back,
+ * only between transactions of one cyclic component (an edge implied by a path adds no cycle
+ * between components) and within a budget; null when it runs out or CC's clocks are missing.
+ * An edge t2 →co t1 where t2 already happens before t1 (a path of so ∪ wr) is left out, as CC's
+ * saturation leaves it out: it says nothing so ∪ wr does not, and would only stand in for that
+ * path (`T1 →co T2` beside `T1 →so T2`) to look lighter. `base` is so ∪ wr.
+ */
+export function completeForced(h: History, rf: ReadsFrom, base: Csr, clocks: () => VectorClocks | null, ruleOf: RuleOf,
+  comp: Int32Array, size: Int32Array, budget: number): EdgeList | null {
+  const cyclic = (t: number): boolean => comp[t] >= 0 && size[comp[t]] > 1;
+  // The committed writers of each key inside cyclic components, grouped by key (counting sort).
+  const keyStart = new Int32Array(h.keyCount + 1);
+  let work = 0;
+  for (let t = 1; t < h.txnCount; t++) {
+    if (h.txnAborted[t] === 1 || !cyclic(t)) continue;
+    for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) keyStart[rf.writeKeys[j] + 1]++;
+    work += rf.writeKeyStart[t + 1] - rf.writeKeyStart[t];
+  }
+  if (work > budget) return null;
+  for (let x = 0; x < h.keyCount; x++) keyStart[x + 1] += keyStart[x];
+  const fill = keyStart.slice(0, h.keyCount);
+  const writers = new Int32Array(keyStart[h.keyCount]);
+  for (let t = 1; t < h.txnCount; t++) {
+    if (h.txnAborted[t] === 1 || !cyclic(t)) continue;
+    for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) writers[fill[rf.writeKeys[j]]++] = t;
+  }
+
+  const out = new EdgeList();
+  const reads = new ReadBuffer(maxTxnSize(h));
+  const firstStamp = new Int32Array(h.txnCount).fill(-1);
+  const firstRead = new Int32Array(h.txnCount); // per source, the index of t3's po-first read from it
+  let vc: VectorClocks | null = null;
+  for (let t3 = 1; t3 < h.txnCount; t3++) {
+    if (h.txnAborted[t3] === 1) continue;
+    const rule = ruleOf(t3);
+    if (rule === null) continue;
+    const m = reads.load(h, rf, t3);
+    const { op, key, src } = reads;
+    let any = false;
+    for (let p = 0; p < m; p++) {
+      if (firstStamp[src[p]] !== t3) {
+        firstStamp[src[p]] = t3;
+        firstRead[src[p]] = p;
+      }
+      any ||= cyclic(src[p]);
+    }
+    if (!any) continue;
+    if (rule === 'CC' && vc === null) {
+      vc = clocks();
+      if (vc === null) return null;
+    }
+    for (let p = 0; p < m; p++) {
+      const t1 = src[p];
+      if (!cyclic(t1)) continue;
+      const x = key[p];
+      for (let i = keyStart[x]; i < keyStart[x + 1]; i++) {
+        const t2 = writers[i];
+        if (t2 === t1 || t2 === t3 || comp[t2] !== comp[t1]) continue;
+        if (++work > budget) return null;
+        const read = firstStamp[t2] === t3 ? firstRead[t2] : -1;
+        // The premise as the edge's justification: t3's read from t2 (RC, RA), or so / happens-before.
+        if (rule === 'RC') {
+          if (read >= 0 && read < p) out.add(t2, t1, EK_CO, op[p], op[read]);
+        } else if (rule === 'RA') {
+          if (read >= 0) out.add(t2, t1, EK_CO, op[p], op[read]);
+          else if (h.txnSession[t2] === h.txnSession[t3] && h.txnIndexInSession[t2] < h.txnIndexInSession[t3]) out.add(t2, t1, EK_CO, op[p], PREMISE_SO);
+        } else if (vc && vc.clock[t3 * vc.k + h.txnSession[t2]] >= h.txnIndexInSession[t2]) {
+          out.add(t2, t1, EK_CO, op[p], PREMISE_HB);
+        }
+      }
+    }
+  }
+  return work > budget ? null : withoutHappensBefore(out, base, comp, budget - work);
+}
+
+/**
+ * The edges of `edges` whose source does not happen before their target: one search of so ∪ wr
+ * per source, inside its component (a path between two nodes of a component stays in it); null
+ * when the searches take more than `budget` steps.
+ */
+function withoutHappensBefore(edges: EdgeList, base: Csr, comp: Int32Array, budget: number): EdgeList | null {
+  const n = edges.length;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => edges.from.data[a] - edges.from.data[b] || a - b);
+  const reached = new Int32Array(base.nodeCount).fill(-1);
+  const queue = new Int32Array(base.nodeCount);
+  const keep = new Uint8Array(n);
+  let work = 0;
+  for (let i = 0; i < n; ) {
+    const t2 = edges.from.data[order[i]];
+    let head = 0;
+    let tail = 0;
+    queue[tail++] = t2;
+    reached[t2] = t2;
+    while (head < tail) {
+      const v = queue[head++];
+      for (let p = base.start[v]; p < base.start[v + 1]; p++) {
+        if (++work > budget) return null;
+        const w = base.target[p];
+        if (reached[w] !== t2 && comp[w] === comp[t2]) {
+          reached[w] = t2;
+          queue[tail++] = w;
+        }
+      }
+    }
+    reached[t2] = -1; // t2 does not happen before itself (a so ∪ wr cycle would be a causality violation)
+    for (; i < n && edges.from.data[order[i]] === t2; i++) keep[order[i]] = reached[edges.to.data[order[i]]] === t2 ? 0 : 1;
+  }
+  const out = new EdgeList();
+  for (let i = 0; i < n; i++) if (keep[i] === 1) out.add(edges.from.data[i], edges.to.data[i], edges.kind.data[i], edges.a.data[i], edges.b.data[i]);
+  return out;
+}
