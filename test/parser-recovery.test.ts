@@ -121,6 +121,32 @@ describe('other single typos: one syntax error each, where it is', () => {
     assert.equal(syntax[1], expected(m, 'syntax', 'error', 0));
   });
 
+  // Each of these used to cost an unknown-level error besides the syntax error, or to swallow the next line.
+  const ONE_ERROR: { what: string; text: string; message: RegExp; shape?: string[] }[] = [
+    { what: "'[' typed for an operation's '('", text: 'session s1\n  T1: w(x, 1) w[[[]]y, 1) w(z, 1)\n', message: /expected '\(' after 'w'/, shape: ['s1/T1: 2 ops'] },
+    { what: "'[' typed into a header's word", text: 'session s1\n  T1 [ [[story]]: w(x, 1)\n', message: /expected a level/, shape: ['s1/T1: 1 op'] },
+    { what: "a level tag with one ']' too many", text: 'session s1\n  T1 [ [[C]]]]: w(x, 1)\n', message: /unknown level 'C'/, shape: ['s1/T1: 1 op'] },
+    { what: 'a level and its verdict run together', text: 'expect [[RAviolated]]\nsession s1\n  T1: w(x, 1)\n', message: /a level .* and 'ok' or 'violated'/, shape: ['s1/T1: 1 op'] },
+    { what: "a check whose levels are commented out, before an expect", text: 'check [[expect]] # RC\nexpect RA ok\nsession s1\n  T1: w(x, 1)\n', message: /one or more levels/ },
+    { what: 'a level directive whose level is commented out, before a session', text: 'level # RA\n[[session]] s1\n  T1: w(x, 1)\n', message: /expected a level/, shape: ['s1/T1: 1 op'] },
+  ];
+  for (const { what, text, message, shape: expectedShape } of ONE_ERROR) {
+    test(`${what}: one error of any code`, () => {
+      const m = marked(text);
+      const p = parseHist(m.text);
+      assert.deepEqual(fmtFindings(m.text, p.findings.filter((f) => f.severity === 'error')), [expected(m, p.findings[0].code, 'error', 0)]);
+      assert.match(p.findings[0].message, message);
+      if (expectedShape) assert.deepEqual(shape(p.history), expectedShape);
+    });
+  }
+
+  test('a check list goes on over lines while its words are levels', () => {
+    const p = parseHist('check RC\n  RA SER\nexpect CC ok\nsession s1\n  T1: w(x, 1)\n');
+    assert.deepEqual(p.findings, []);
+    assert.deepEqual(p.directives.checks.map((c) => c.level), ['RC', 'RA', 'SER']);
+    assert.deepEqual(p.directives.expects.map((e) => e.level), ['CC']);
+  });
+
   test('two typos on two lines are still two errors', () => {
     const p = parseHist('session s1\n  T1; w(x, 1)\n  T2 commited: w(y, 1)\nsession s2\n  T3: r(x, 1)\n');
     assert.equal(syntaxOf(p.findings).length, 2);

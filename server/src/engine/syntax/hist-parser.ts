@@ -159,7 +159,8 @@ class Parser {
 
   /** Records a finding of the parser, up to MAX_PARSE_PROBLEMS of them. */
   private add(f: Finding): void {
-    if (f.code === 'syntax') this.lastSyntaxAt = Math.max(this.lastSyntaxAt, f.span.start);
+    // An unknown level is a typo too: what it leaves on its line (`[C]]`) is its debris.
+    if (f.code === 'syntax' || f.code === 'unknown-level') this.lastSyntaxAt = Math.max(this.lastSyntaxAt, f.span.start);
     if (++this.problems <= MAX_PARSE_PROBLEMS) this.findings.push(f);
     else if (this.problems === MAX_PARSE_PROBLEMS + 1) this.firstHidden = f.span;
   }
@@ -396,6 +397,11 @@ class Parser {
       if (OP_LETTERS[word] === undefined && this.headerAhead(this.pos + 2)) return this.txnHeader();
       return this.operation();
     }
+    // `r[x, 1)`: '[' typed for an operation's '(' (a header's tag is a level and ']', never a ',').
+    if (next === TK_LBRACKET && OP_LETTERS[word] !== undefined && this.kind(this.pos + 3) === TK_COMMA) {
+      this.problemAt(`expected '(' after '${this.textOf()}', found '['`, this.span(this.pos + 1));
+      return this.operation(); // parses on to the value for recovery, and is left out
+    }
     if (next === TK_COLON || next === TK_LBRACKET) return this.txnHeader();
     // A keyword in mid-line without its argument (`r(x) init)`) is debris, not a directive to report.
     const keyword = lineStart || this.keywordShaped(word);
@@ -511,7 +517,11 @@ class Parser {
     if (this.kind() === TK_LBRACKET) {
       this.pos++;
       // `T1[ w(x, 1)`: a '[' typed for ':' is followed by an operation, not a level to report too.
-      if (this.kind() === TK_IDENT && !this.plausibleOp(this.pos)) level = this.levelToken();
+      // `T1 [FOO]:` is an unknown level; `h[story "…"` (a '[' typed into a word) is no tag at all:
+      // one problem for the header, not an unknown level besides.
+      const tag = this.kind() === TK_IDENT && !this.plausibleOp(this.pos)
+        && (this.kind(this.pos + 1) === TK_RBRACKET || parseLevel(this.textOf()) !== null);
+      if (tag) level = this.levelToken();
       else problem ??= { message: `expected a level (${LEVELS.join(', ')}), found ${this.describe()}`, span: this.span() };
       if (this.kind() === TK_RBRACKET) this.pos++;
       else problem ??= { message: `expected ']' after the level, found ${this.describe()}`, span: this.span() };
@@ -776,6 +786,12 @@ class Parser {
     this.lineItem = true;
     const kwAt = this.pos++;
     this.txn = -1; // a transaction's operations run until the next header, session or directive
+    // A directive whose argument is missing (`level` with its level commented out) is one error:
+    // the next line's item (`session s1`) is not taken for its argument.
+    if (word !== 'history' && this.kind() === TK_IDENT && !this.sameLine() && this.atItemStart()) {
+      this.fail(word === 'init' ? 'a key, \'=\' and its initial value' : word === 'check' ? 'one or more levels' : 'a level');
+      return;
+    }
     switch (word) {
       case 'history': {
         const at = this.expect(TK_STRING, 'a quoted title');
@@ -792,7 +808,10 @@ class Parser {
         return;
       }
       case 'check': {
-        if (this.kind() !== TK_IDENT) {
+        // The list may go on over lines (newlines are whitespace), but a word on a later line that
+        // is no level starts the next item (`check` with its levels commented out, then `expect …`).
+        const more = (): boolean => this.kind() === TK_IDENT && !this.atItemStart() && (this.sameLine() || parseLevel(this.textOf()) !== null);
+        if (!more()) {
           this.fail('one or more levels');
           return;
         }
@@ -801,7 +820,7 @@ class Parser {
           const level = this.levelToken();
           if (level >= 0) this.directives.checks.push({ level: levelFromId(level), span: this.span(at) });
           if (this.kind() === TK_COMMA) this.pos++;
-        } while (this.kind() === TK_IDENT && !this.atItemStart());
+        } while (more());
         return;
       }
       case 'expect': {
@@ -824,6 +843,15 @@ class Parser {
           if (next === 'found' || next === 'absent') {
             this.add(finding('syntax', 'error', `unknown anomaly '${this.textOf()}': expected one of ${ANOMALIES.map((a) => a.code).join(', ')} (or aborted-read, intermediate-read)`, this.span(this.pos)));
             this.pos += 2;
+            return;
+          }
+        }
+        // `expect RAviolated`, `expect R[ violated`: a word that is no level and no verdict after
+        // it is one problem, not an unknown level and a missing verdict besides.
+        if (this.kind() === TK_IDENT && parseLevel(this.textOf()) === null) {
+          const after = this.lower(this.pos + 1);
+          if ((after !== 'ok' && after !== 'violated') || !this.sameLine(this.pos + 1)) {
+            this.fail(`a level (${LEVELS.join(', ')}) and 'ok' or 'violated'`);
             return;
           }
         }
