@@ -54,6 +54,17 @@ test('bad intervals and expectations are one error each, and the transaction sti
   assert.equal(parseHist('session s\n  T1 @ 9..3: a(x, 1)\n  T2: r(x, [1])').history.txnCount, 3);
 });
 
+test('an interval whose times are wrong is reported at the interval, one whose shape is broken at the token that breaks it', () => {
+  const at = (text: string): string => {
+    const f = parseHist(text).findings[0];
+    return text.slice(f.span.start, f.span.end);
+  };
+  assert.equal(at('session s\n  T1 @ 9..3 : a(x, 1)'), '@ 9..3');
+  assert.equal(at('session s\n  T1 @ 99999999999999999..3 : a(x, 1)'), '@ 99999999999999999..3');
+  assert.equal(at('session s\n  T1 @ 9.. : a(x, 1)'), ':');
+  assert.equal(at('session s\n  T1 @ 9 3: a(x, 1)'), '3');
+});
+
 test('a key holds registers or lists: the first op that mixes them is an error and left out', () => {
   const p = parseHist('session s\n  T1: a(x, 1) w(x, 2) r(x, 3) r(x, init) r(x, [1])\n  T2: w(y, 1) a(y, 2) r(y, [])');
   assert.deepEqual(p.findings.map((f) => [f.code, p.history.names.keyName(0)]), [['mixed-key', 'x'], ['mixed-key', 'x'], ['mixed-key', 'x'], ['mixed-key', 'x']]);

@@ -551,8 +551,12 @@ class Parser {
     }
     let time: [number, number] | null = null;
     if (this.kind() === TK_AT) {
+      const atAt = this.pos;
       const r = this.interval();
-      if (typeof r === 'string') problem ??= { message: r, span: this.span() };
+      // A malformed interval is reported at the token that breaks it; a complete one whose times
+      // are wrong (`@ 150..140`) at the interval itself, not at what follows it.
+      const whole = this.pos > atAt + 3 && this.kind(this.pos - 1) === TK_NUMBER;
+      if (typeof r === 'string') problem ??= { message: r, span: whole ? { start: this.tk.start(atAt), end: this.tk.end(this.pos - 1) } : this.span() };
       else time = r;
     }
     if (this.kind() !== TK_COLON) {
