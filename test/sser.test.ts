@@ -110,3 +110,29 @@ test('times that run backwards in a session: SSER is violated by session order a
     assert.match(w.edges[1].because, /T2 must commit before T1: T2 finished \(at 2\) before T1 started \(at 5\)/, kind);
   }
 });
+
+test('an unknown transaction has no known completion: no rt edge leaves it (as in list-append histories), one still enters it', () => {
+  // U1's write is read (so U1 counts as committed), but its END is when the client gave up: it
+  // may have taken effect after C read x. Register and list histories say the same.
+  const registers = `session s1
+  U1 unknown @ 1..2: w(x, 1)
+session s2
+  C @ 5..6: r(x, init)
+session s3
+  R @ 10..11: r(x, 1)
+`;
+  const lists = registers.replace('w(x, 1)', 'a(x, 1)').replace('r(x, init)', 'r(x, [])').replace('r(x, 1)', 'r(x, [1])');
+  for (const text of [registers, lists]) assert.equal(analyzeHistText(text).levels.find((v) => v.level === 'SSER')?.consistent, true, text);
+  // Into an unknown transaction: T0 ended before U2 was invoked, so U2 commits after T0 and cannot read y's initial value.
+  const into = `session s1
+  T0 @ 0..0: w(y, 1)
+session s2
+  U2 unknown @ 3..4: r(y, init) w(z, 1)
+  R2 @ 20..21: r(z, 1)
+`;
+  assert.equal(analyzeHistText(into).levels.find((v) => v.level === 'SSER')?.consistent, false);
+  const edges: [string, string][] = [];
+  const h = parseHist(registers).history;
+  forEachRealTimeEdge(h, () => true, (a, b) => edges.push([h.names.txnName(a), h.names.txnName(b)]));
+  assert.deepEqual(edges.sort(), [['C', 'R']]);
+});

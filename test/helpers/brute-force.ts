@@ -60,11 +60,14 @@ function forEachOrder(p: Prepared, visit: (pos: Int32Array) => boolean): boolean
   return step();
 }
 
-/** a rt b: a ended before b started (both have times); the literal definition, no reduction. */
+/**
+ * a rt b: a ended before b started (both have times); the literal definition, no reduction. An
+ * `unknown` a has no known completion (its end is when the client gave up): it precedes nothing.
+ */
 function realTime(h: History, a: number, b: number): boolean {
   const ts = h.txnTimeStart;
   const te = h.txnTimeEnd;
-  return ts !== undefined && te !== undefined && !Number.isNaN(te[a]) && !Number.isNaN(ts[b]) && te[a] < ts[b];
+  return ts !== undefined && te !== undefined && h.txnUnknown?.[a] !== 1 && !Number.isNaN(te[a]) && !Number.isNaN(ts[b]) && te[a] < ts[b];
 }
 
 /** SSER's extra axiom: every rt edge into a transaction at SSER is a co edge. */

@@ -9,11 +9,16 @@ import type { History } from '../model/history.ts';
  * lies between them (t1 rt t3 rt t2: both edges are kept or implied). Sorting by end time makes
  * the kept predecessors of t2 one contiguous run of enders, found by two binary searches, so the
  * edges number about (transactions × concurrency), not the n² pairs. Returns the edges added.
+ * An `unknown` transaction has no known completion (its END is when the client gave up, and it may
+ * take effect later, as Jepsen's :info): no rt edge leaves it, as in list-append histories; it is
+ * still a target (it was invoked at START).
  */
 export function forEachRealTimeEdge(h: History, into: (t: number) => boolean, add: (t1: number, t2: number) => void): number {
   const ts = h.txnTimeStart;
-  const te = h.txnTimeEnd;
-  if (!ts || !te) return 0;
+  const times = h.txnTimeEnd;
+  if (!ts || !times) return 0;
+  const unknown = h.txnUnknown;
+  const te = unknown ? times.map((end, t) => (unknown[t] === 1 ? Infinity : end)) : times;
   const timed: number[] = [];
   let anyTarget = false;
   for (let t = 1; t < h.txnCount; t++) {
@@ -22,7 +27,7 @@ export function forEachRealTimeEdge(h: History, into: (t: number) => boolean, ad
     if (into(t)) anyTarget = true;
   }
   if (!anyTarget) return 0;
-  const enders = Int32Array.from(timed).sort((a, b) => te[a] - te[b] || a - b);
+  const enders = Int32Array.from(timed.filter((t) => te[t] !== Infinity)).sort((a, b) => te[a] - te[b] || a - b);
   const m = enders.length;
   // bound[i]: the least end of a real-time transaction starting after enders[i] ends (Infinity if none).
   // Non-decreasing in i, since later enders leave fewer such transactions.

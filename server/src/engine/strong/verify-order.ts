@@ -58,14 +58,16 @@ function visibility(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, or
   const te = h.txnTimeEnd;
   const ts = h.txnTimeStart;
   const minEndFrom = new Float64Array(n + 1).fill(Infinity);
-  if (te) for (let i = n - 1; i >= 0; i--) minEndFrom[i] = Number.isNaN(te[order[i]]) ? minEndFrom[i + 1] : Math.min(minEndFrom[i + 1], te[order[i]]);
+  // An unknown transaction's end is not its completion: it ends nothing before anyone (real-time.ts).
+  const ends = (t: number): boolean => te !== undefined && !Number.isNaN(te[t]) && h.txnUnknown?.[t] !== 1;
+  if (te) for (let i = n - 1; i >= 0; i--) minEndFrom[i] = !ends(order[i]) ? minEndFrom[i + 1] : Math.min(minEndFrom[i + 1], te[order[i]]);
   for (let i = 0; i < n; i++) {
     const t = order[i];
     const level = levelOf(t);
     const rules = levelRow(level);
     if (rules.realTime && ts && te && minEndFrom[i + 1] < ts[t]) {
       let p = i + 1;
-      while (!(te[order[p]] < ts[t])) p++;
+      while (!(ends(order[p]) && te[order[p]] < ts[t])) p++;
       return { kind: 'rt', txn: t, readOp: firstRead(h, rf, t), t2: order[p], premiseOp: -1 };
     }
     const row = i * words;
