@@ -36,10 +36,10 @@ const commit = (s: number): Step => ({ s, op: 'commit' });
 const abort = (s: number): Step => ({ s, op: 'abort' });
 
 /**
- * The scripts follow Hermitage's postgres.md and mysql.md step by step, with two changes that
- * the checker needs: every written value is unique per key (P4's second writer writes 12, not 11
- * again), and "select * from test" becomes reads of x and y. PMP needs predicate reads: not
- * expressible in item histories, so it has no script.
+ * The scripts follow Hermitage's postgres.md and mysql.md step by step (where they differ, the
+ * reads of both: OTV), with two changes that the checker needs: every written value is unique per
+ * key (P4's second writer writes 12, not 11 again), and "select * from test" becomes reads of x
+ * and y. PMP needs predicate reads: not expressible in item histories, so it has no script.
  */
 export const SCENARIOS: readonly Scenario[] = [
   {
@@ -59,8 +59,11 @@ export const SCENARIOS: readonly Scenario[] = [
     steps: [w(0, X, 11), w(1, Y, 22), r(0, Y), r(1, X), commit(0), commit(1)],
   },
   {
+    // The observer reads x and y together at each point, as mysql.md's `select * from test`: read
+    // uncommitted shows T2's x beside T1's y (12, 19), then T2's y (18): T2 observed, then vanished.
+    // postgres.md's single-row reads (x before T2 writes y, y after) would see only T2's writes there.
     id: 'OTV', title: 'observed transaction vanishes', sessions: 3, level: 'RC',
-    steps: [w(0, X, 11), w(0, Y, 19), w(1, X, 12), commit(0), r(2, X), w(1, Y, 18), r(2, Y), commit(1), r(2, Y), r(2, X), commit(2)],
+    steps: [w(0, X, 11), w(0, Y, 19), w(1, X, 12), commit(0), r(2, X), r(2, Y), w(1, Y, 18), r(2, X), r(2, Y), commit(1), r(2, X), r(2, Y), commit(2)],
   },
   {
     id: 'P4', title: 'lost update', sessions: 2, level: 'SI',
