@@ -110,6 +110,9 @@ export class Workload {
           // A new connection is a new session: what the old one promised (its session order) ends with it.
           sessionName = generation === 0 ? `c${index + 1}` : `c${index + 1}.${generation}`;
           generation++;
+          // While this client connected, the others may have started every remaining transaction
+          // (--txns is a total) or the time may be up: without this check each slow connect added one.
+          if (!this.more(deadline)) break;
         }
         this.started++;
         const plan = this.plan(random);
