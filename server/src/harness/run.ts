@@ -75,6 +75,7 @@ export async function runHarness(r: RunRequest): Promise<RunResult> {
         `isolation ${r.setting.name} (claims ${r.setting.claims ?? 'no checkable level'}: ${r.setting.why})`,
         `workload ${r.workload}, ${r.clients} clients, ${r.keys} keys, ${r.opsMin}..${r.opsMax} operations per transaction, seed ${r.seed}`,
         'Each session is one client connection; @ START..END are microseconds on one monotonic clock.',
+        'Session final reads every key once the clients have stopped (it reveals the last writes\' order; not counted in the run).',
       ],
       level: r.setting.claims,
       registerKeys: r.workload === 'rw-register' ? Array.from({ length: r.keys }, (_, i) => i + 1) : [],
