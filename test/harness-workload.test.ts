@@ -1,21 +1,27 @@
-// The workload's clients against a scripted in-memory driver: how many transactions a run starts, the final reads.
+// The workload's clients against a scripted in-memory driver: how many transactions a run starts, the final reads, list lengths.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Driver, Session } from '../server/src/harness/driver.ts';
+import { DbError, type Driver, type Session } from '../server/src/harness/driver.ts';
 import type { RecordedTxn } from '../server/src/harness/recorder.ts';
-import { Workload } from '../server/src/harness/workload.ts';
+import { APPENDS_PER_KEY, Workload } from '../server/src/harness/workload.ts';
 
 /**
  * Registers and lists in memory, every statement answered on the next turn of the event loop, as
  * a socket would (no isolation: these tests count, they do not check). Client i's connection
- * takes i × connectMillis to open.
+ * takes i × connectMillis to open. A list key without a row fails the statement (an UPDATE of no
+ * row would silently lose the append).
  */
 function memoryDriver(connectMillis = 0): Driver & { lists: Map<number, number[]> } {
   const values = new Map<number, number>();
   const lists = new Map<number, number[]>();
   let opened = 0;
   const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
+  const list = (k: number): number[] => {
+    const l = lists.get(k);
+    if (!l) throw new DbError(`no list row for key ${k}`, 'lost', 'test');
+    return l;
+  };
   const session = (): Session => ({
     begin: turn,
     read: async (k) => {
@@ -28,11 +34,11 @@ function memoryDriver(connectMillis = 0): Driver & { lists: Map<number, number[]
     },
     readList: async (k) => {
       await turn();
-      return [...(lists.get(k) ?? [])];
+      return [...list(k)];
     },
     append: async (k, v) => {
       await turn();
-      lists.set(k, [...(lists.get(k) ?? []), v]);
+      list(k).push(v);
     },
     commit: turn,
     rollback: turn,
@@ -42,7 +48,14 @@ function memoryDriver(connectMillis = 0): Driver & { lists: Map<number, number[]
   return {
     kind: 'sqlite',
     lists,
-    reset: turn,
+    reset: (keys) => {
+      for (let k = 1; k <= keys; k++) lists.set(k, []);
+      return turn();
+    },
+    addLists: async (from, to) => {
+      await new Promise((r) => setTimeout(r, 5));
+      for (let k = from; k <= to; k++) lists.set(k, []);
+    },
     open: () => new Promise((resolve) => setTimeout(() => resolve(session()), connectMillis * opened++)),
     close: turn,
   };
@@ -71,9 +84,12 @@ test('after the clients, session final reads every key (its last appends ordered
     recorded.push(t);
     clients.push(client);
   });
+  await driver.reset(300);
+  await w.prepare();
   const stats = await w.run();
   assert.equal(stats.committed, 400);
   const final = recorded.filter((t) => t.session === 'final');
+  // (The 1,200 fresh lists made ahead of use were never a slot's: not read.)
   // 300 keys: two transactions (at most 256 reads each), after every other one ended, in the journal file after the clients'.
   assert.equal(final.length, 2);
   assert.deepEqual(recorded.slice(-2), final);
@@ -82,5 +98,29 @@ test('after the clients, session final reads every key (its last appends ordered
   const read = new Map<number, number[]>();
   for (const o of final.flatMap((t) => t.ops)) if (o.kind === 'rl') read.set(o.key, o.list);
   assert.deepEqual([...read.keys()].sort((a, b) => a - b), Array.from({ length: 300 }, (_, i) => i + 1));
-  for (const [k, l] of driver.lists) assert.deepEqual(read.get(k), l, `key ${k}`);
+  for (const [k, l] of driver.lists) if (k <= 300) assert.deepEqual(read.get(k), l, `key ${k}`);
+});
+
+test('list-append: a key takes its share of appends, then its slot moves on to a fresh key whose row exists', async () => {
+  const driver = memoryDriver();
+  await driver.reset(4);
+  const recorded: RecordedTxn[] = [];
+  const w = new Workload(driver, {
+    workload: 'list-append', isolation: 'serializable', clients: 8, txns: 20_000, keys: 4, opsMin: 1, opsMax: 4, seed: 3,
+  }, (_client, t) => recorded.push(t));
+  await w.prepare();
+  const stats = await w.run();
+  // Every statement found its row: nothing was lost, nothing aborted.
+  assert.equal(stats.committed, 20_000, JSON.stringify(stats));
+  const appends = recorded.flatMap((t) => t.ops.filter((o) => o.kind === 'a'));
+  const longest = Math.max(...[...driver.lists.values()].map((l) => l.length));
+  // Clients run one statement at a time each: at most one append per client past a key's share.
+  assert.ok(longest <= APPENDS_PER_KEY + 8, `a list grew to ${longest} elements`);
+  const keys = new Set(appends.map((o) => o.key));
+  assert.ok(keys.size >= appends.length / (APPENDS_PER_KEY + 8), `${appends.length} appends on only ${keys.size} keys`);
+  const maxRead = Math.max(...recorded.flatMap((t) => t.ops.map((o) => (o.kind === 'rl' ? o.list.length : 0))));
+  assert.ok(maxRead <= APPENDS_PER_KEY + 8, `a read returned ${maxRead} elements`);
+  // The final session reads every key that was appended to, retired ones included.
+  const finallyRead = new Set(recorded.filter((t) => t.session === 'final').flatMap((t) => t.ops.map((o) => o.key)));
+  for (const k of keys) assert.ok(finallyRead.has(k), `key ${k} not read at the end`);
 });

@@ -61,6 +61,8 @@ export interface Driver {
   readonly kind: DbKind;
   /** Creates the tables afresh: `keys` registers (value `initial[k - 1]`, default 0) and `keys` lists (empty), keys 1..keys. */
   reset(keys: number, initial?: readonly number[]): Promise<void>;
+  /** Creates empty lists for keys from..to (fresh keys of a list-append run), on a connection of its own. */
+  addLists(from: number, to: number): Promise<void>;
   /** A new connection whose transactions run at `isolation` (a name from isolation.ts). */
   open(isolation: string): Promise<Session>;
   /** Ends the driver's own administrative connection. */

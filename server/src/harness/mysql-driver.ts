@@ -112,6 +112,15 @@ export class MysqlDriver implements Driver {
     await bounded(c.end()).catch(() => c.destroy());
   }
 
+  async addLists(from: number, to: number): Promise<void> {
+    const c = await this.connect();
+    const ks = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    await setUp(c, async () => {
+      await c.query(`INSERT INTO isocheck_list (k, v) VALUES ${ks.map(() => "(?, '')").join(', ')}`, ks);
+    });
+    await bounded(c.end()).catch(() => c.destroy());
+  }
+
   async open(isolation: string): Promise<Session> {
     const conn = await this.connect();
     await setUp(conn, async () => {

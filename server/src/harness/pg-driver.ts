@@ -118,6 +118,14 @@ export class PgDriver implements Driver {
     await bounded(c.end()).catch(() => drop(c));
   }
 
+  async addLists(from: number, to: number): Promise<void> {
+    const c = await this.connect();
+    await setUp(c, async () => {
+      await c.query("INSERT INTO isocheck_list (k, v) SELECT g, '' FROM generate_series($1::int, $2::int) g", [from, to]);
+    });
+    await bounded(c.end()).catch(() => drop(c));
+  }
+
   async open(isolation: string): Promise<Session> {
     return new PgSession(await this.connect(), isolation);
   }

@@ -66,8 +66,10 @@ export async function runHarness(r: RunRequest): Promise<RunResult> {
   const features = histFeatures();
   const driver = driverFor(r.target);
   let recorder: Recorder;
+  const workload = new Workload(driver, r, (client, t) => recorder.add(client, t));
   try {
     await driver.reset(r.keys);
+    await workload.prepare();
     recorder = new Recorder(r.outFile, {
       title: `isocheck run: ${r.target.kind} ${r.setting.name} ${r.workload}`,
       comments: [
@@ -85,7 +87,6 @@ export async function runHarness(r: RunRequest): Promise<RunResult> {
     await driver.close();
     throw e;
   }
-  const workload = new Workload(driver, r, (client, t) => recorder.add(client, t));
   const t0 = Date.now();
   r.onStart?.(workload);
   let stats: RunStats;

@@ -144,6 +144,16 @@ export class SqliteDriver implements Driver {
     }
   }
 
+  async addLists(from: number, to: number): Promise<void> {
+    const s = new SqliteSession(this.worker());
+    try {
+      const rows = Array.from({ length: to - from + 1 }, (_, i) => `(${from + i}, '')`);
+      await s.script(`INSERT INTO isocheck_list (k, v) VALUES ${rows.join(', ')};`);
+    } finally {
+      await s.close();
+    }
+  }
+
   open(_isolation: string): Promise<Session> {
     // SQLite has one isolation level between connections (serializable); read uncommitted needs
     // shared cache, which better-sqlite3 is built without (SQLITE_OMIT_SHARED_CACHE).

@@ -43,7 +43,24 @@ export function clock(): () => number {
   return () => Number((process.hrtime.bigint() - t0) / 1000n);
 }
 
-type Planned = { kind: 'r' | 'w'; key: number };
+/**
+ * A planned operation on one of the `--keys` slots (list-append resolves the slot to its current
+ * key when the operation runs), or a final read of one key.
+ */
+type Planned = { kind: 'r' | 'w'; slot: number } | { kind: 'final'; key: number };
+
+/**
+ * A list-append key takes this many appends, then its slot moves on to a fresh key, as Jepsen's
+ * append workload retires keys (max-writes-per-key). Each read returns a whole list: unbounded
+ * lists made a history grow with the square of the run (a default 10 s SQLite run wrote 305 MB,
+ * a 20 s one could not be assembled), bounded ones keep it linear.
+ */
+export const APPENDS_PER_KEY = 64;
+
+/** Fresh list keys are created in blocks of this many (at least), ahead of use, by the driver's own connection. */
+function listBlock(keys: number): number {
+  return Math.max(256, 4 * keys);
+}
 
 /** Keys read per transaction of the final session (a run with many keys reads them in several). */
 const FINAL_READ_KEYS = 256;
@@ -58,12 +75,34 @@ export class Workload {
   /** Written values are unique across the run (per key would do; global is simpler and still small). */
   private nextValue = 1;
   private readonly now = clock();
+  /** List-append: the key each slot appends to and reads now (slot s starts at key s). */
+  private readonly slotKey: number[];
+  /** List-append: appends issued per key (aborted ones too), until its slot moves on. */
+  private readonly appendsTo = new Map<number, number>();
+  /** List-append: keys 1..listRows have a list row; nextKey is the next fresh one. */
+  private listRows: number;
+  private nextKey: number;
+  private refill: Promise<void> | null = null;
+  /** When creating fresh lists last failed (ms): not retried at every append while the database says no. */
+  private refillFailedAt = -Infinity;
 
   constructor(
     private readonly driver: Driver,
     private readonly o: WorkloadOptions,
     private readonly record: (client: number, t: RecordedTxn) => void,
-  ) {}
+  ) {
+    this.slotKey = Array.from({ length: o.keys }, (_, i) => i + 1);
+    this.listRows = o.keys;
+    this.nextKey = o.keys + 1;
+  }
+
+  /** Before the run (after Driver.reset): the first block of fresh list keys, so that slots can move on at once. */
+  async prepare(): Promise<void> {
+    if (this.o.workload !== 'list-append') return;
+    const to = this.o.keys + listBlock(this.o.keys);
+    await this.driver.addLists(this.o.keys + 1, to);
+    this.listRows = to;
+  }
 
   stop(): void {
     this.stopped = true;
@@ -76,6 +115,8 @@ export class Workload {
       await Promise.all(Array.from({ length: this.o.clients }, (_, i) => this.client(i, deadline)));
     } finally {
       if (timer) clearTimeout(timer);
+      // A block of fresh lists still being made: its connection must not outlive the run (it settles within the driver's bounds).
+      await this.refill;
     }
     // A database that went away has nothing more to say; anything else ends with the final reads.
     if (this.stats.fatal === null) await this.finalReads();
@@ -168,7 +209,8 @@ export class Workload {
    * like any transaction, after every other one ended, but are not counted in the run's stats.
    */
   private async finalReads(): Promise<void> {
-    const keys = Array.from({ length: this.o.keys }, (_, i) => i + 1);
+    // List-append: every key a slot ever had (retired ones are read here only).
+    const keys = Array.from({ length: this.o.workload === 'list-append' ? this.nextKey - 1 : this.o.keys }, (_, i) => i + 1);
     let session: Session;
     try {
       session = await this.timed(this.driver.open(this.o.isolation));
@@ -178,7 +220,7 @@ export class Workload {
       return;
     }
     for (let i = 0; i < keys.length; i += FINAL_READ_KEYS) {
-      const { txn, lost } = await this.transaction(session, 'final', keys.slice(i, i + FINAL_READ_KEYS).map((key) => ({ kind: 'r', key })));
+      const { txn, lost } = await this.transaction(session, 'final', keys.slice(i, i + FINAL_READ_KEYS).map((key) => ({ kind: 'final', key })));
       this.record(this.o.clients, txn);
       if (lost) return;
     }
@@ -188,20 +230,52 @@ export class Workload {
   private plan(random: () => number): Planned[] {
     const n = this.o.opsMin + Math.floor(random() * (this.o.opsMax - this.o.opsMin + 1));
     const plan: Planned[] = [];
-    for (let i = 0; i < n; i++) plan.push({ kind: random() < 0.5 ? 'r' : 'w', key: 1 + Math.floor(random() * this.o.keys) });
+    for (let i = 0; i < n; i++) plan.push({ kind: random() < 0.5 ? 'r' : 'w', slot: 1 + Math.floor(random() * this.o.keys) });
     return plan;
   }
 
   private async step(s: Session, p: Planned): Promise<RecordedOp> {
-    if (this.o.workload === 'rw-register') {
-      if (p.kind === 'r') return { kind: 'r', key: p.key, value: (await this.timed(s.read(p.key))) ?? 0 };
-      const value = this.nextValue++;
-      await this.timed(s.write(p.key, value));
-      return { kind: 'w', key: p.key, value };
+    if (p.kind === 'final') {
+      if (this.o.workload === 'rw-register') return { kind: 'r', key: p.key, value: (await this.timed(s.read(p.key))) ?? 0 };
+      return { kind: 'rl', key: p.key, list: await this.timed(s.readList(p.key)) };
     }
-    if (p.kind === 'r') return { kind: 'rl', key: p.key, list: await this.timed(s.readList(p.key)) };
+    if (this.o.workload === 'rw-register') {
+      const key = p.slot;
+      if (p.kind === 'r') return { kind: 'r', key, value: (await this.timed(s.read(key))) ?? 0 };
+      const value = this.nextValue++;
+      await this.timed(s.write(key, value));
+      return { kind: 'w', key, value };
+    }
+    const key = this.slotKey[p.slot - 1];
+    if (p.kind === 'r') return { kind: 'rl', key, list: await this.timed(s.readList(key)) };
     const value = this.nextValue++;
-    await this.timed(s.append(p.key, value));
-    return { kind: 'a', key: p.key, value };
+    this.appended(p.slot, key);
+    await this.timed(s.append(key, value));
+    return { kind: 'a', key, value };
+  }
+
+  /** Counts an append; a key that has had its share hands its slot to a fresh key (when one has its row yet). */
+  private appended(slot: number, key: number): void {
+    const n = (this.appendsTo.get(key) ?? 0) + 1;
+    this.appendsTo.set(key, n);
+    if (n >= APPENDS_PER_KEY && this.slotKey[slot - 1] === key && this.nextKey <= this.listRows) {
+      this.slotKey[slot - 1] = this.nextKey++;
+      this.appendsTo.delete(key);
+    }
+    const block = listBlock(this.o.keys);
+    if (this.listRows - this.nextKey + 1 >= block / 2 || this.refill !== null || Date.now() - this.refillFailedAt < 1000) return;
+    const from = this.listRows + 1;
+    const to = this.listRows + block;
+    // Made beside the clients, never inside their transactions; until it lands, full keys keep growing a little.
+    this.refill = this.driver.addLists(from, to).then(
+      () => {
+        this.listRows = to;
+      },
+      () => {
+        this.refillFailedAt = Date.now();
+      },
+    ).finally(() => {
+      this.refill = null;
+    });
   }
 }
