@@ -107,12 +107,16 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
     outFile = resolve(outDir, 'history.hist');
   }
   // The default database stays beside a history in its own directory (its final state can be looked at); otherwise it is scratch.
+  const keepWhenRecorded = target.tempDir !== undefined && outDir !== null;
   let keepDatabase = false;
   try {
-    const result = await record(p, io, { target, setting, outFile, ednFile });
+    // Scratch is removed before the check, which Ctrl-C can end at once (no cleanup runs then).
+    const result = await record(p, io, { target, setting, outFile, ednFile }, () => {
+      if (!keepWhenRecorded) removeTemporaryDatabase(target);
+    });
     if (result === null) return EXIT_USAGE;
     const code = report(result, io, setting.name);
-    keepDatabase = target.tempDir !== undefined && outDir !== null;
+    keepDatabase = keepWhenRecorded;
     if (keepDatabase) io.out(`database: ${target.location} (kept beside the history)`);
     return code;
   } finally {
@@ -124,8 +128,11 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
   }
 }
 
-/** Runs the workload with progress and Ctrl-C handling; null when the database or an output failed (said on stderr). */
-async function record(p: Parsed, io: Io, where: Pick<RunRequest, 'target' | 'setting' | 'outFile' | 'ednFile'>): Promise<RunResult | null> {
+/**
+ * Runs the workload with progress and Ctrl-C handling; null when the database or an output failed
+ * (said on stderr). `beforeCheck` runs once the history is written, before the check.
+ */
+async function record(p: Parsed, io: Io, where: Pick<RunRequest, 'target' | 'setting' | 'outFile' | 'ednFile'>, beforeCheck: () => void): Promise<RunResult | null> {
   const { target, setting } = where;
   io.err(`isocheck run: ${target.label}, ${setting.name} (claims ${setting.claims ?? 'no checkable level'}), ${p.workload}, ${p.clients} clients, ${p.txns !== undefined ? `${p.txns} transactions` : `${p.seconds} s`}`);
 
@@ -156,7 +163,12 @@ async function record(p: Parsed, io: Io, where: Pick<RunRequest, 'target' | 'set
       onCheck: (n) => {
         if (ticker) clearInterval(ticker);
         ticker = null;
-        if (io.errIsTty) process.stderr.write(`\n  checking ${n} transactions…\n`);
+        // The history is written and the clients are gone; the check is one synchronous computation
+        // during which no handler could run, so the listener would only hold Ctrl-C back until the
+        // verdict. Without it Ctrl-C has its default effect: the process ends at once.
+        process.off('SIGINT', onSigint);
+        beforeCheck();
+        if (io.errIsTty) process.stderr.write(`\n  checking ${n} transactions… (Ctrl-C stops the check; the history is written: ${where.outFile})\n`);
       },
     });
   } catch (e) {

@@ -1,0 +1,51 @@
+// `isocheck run` interrupted once the history is written: Ctrl-C during the check ends the process at once.
+
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkRecorded, removeTempDirs, tempDir } from './helpers/harness-checks.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const CLI = join(ROOT, 'out', 'cli.js');
+after(() => removeTempDirs());
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function journalBytes(parts: string): number {
+  try {
+    return readdirSync(parts).reduce((n, f) => n + statSync(join(parts, f)).size, 0);
+  } catch {
+    return 0;
+  }
+}
+
+test('Ctrl-C during the check ends the run at once: the history is whole, the temporary database gone', async () => {
+  const tmp = tempDir('isocheck-int-tmp-');
+  const out = join(tempDir('isocheck-int-out-'), 'h.hist');
+  // Long transactions make a history whose check takes seconds (5 MB: about 3 s here), far beyond a loaded machine's timer delays.
+  const child = spawn(process.execPath, [CLI, 'run', '--workload', 'rw-register', '--keys', '64', '--ops-per-txn', '100..200', '--seconds', '300', '-o', out], {
+    cwd: ROOT, env: { ...process.env, TMPDIR: tmp },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  // 'close', not 'exit': the output is read to its end.
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('close', (code, signal) => r({ code, signal })));
+  const parts = `${out}.parts`;
+  for (let i = 0; i < 1200 && journalBytes(parts) < 5_000_000; i++) await sleep(50);
+  child.kill('SIGINT');
+  // The first Ctrl-C: the clients stop, the history is assembled (the journal goes), then the check starts.
+  for (let i = 0; i < 1200 && (existsSync(parts) || !existsSync(out)); i++) await sleep(10);
+  const t0 = Date.now();
+  child.kill('SIGINT');
+  const { code, signal } = await exited;
+  assert.equal(signal, 'SIGINT', `exit ${code} after the second Ctrl-C (the check went on): ${stderr}${stdout.slice(0, 300)}`);
+  assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms to stop`);
+  assert.match(stderr, /stopping: finishing the transactions in flight/);
+  assert.doesNotMatch(stdout, /claims SER/);
+  checkRecorded(readFileSync(out, 'utf8'));
+  assert.deepEqual(readdirSync(tmp), [], 'the temporary database is removed before the check');
+});
