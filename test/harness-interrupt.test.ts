@@ -1,10 +1,11 @@
-// `isocheck run` interrupted once the history is written: Ctrl-C during the check ends the process at once.
+// `isocheck run` interrupted: Ctrl-C during the check ends the process at once; a second Ctrl-C while recording names the journal.
 
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { SqliteDriver } from '../server/src/harness/sqlite-driver.ts';
 import { checkRecorded, removeTempDirs, tempDir } from './helpers/harness-checks.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -48,4 +49,37 @@ test('Ctrl-C during the check ends the run at once: the history is whole, the te
   assert.doesNotMatch(stdout, /claims SER/);
   checkRecorded(readFileSync(out, 'utf8'));
   assert.deepEqual(readdirSync(tmp), [], 'the temporary database is removed before the check');
+});
+
+test('a second Ctrl-C while transactions wait for a lock quits at once and names the journal, a checkable history', async () => {
+  const dir = tempDir('isocheck-int2-');
+  const out = join(dir, 'h.hist');
+  const db = join(dir, 'db.sqlite');
+  const child = spawn(process.execPath, [CLI, 'run', '--db', `sqlite:${db}`, '--workload', 'rw-register', '--keys', '1', '--seconds', '300', '-o', out], { cwd: ROOT });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('close', (code, signal) => r({ code, signal })));
+  const parts = `${out}.parts`;
+  for (let i = 0; i < 1200 && journalBytes(parts) < 20_000; i++) await sleep(50);
+  // Another connection holds SQLite's write lock: the clients' writes wait out their 5 s busy timeout.
+  const holder = await new SqliteDriver(db).open('serializable');
+  try {
+    await holder.begin();
+    await holder.write(1, 999_999_999);
+    child.kill('SIGINT');
+    await sleep(300);
+    child.kill('SIGINT');
+    const t0 = Date.now();
+    // By the signal, as Ctrl-C ends a process (before: process.exit, and a worker in SQLite's busy wait crashed Node).
+    const { signal } = await exited;
+    assert.equal(signal, 'SIGINT', stderr);
+    assert.doesNotMatch(stderr, /FATAL|stack trace/);
+    assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms to quit`);
+  } finally {
+    await holder.rollback();
+    await holder.close();
+  }
+  assert.match(stderr, new RegExp(`isocheck: quit; what was recorded is in the journal ${parts.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/ \\(cat `));
+  const joined = readdirSync(parts).sort().map((f) => readFileSync(join(parts, f), 'utf8')).join('');
+  checkRecorded(joined);
 });

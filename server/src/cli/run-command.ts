@@ -1,6 +1,6 @@
 // `isocheck run`: run a concurrent workload against a database, record the history, check it, print the verdict.
 
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileReport } from '../engine/report.ts';
@@ -140,7 +140,19 @@ async function record(p: Parsed, io: Io, where: Pick<RunRequest, 'target' | 'set
   let interrupts = 0;
   const onSigint = (): void => {
     interrupts++;
-    if (interrupts > 1) process.exit(130);
+    if (interrupts > 1) {
+      // Nothing is assembled or removed now: say where the run so far is (without -o, a temporary directory never printed yet).
+      const parts = `${where.outFile}.parts`;
+      io.err(existsSync(parts)
+        ? `isocheck: quit; what was recorded is in the journal ${parts}/ (cat ${parts}/* > history.hist joins it into a history)`
+        : 'isocheck: quit; nothing was recorded');
+      // Ended as Ctrl-C ends a process, by the signal's default action: process.exit() would
+      // terminate the SQLite worker threads, and one waiting in SQLite's busy handler then aborts
+      // Node with a native stack trace (FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal).
+      process.off('SIGINT', onSigint);
+      process.kill(process.pid, 'SIGINT');
+      return;
+    }
     io.err('\nstopping: finishing the transactions in flight, then checking what was recorded (Ctrl-C again to quit at once)');
     workload?.stop();
   };
