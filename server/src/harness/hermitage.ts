@@ -125,7 +125,16 @@ export async function runScenario(driver: Driver, isolation: string, sc: Scenari
     if (r === 'timeout') {
       log.push(`${name} ${describe(step)}: blocks`);
       pending[step.s] = p;
-    } else if (!failed[step.s]) log.push(`${name} ${describe(step)}: ok`);
+      continue;
+    }
+    if (!failed[step.s]) log.push(`${name} ${describe(step)}: ok`);
+    if (finished[step.s]) {
+      // "commit; -- T1. This unblocks T2": the tester sees T2 return before typing the next step.
+      // Without this the next step raced the unblocked one (OTV at read uncommitted: T3 read x
+      // before or after T2's write of it landed, and the cell changed from run to run).
+      const others = pending.filter((q, i): q is Promise<void> => q !== null && i !== step.s);
+      if (others.length > 0) await Promise.race([Promise.all(others), delay(o.blockMillis)]);
+    }
   }
   await Promise.race([Promise.all(pending.map((p) => p ?? Promise.resolve())), delay(o.stuckMillis ?? 15_000)]);
   for (let i = 0; i < sessions.length; i++) {
