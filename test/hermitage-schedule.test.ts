@@ -108,3 +108,33 @@ test('a commit that unblocks a session: the next step waits for the unblocked on
   assert.equal(r.outcome, 'allowed', r.log.join('\n'));
   assert.match(readFileSync(file, 'utf8'), /T3 @ \d+\.\.\d+: r\(x, 12\) r\(y, 19\) r\(x, 12\) r\(y, 18\)/);
 });
+
+test('a step typed after a blocked one waits for it while the script goes on with the other sessions', async () => {
+  const dir = tempDir('isocheck-sched-');
+  const driver = lockingDriver();
+  // No lock timeout here: a runner that waited for the blocked step before going on stayed stuck ('failed').
+  // (P4, G1c and G2-item deadlock under two-phase locking: a database's deadlock detection ends them, not the runner.)
+  for (const id of ['G0', 'G1a', 'G1b', 'OTV', 'G-single']) {
+    const t0 = Date.now();
+    const r = await runScenario(driver, 'serializable', scenario(id), join(dir, `${id}.hist`), { blockMillis: 50, stuckMillis: 3000 });
+    assert.equal(r.outcome, 'prevented', `${id}: ${r.error ?? ''}\n${r.log.join('\n')}`);
+    assert.ok(Date.now() - t0 < 2000, `${id} took ${Date.now() - t0} ms`);
+  }
+});
+
+test('G-single under two-phase locking: T2 blocks on T1\'s read lock, its later steps wait, T1 reads y and commits, then T2 completes', async () => {
+  const r = await runScenario(lockingDriver(), 'serializable', scenario('G-single'), join(tempDir('isocheck-sched-'), 'g.hist'), { blockMillis: 50, stuckMillis: 3000 });
+  assert.deepEqual(r.log, [
+    'T1 r(x): ok',
+    'T2 r(x): ok',
+    'T2 r(y): ok',
+    'T2 w(x, 12): blocks',
+    "T2 w(y, 18): waits for T2's blocked step",
+    "T2 commit: waits for T2's blocked step",
+    'T1 r(y): ok',
+    'T1 commit: ok',
+    'T2 w(x, 12): ok (unblocked)',
+    'T2 w(y, 18): ok (after the blocked step)',
+    'T2 commit: ok (after the blocked step)',
+  ]);
+});

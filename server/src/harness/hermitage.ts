@@ -69,8 +69,14 @@ export async function runScenario(driver: Driver, isolation: string, sc: Scenari
   const failed: (DbError | null)[] = sessions.map(() => null);
   const finished = sessions.map(() => false);
   let lost: string | null = null;
+  /** Steps that did not return within blockMillis (logged as blocking, then as unblocked). */
+  const blocked = new Set<Step>();
 
-  const exec = async (step: Step): Promise<void> => {
+  /**
+   * Runs a step and logs its result as it returns, so that the log is in the order the client
+   * saw things happen (a commit, then the step it unblocked), whatever the script loop is doing.
+   */
+  const exec = async (step: Step, afterBlocked = false): Promise<void> => {
     const s = sessions[step.s];
     const t = txns[step.s];
     try {
@@ -90,6 +96,7 @@ export async function runScenario(driver: Driver, isolation: string, sc: Scenari
         t.end = now();
       }
       if (op) t.ops.push(op);
+      log.push(`${t.name} ${describe(step)}: ${blocked.has(step) ? 'ok (unblocked)' : afterBlocked ? 'ok (after the blocked step)' : 'ok'}`);
     } catch (e) {
       if (!(e instanceof DbError)) throw e;
       failed[step.s] = e;
@@ -104,15 +111,29 @@ export async function runScenario(driver: Driver, isolation: string, sc: Scenari
     }
   };
 
+  const stuckMillis = o.stuckMillis ?? 15_000;
+  /** Runs a step that waited behind its session's blocked one, once that one returned. */
+  const queued = async (step: Step): Promise<void> => {
+    const name = txns[step.s].name;
+    if (failed[step.s] || finished[step.s]) {
+      log.push(`${name} ${describe(step)}: skipped (the transaction already ended)`);
+      return;
+    }
+    await exec(step, true);
+  };
   for (const step of sc.steps) {
     const name = txns[step.s].name;
     const before = pending[step.s];
     if (before) {
-      // The session's previous step is still blocked: this step waits for it, as a client would.
-      const r = await Promise.race([before.then(() => 'done' as const), delay(o.stuckMillis ?? 15_000)]);
+      // The session's previous step blocked; the step before this one may just have released it.
+      const r = await Promise.race([before.then(() => 'done' as const), delay(o.blockMillis)]);
       if (r === 'timeout') {
-        lost ??= `${name} stayed blocked for ${(o.stuckMillis ?? 15_000) / 1000} s`;
-        break;
+        // Still blocked: this step is typed into a terminal that is waiting. It runs when the
+        // blocked one returns, and the script goes on with the other sessions, as Hermitage's
+        // tester does; waiting here instead could only end by the database's lock timeout.
+        log.push(`${name} ${describe(step)}: waits for ${name}'s blocked step`);
+        pending[step.s] = before.then(() => queued(step));
+        continue;
       }
       pending[step.s] = null;
     }
@@ -123,12 +144,10 @@ export async function runScenario(driver: Driver, isolation: string, sc: Scenari
     const p = exec(step);
     const r = await Promise.race([p.then(() => 'done' as const), delay(o.blockMillis)]);
     if (r === 'timeout') {
+      blocked.add(step);
       log.push(`${name} ${describe(step)}: blocks`);
       pending[step.s] = p;
-      continue;
-    }
-    if (!failed[step.s]) log.push(`${name} ${describe(step)}: ok`);
-    if (finished[step.s]) {
+    } else if (finished[step.s]) {
       // "commit; -- T1. This unblocks T2": the tester sees T2 return before typing the next step.
       // Without this the next step raced the unblocked one (OTV at read uncommitted: T3 read x
       // before or after T2's write of it landed, and the cell changed from run to run).
@@ -136,7 +155,11 @@ export async function runScenario(driver: Driver, isolation: string, sc: Scenari
       if (others.length > 0) await Promise.race([Promise.all(others), delay(o.blockMillis)]);
     }
   }
-  await Promise.race([Promise.all(pending.map((p) => p ?? Promise.resolve())), delay(o.stuckMillis ?? 15_000)]);
+  const settled = await Promise.race([Promise.all(pending.map((p) => p ?? Promise.resolve())).then(() => 'done' as const), delay(stuckMillis)]);
+  if (settled === 'timeout') {
+    const stuck = pending.findIndex((p, i) => p !== null && !finished[i]);
+    lost ??= `${txns[Math.max(0, stuck)].name} stayed blocked for ${stuckMillis / 1000} s after the script's last step`;
+  }
   for (let i = 0; i < sessions.length; i++) {
     if (!finished[i]) {
       await sessions[i].rollback();
