@@ -2,8 +2,8 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Analysis } from '../server/src/engine/analyze.ts';
 import type { Level } from '../server/src/engine/levels/levels.ts';
@@ -149,6 +149,27 @@ describe('PostgreSQL', { skip: skipUnless('postgres') }, () => {
 
   test('list-append at read committed: every read list is a prefix of the longest', async () => {
     await listAppend(pg.url, 'read-committed');
+  });
+
+  // On a server: a file size limit on the command must not reach the database (SQLite's WAL hit
+  // it first, a refusal that now ends the run before the history is written).
+  test('run -o over a file, the history too large to write (ulimit -f): exit 2, the old file intact, no temporary file', () => {
+    const dir = tempDir('isocheck-run-efbig-');
+    const out = join(dir, 'keep.hist');
+    const precious = '# precious line\n'.repeat(200);
+    writeFileSync(out, precious);
+    // 64 KB: each client's journal file (about 35 KB) fits, the assembled history (about 140 KB) does not.
+    const cmd = `ulimit -f 64; exec "${process.execPath}" "${CLI}" run --db "${pg.url}" --workload rw-register --txns 2000 --clients 4 --keys 2 --ops-per-txn 4 -o "${out}"`;
+    const r = spawnSync('bash', ['-c', cmd], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, new RegExp(`^isocheck: cannot write ${out}: file too large \\(over the file size limit\\) \\(the old file is unchanged\\)`, 'm'));
+    assert.equal(readFileSync(out, 'utf8'), precious);
+    const parts = `${out}.parts`;
+    if (r.stderr.includes(`the run is kept in its journal ${parts}/`)) {
+      // The journal is the run's only copy now: whole, and a history once joined.
+      checkRecorded(readdirSync(parts).sort().map((f) => readFileSync(join(parts, f), 'utf8')).join(''));
+    } else assert.equal(existsSync(parts), false);
+    assert.deepEqual(readdirSync(dir).filter((f) => f !== 'keep.hist.parts'), ['keep.hist']);
   });
 
   test('Hermitage: the table matches Hermitage’s PostgreSQL rows', async () => {

@@ -7,7 +7,13 @@ export type Failure =
   /** The database refused the transaction (serialization failure, deadlock, busy, lock timeout): it did not commit. */
   | 'aborted'
   /** The connection is gone: before COMMIT the transaction did not commit; during COMMIT nobody knows. */
-  | 'lost';
+  | 'lost'
+  /**
+   * The database refused the statement for a reason that is not about concurrency (a missing
+   * table, no permission, a read-only or full database): no later transaction would fare better,
+   * so the run stops and says why, rather than recording one refusal after another as aborts.
+   */
+  | 'error';
 
 export class DbError extends Error {
   constructor(message: string, readonly failure: Failure, readonly code: string) {

@@ -105,9 +105,14 @@ export async function runScenario(driver: Driver, isolation: string, sc: Scenari
       t.end = now();
       log.push(`${t.name} ${describe(step)}: ${e.message}`);
       if (e.failure === 'lost') lost ??= e.message;
-      // A failed statement may leave the transaction holding its locks (PostgreSQL does until
-      // ROLLBACK): release them now, so that the sessions waiting on them proceed as in Hermitage.
-      else await s.rollback();
+      else {
+        // A refusal that is not a conflict (a missing table, no permission) says nothing about the
+        // anomaly: the test failed (!), it did not prevent anything.
+        if (e.failure === 'error') lost ??= e.message;
+        // A failed statement may leave the transaction holding its locks (PostgreSQL does until
+        // ROLLBACK): release them now, so that the sessions waiting on them proceed as in Hermitage.
+        await s.rollback();
+      }
     }
   };
 

@@ -7,12 +7,18 @@ import { sqlLevel } from './isolation.ts';
 /** ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT, ER_CHECKREAD (MariaDB's snapshot-isolation "record has changed"). */
 const ABORT_ERRNOS = new Set([1213, 1205, 1020]);
 
-function classify(e: unknown): DbError {
+/** ER_SERVER_SHUTDOWN, MariaDB's ER_CONNECTION_KILLED, and the client's "server has gone away" / "lost connection". */
+const LOST_ERRNOS = new Set([1053, 1927, 2006, 2013]);
+
+export function classify(e: unknown): DbError {
   if (e instanceof DbError) return e;
   const err = e as { errno?: number; code?: string; message?: string; fatal?: boolean };
   const message = err.message ?? String(e);
   if (err.errno !== undefined && ABORT_ERRNOS.has(err.errno) && err.fatal !== true) return new DbError(message, 'aborted', String(err.errno));
-  return new DbError(message, 'lost', err.code ?? 'connection');
+  // Socket errors (no errno, or a system one) and mysql2's fatal errors end the connection.
+  if (err.errno === undefined || err.errno < 1000 || err.fatal === true || LOST_ERRNOS.has(err.errno)) return new DbError(message, 'lost', err.code ?? 'connection');
+  // Anything else the server said (1146 no such table, 1142 denied, 1290 read-only, 1114 table full…).
+  return new DbError(message, 'error', String(err.errno));
 }
 
 /** Runs set-up statements within the statement bound; on failure the connection is dropped (a hung server never answers end()). */

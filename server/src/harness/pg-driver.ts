@@ -7,7 +7,7 @@ import { sqlLevel } from './isolation.ts';
 /** serialization_failure, deadlock_detected, lock_not_available, query_canceled (lock_timeout/statement_timeout). */
 const ABORT_CODES = new Set(['40001', '40P01', '55P03', '57014']);
 
-function classify(e: unknown): DbError {
+export function classify(e: unknown): DbError {
   if (e instanceof DbError) return e;
   const err = e as { code?: string; message?: string };
   const code = err.code ?? '';
@@ -15,8 +15,11 @@ function classify(e: unknown): DbError {
   if (ABORT_CODES.has(code)) return new DbError(message, 'aborted', code);
   // Any other error class 40 (transaction rollback) ends the transaction too.
   if (/^40/.test(code)) return new DbError(message, 'aborted', code);
-  // Server shutdown (57P0x), connection exceptions (08xxx), socket errors and pg's own "Connection terminated".
-  return new DbError(message, 'lost', code || 'connection');
+  // Socket errors and pg's own "Connection terminated" (no SQLSTATE), connection exceptions
+  // (08xxx), the server shutting down or the database dropped (57P01-57P04).
+  if (code === '' || /^08/.test(code) || /^57P0[1-4]$/.test(code)) return new DbError(message, 'lost', code || 'connection');
+  // Anything else the server said (42P01 undefined table, 42501 no privilege, 25006 read-only, 53100 disk full…).
+  return new DbError(message, 'error', code);
 }
 
 /** pg has no public destroy: end() waits for the server's goodbye, which a hung server never sends. */

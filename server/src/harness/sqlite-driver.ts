@@ -31,9 +31,14 @@ parentPort.on('message', (m) => {
 
 type Reply = { id: number; value: string | number | null } | { id: number; error: { code: string; message: string } };
 
-/** SQLITE_BUSY / SQLITE_LOCKED and their extended codes: another connection holds the lock; the transaction gives up. */
+/**
+ * SQLITE_BUSY / SQLITE_LOCKED and their extended codes: another connection holds the lock; the
+ * transaction gives up. Any other SQLite error (no such table, read-only, full) is a refusal; an
+ * error without a code, the worker's own failure, ends the connection.
+ */
 function classify(code: string, message: string): DbError {
   if (/^SQLITE_(BUSY|LOCKED)/.test(code)) return new DbError(message, 'aborted', code);
+  if (/^SQLITE_/.test(code)) return new DbError(message, 'error', code);
   return new DbError(message, 'lost', code || 'sqlite');
 }
 

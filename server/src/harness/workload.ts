@@ -161,24 +161,32 @@ export class Workload {
           if (!this.more(deadline)) break;
         }
         this.started++;
-        const { txn, lost } = await this.transaction(session, sessionName, this.plan(random));
+        const { txn, lost, refused } = await this.transaction(session, sessionName, this.plan(random));
         this.stats[txn.status]++;
         this.record(index, txn);
         if (lost) session = null;
+        if (refused !== null) {
+          this.stats.fatal ??= `the database refused a statement: ${refused}`;
+          this.stop();
+        }
       }
     } finally {
       if (session) await session.close();
     }
   }
 
-  /** Runs one planned transaction on `session` and says what happened; `lost`: the connection is gone (and dropped). */
-  private async transaction(session: Session, sessionName: string, plan: readonly Planned[]): Promise<{ txn: RecordedTxn; lost: boolean }> {
+  /**
+   * Runs one planned transaction on `session` and says what happened; `lost`: the connection is
+   * gone (and dropped); `refused`: why the database refused a statement (not a conflict), or null.
+   */
+  private async transaction(session: Session, sessionName: string, plan: readonly Planned[]): Promise<{ txn: RecordedTxn; lost: boolean; refused: string | null }> {
     const name = `T${this.nextTxn++}`;
     const ops: RecordedOp[] = [];
     const start = this.now();
     let status: TxnStatus = 'committed';
     let phase: 'body' | 'commit' = 'body';
     let lost = false;
+    let refused: string | null = null;
     try {
       await this.timed(session.begin());
       for (const p of plan) ops.push(await this.step(session, p));
@@ -189,6 +197,12 @@ export class Workload {
       if (e.failure === 'aborted') {
         status = 'aborted';
         await session.rollback();
+      } else if (e.failure === 'error') {
+        // Refused before COMMIT: rolled back here. A refused COMMIT should not have committed, but
+        // unknown claims nothing either way.
+        status = phase === 'commit' ? 'unknown' : 'aborted';
+        refused = e.message;
+        await session.rollback();
       } else {
         // Lost before COMMIT was sent: the server rolls the transaction back. During COMMIT: nobody knows.
         status = phase === 'commit' ? 'unknown' : 'aborted';
@@ -197,7 +211,7 @@ export class Workload {
         this.lastLoss = e.message;
       }
     }
-    return { txn: { name, session: sessionName, status, start, end: this.now(), ops }, lost };
+    return { txn: { name, session: sessionName, status, start, end: this.now(), ops }, lost, refused };
   }
 
   /**
@@ -220,9 +234,11 @@ export class Workload {
       return;
     }
     for (let i = 0; i < keys.length; i += FINAL_READ_KEYS) {
-      const { txn, lost } = await this.transaction(session, 'final', keys.slice(i, i + FINAL_READ_KEYS).map((key) => ({ kind: 'final', key })));
+      const { txn, lost, refused } = await this.transaction(session, 'final', keys.slice(i, i + FINAL_READ_KEYS).map((key) => ({ kind: 'final', key })));
       this.record(this.o.clients, txn);
+      if (refused !== null) this.stats.fatal ??= `the database refused the final read: ${refused}`;
       if (lost) return;
+      if (refused !== null) break;
     }
     await session.close();
   }
