@@ -220,7 +220,8 @@ function report(r: RunResult, io: Io, isolation: string): number {
   io.out(`history: ${r.outFile}`);
   if (r.ednFile) io.out(`EDN history: ${r.ednFile}`);
   if (s.fatal) {
-    io.err(`isocheck: the run ended early: ${s.fatal}; the history above holds every transaction recorded until then (those in flight are unknown)`);
+    // In flight when it ended: aborted if COMMIT had not been sent, unknown if it had (docs/harness.md, Outcomes).
+    io.err(`isocheck: the run ended early: ${s.fatal}; the history above holds every transaction recorded until then (those in flight: aborted, or unknown if they were committing)`);
     return EXIT_USAGE;
   }
   if (rep.diagnostics.some((d) => d.severity === 'error')) return EXIT_ERRORS;
