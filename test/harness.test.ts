@@ -375,6 +375,16 @@ describe('isocheck run (CLI)', () => {
     assert.deepEqual(readdirSync(dirname(db)).sort(), ['history.hist', 'isocheck.sqlite']);
   });
 
+  test('a SQLite path that cannot be opened (a directory): exit 2 with SQLite’s reason', () => {
+    const dir = tempDir('isocheck-sqlite-dir-');
+    for (const cmd of ['run', 'hermitage']) {
+      const r = spawnSync(process.execPath, [CLI, cmd, '--db', `sqlite:${dir}`], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.status, 2, cmd);
+      // It said "the SQLite worker stopped: undefined": the worker's open error lost its message on the way.
+      assert.match(r.stderr, new RegExp(`^isocheck: sqlite:${dir}: unable to open database file$`, 'm'), cmd);
+    }
+  });
+
   test('usage errors exit 2 with a message', () => {
     const r = spawnSync(process.execPath, [CLI, 'run', '--isolation', 'snapshot'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     assert.equal(r.status, 2);

@@ -12,10 +12,20 @@ import { DbError, parseList, type Driver, type Session } from './driver.ts';
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
-const db = new Database(workerData.file, { timeout: workerData.busyMillis });
+// A file that cannot be opened (a directory, no permission) is every call's answer: thrown here
+// it would end the worker with an error that loses its message in the crossing (SqliteError).
+let db = null;
+let openError = null;
+try { db = new Database(workerData.file, { timeout: workerData.busyMillis }); }
+catch (e) { openError = { code: String(e.code || 'SQLITE_CANTOPEN'), message: String(e.message) }; }
 const cache = new Map();
 function stmt(sql) { let s = cache.get(sql); if (!s) { s = db.prepare(sql); cache.set(sql, s); } return s; }
 parentPort.on('message', (m) => {
+  if (openError) {
+    parentPort.postMessage({ id: m.id, error: openError });
+    if (m.op === 'close') parentPort.close();
+    return;
+  }
   try {
     let value = null;
     if (m.op === 'exec') db.exec(m.sql);
