@@ -392,5 +392,11 @@ describe('isocheck run (CLI)', () => {
     const h = spawnSync(process.execPath, [CLI, 'hermitage', '--db', 'oracle://x'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     assert.equal(h.status, 2);
     assert.match(h.stderr, /unsupported database 'oracle:'/);
+    // An --isolation that names no level ran every level.
+    for (const value of [',', '']) {
+      const e = spawnSync(process.execPath, [CLI, 'hermitage', `--isolation=${value}`], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(e.status, 2, value);
+      assert.match(e.stderr, /--isolation names no level \(serializable\)/);
+    }
   });
 });

@@ -57,13 +57,17 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
   const blockMillis = blockText === undefined ? 500 : Number(blockText);
   if (!Number.isInteger(blockMillis) || blockMillis < 10 || blockMillis > 60_000) return usage(io, '--block-ms needs an integer from 10 to 60000');
   const settings: IsolationSetting[] = [];
-  for (const spec of args.values.get('--isolation') ?? []) {
+  const specs = args.values.get('--isolation') ?? [];
+  for (const spec of specs) {
     for (const name of spec.split(',').filter((s) => s.length > 0)) {
       const s = findIsolation(t.target.kind, name);
       if (!s) return usage(io, `${t.target.kind} has no isolation level '${name}' (${ISOLATION[t.target.kind].map((x) => x.name).join(', ')})`);
-      settings.push(s);
+      // A level named twice is tested once (its histories would replace each other).
+      if (!settings.includes(s)) settings.push(s);
     }
   }
+  // `--isolation ,` (or an empty value) names no level: an error, not "every level".
+  if (specs.length > 0 && settings.length === 0) return usage(io, `--isolation names no level (${ISOLATION[t.target.kind].map((x) => x.name).join(', ')})`);
   if (settings.length === 0) settings.push(...ISOLATION[t.target.kind]);
   const outText = lastValue(args, '-o', '--output');
   let madeDir = outText === undefined;
