@@ -362,6 +362,8 @@ describe('isocheck run (CLI)', () => {
     const tmp = tempDir('isocheck-htmp-');
     const h = spawnSync(process.execPath, [CLI, 'hermitage', '--block-ms', '200'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, TMPDIR: tmp } });
     assert.equal(h.status, 0, h.stderr + h.stdout);
+    // Not the database's random path, removed by then: two runs print the same table.
+    assert.match(h.stdout, /^Hermitage's tests on a fresh temporary SQLite database \(/);
     const left = readdirSync(tmp);
     assert.equal(left.length, 1, left.join(' '));
     assert.match(left[0], /^isocheck-hermitage-/);

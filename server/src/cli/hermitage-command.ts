@@ -120,7 +120,9 @@ async function runAll(target: Target, settings: readonly IsolationSetting[], dir
     if (io.errIsTty) process.stderr.write('\r' + ' '.repeat(40) + '\r');
     await driver.close();
   }
-  io.out(`Hermitage's tests on ${target.label} (✓ prevented, — allowed, n/a: needs predicate reads)\n`);
+  // The default SQLite file is removed when the command ends: its random path would only make two tables differ.
+  const on = target.tempDir !== undefined ? 'a fresh temporary SQLite database' : target.label;
+  io.out(`Hermitage's tests on ${on} (✓ prevented, — allowed, n/a: needs predicate reads)\n`);
   io.out(renderHermitageTable(target.kind, rows));
   const allowed = rows.flatMap((row) => row.results.filter((r) => r.outcome !== 'prevented').map((r) => ({ row, r })));
   if (allowed.length > 0) {
