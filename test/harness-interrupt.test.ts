@@ -83,3 +83,19 @@ test('a second Ctrl-C while transactions wait for a lock quits at once and names
   const joined = readdirSync(parts).sort().map((f) => readFileSync(join(parts, f), 'utf8')).join('');
   checkRecorded(joined);
 });
+
+test('hermitage interrupted: the temporary database is removed, the histories so far are named and whole', async () => {
+  const tmp = tempDir('isocheck-hint-');
+  const child = spawn(process.execPath, [CLI, 'hermitage'], { cwd: ROOT, env: { ...process.env, TMPDIR: tmp } });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<NodeJS.Signals | null>((r) => child.once('close', (_code, signal) => r(signal)));
+  const histories = (): string[] => readdirSync(tmp).filter((d) => d.startsWith('isocheck-hermitage-')).flatMap((d) => readdirSync(join(tmp, d)).map((f) => join(tmp, d, f)));
+  for (let i = 0; i < 600 && histories().length === 0; i++) await sleep(50);
+  child.kill('SIGINT');
+  assert.equal(await exited, 'SIGINT', stderr);
+  assert.match(stderr, /isocheck: interrupted; the histories recorded so far: .*isocheck-hermitage-/);
+  // Before: the temporary SQLite database's directory stayed behind.
+  assert.deepEqual(readdirSync(tmp).filter((d) => !d.startsWith('isocheck-hermitage-')), []);
+  for (const f of histories()) checkRecorded(readFileSync(f, 'utf8'));
+});

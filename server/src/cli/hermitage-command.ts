@@ -1,6 +1,6 @@
 // `isocheck hermitage`: Hermitage's anomaly tests at every isolation level of a database, printed as its table.
 
-import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { driverFor } from '../harness/drivers.ts';
@@ -81,13 +81,27 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
   }
   const target = materialize(t.target);
   const dir = resolve(outText ?? mkdtempSync(join(tmpdir(), 'isocheck-hermitage-')));
-  try {
-    return await runAll(target, settings, dir, blockMillis, io);
-  } finally {
+  const cleanUp = (): void => {
     // The database is reset before every test: its last state is worth nothing, unlike the histories.
     removeTemporaryDatabase(target);
     // A directory this command made and left empty (the database could not be reached) is not kept.
     if (madeDir) removeIfEmpty(dir);
+  };
+  // Ctrl-C: each history is written whole or not at all, so only the temporary database is
+  // litter. Then the signal's default action ends the process (process.exit would terminate the
+  // SQLite worker threads, and one in SQLite's busy wait aborts Node).
+  const onSigint = (): void => {
+    cleanUp();
+    io.err(`\nisocheck: interrupted${existsSync(dir) ? `; the histories recorded so far: ${dir}` : ''}`);
+    process.off('SIGINT', onSigint);
+    process.kill(process.pid, 'SIGINT');
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    return await runAll(target, settings, dir, blockMillis, io);
+  } finally {
+    process.off('SIGINT', onSigint);
+    cleanUp();
     // A hung server can leave a socket open; the table or the error is out, so do not wait for it.
     setTimeout(() => process.exit(), 2000).unref();
   }
