@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
 import type { Analysis } from '../server/src/engine/analyze.ts';
 import type { Level } from '../server/src/engine/levels/levels.ts';
@@ -149,6 +150,39 @@ describe('PostgreSQL', { skip: skipUnless('postgres') }, () => {
 
   test('list-append at read committed: every read list is a prefix of the longest', async () => {
     await listAppend(pg.url, 'read-committed');
+  });
+
+  test('Ctrl-C while connecting: the run stops before it starts (it said "stopping" and ran its whole time)', async () => {
+    // A proxy that holds each connection 1.5 s before forwarding it: connecting and creating the tables take seconds.
+    const port = Number(new URL(pg.url).port);
+    const proxy = createServer((c) => {
+      c.pause();
+      setTimeout(() => {
+        const s = connect(port, '127.0.0.1');
+        c.pipe(s);
+        s.pipe(c);
+        c.resume();
+        c.on('error', () => s.destroy());
+        s.on('error', () => c.destroy());
+      }, 1500);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    try {
+      const url = pg.url.replace(`:${port}/`, `:${(proxy.address() as AddressInfo).port}/`);
+      const out = join(tempDir('isocheck-int-pg-'), 'h.hist');
+      const child = spawn(process.execPath, [CLI, 'run', '--db', url, '--seconds', '60', '--clients', '2', '-o', out], { cwd: ROOT });
+      let stdout = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      const exited = new Promise<number | null>((r) => child.once('close', (code) => r(code)));
+      await new Promise((r) => setTimeout(r, 500));
+      child.kill('SIGINT');
+      const t0 = Date.now();
+      assert.equal(await exited, 0, stdout);
+      assert.ok(Date.now() - t0 < 20_000, `ran on for ${Date.now() - t0} ms`);
+      assert.match(stdout, /^0 transactions in /m);
+    } finally {
+      proxy.close();
+    }
   });
 
   // On a server: a file size limit on the command must not reach the database (SQLite's WAL hit

@@ -163,6 +163,8 @@ async function record(p: Parsed, io: Io, where: Pick<RunRequest, 'target' | 'set
       ...p, ...where, isolation: setting.name,
       onStart: (w) => {
         workload = w;
+        // Ctrl-C while connecting or creating the tables: the run stops before it starts.
+        if (interrupts > 0) w.stop();
         if (!io.errIsTty) return;
         const t0 = Date.now();
         ticker = setInterval(() => {
