@@ -69,6 +69,8 @@ describe('targets and options', () => {
     assert.match(errorOf(parseRunArgs(['--txns', '5', '--seconds', '1'])), /not both/);
     assert.match(errorOf(parseRunArgs(['--ops-per-txn', '3..2'])), /ops-per-txn/);
     assert.match(errorOf(parseRunArgs(['--clients', '0'])), /positive/);
+    assert.match(errorOf(parseRunArgs(['--keys', '100000000'])), /--keys: at most 100000/);
+    assert.ok(typeof parseRunArgs(['--keys', '100000']) === 'object');
     assert.match(errorOf(parseRunArgs(['--workload', 'bank'])), /unknown workload/);
     const o = parseRunArgs(['--ops-per-txn', '2..6', '--txns', '10']);
     assert.ok(typeof o === 'object' && o.opsMin === 2 && o.opsMax === 6 && o.seconds === undefined);

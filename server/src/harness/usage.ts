@@ -9,8 +9,8 @@ export const RUN_USAGE = `usage: isocheck run [--db URL] [--isolation LEVEL] [--
   --workload     list-append (default when this build checks list-append histories) or rw-register
   --clients      concurrent clients, one connection each (default 8)
   --txns         transactions in all; or --seconds: run this long (default 10 s)
-  --keys         keys the transactions pick from, uniformly (default 8); list-append moves on to a
-                 fresh key after 64 appends to one, so that reads stay short
+  --keys         keys the transactions pick from, uniformly (default 8, at most 100000); list-append
+                 moves on to a fresh key after 64 appends to one, so that reads stay short
   --ops-per-txn  operations per transaction, uniformly from A to B (default 1..4); half reads, half writes
   --seed         seed of the transaction contents (default 1)
   -o             where the history goes (default: a temporary directory; the path is printed);

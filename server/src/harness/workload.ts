@@ -57,9 +57,9 @@ type Planned = { kind: 'r' | 'w'; slot: number } | { kind: 'final'; key: number 
  */
 export const APPENDS_PER_KEY = 64;
 
-/** Fresh list keys are created in blocks of this many (at least), ahead of use, by the driver's own connection. */
+/** Fresh list keys are created in blocks of this many, ahead of use, by the driver's own connection (one INSERT each). */
 function listBlock(keys: number): number {
-  return Math.max(256, 4 * keys);
+  return Math.max(256, Math.min(4 * keys, 4096));
 }
 
 /** Keys read per transaction of the final session (a run with many keys reads them in several). */
