@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { generateHistory } from '../server/src/engine/gen/generate.ts';
 import { toHistString } from '../server/src/engine/gen/history-writers.ts';
-import { layoutGraph, visibleSet, type Layout, type ViewLevel } from '../server/src/engine/export/layout.ts';
+import { layoutGraph, MAX_INTERACTIVE, visibleSet, type Layout, type ViewLevel } from '../server/src/engine/export/layout.ts';
 import { analysisOf } from './helpers/graph-page.ts';
 
 const EXAMPLES = join(import.meta.dirname, '..', 'examples');
@@ -83,5 +83,17 @@ describe('graph layout', () => {
     assert.ok(visible && visible.size < 3001);
     const l = layoutGraph(big, { level: 'CC', kinds: { so: true, wr: true, co: true }, visible });
     assert.deepEqual(layoutProblems(l), []);
+  });
+
+  test('a large history without a witness at the level shown: the first MAX_INTERACTIVE transactions, then MAX_INTERACTIVE more per Widen', () => {
+    // Twice the interactive limit, one write each, every level holds: nothing to centre on.
+    const n = 2 * MAX_INTERACTIVE + 500;
+    const lines = Array.from({ length: n }, (_, i) => `${i % 8 === 0 ? `session s${i / 8}\n` : ''}  T${i + 1}: w(k${i}, 1)`);
+    const a = analysisOf(lines.join('\n'));
+    assert.equal(a.levels.find((v) => v.level === 'SER')?.state, 'ok');
+    // ⊥ besides: the drawing at depth 1 was 2 × MAX_INTERACTIVE boxes (seconds of layout and paint in the page).
+    assert.equal(visibleSet(a, 'SER', 1)?.size, MAX_INTERACTIVE + 1);
+    assert.equal(visibleSet(a, 'SER', 2)?.size, 2 * MAX_INTERACTIVE + 1);
+    assert.equal(visibleSet(a, 'SER', 3), null, 'everything once it fits');
   });
 });

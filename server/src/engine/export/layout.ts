@@ -230,7 +230,7 @@ export function storyOfMessage(a: AnalysisResult, w: WitnessJson, at = true): nu
 /**
  * The transactions drawn when the history is too large: the witness cycle's transactions and their
  * neighbours up to `depth` steps away (so, wr and the level's co edges); the first MAX_INTERACTIVE
- * transactions when there is no witness. null: everything fits.
+ * transactions (times `depth`) when there is no witness. null: everything fits.
  */
 export function visibleSet(a: AnalysisResult, level: ViewLevel, depth: number, max = MAX_INTERACTIVE): Set<number> | null {
   const total = a.transactions.length - 1;
@@ -242,8 +242,9 @@ export function visibleSet(a: AnalysisResult, level: ViewLevel, depth: number, m
   // it is reported in and the ones its message names.
   if (witness && seeds.size === 0) for (const t of storyOfMessage(a, witness)) seeds.add(t);
   if (seeds.size === 0) {
+    // depth starts at 1: max transactions first, max more per Widen.
     const first = new Set<number>();
-    for (let t = 0; t <= Math.min(total, max * (depth + 1)); t++) first.add(t);
+    for (let t = 0; t <= Math.min(total, max * depth); t++) first.add(t);
     return first.size >= a.transactions.length ? null : first;
   }
   const adj = new Map<number, number[]>();
