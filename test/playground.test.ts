@@ -9,6 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { generateHistory, optionsForEvents } from '../server/src/engine/gen/generate.ts';
 import { toPlumeString } from '../server/src/engine/gen/history-writers.ts';
+import { exportWitnessOfSource } from '../server/src/engine/export/witness-of-text.ts';
+import { readHistory } from '../server/src/engine/readers/registry.ts';
 import { buildPlayground, FRAME_HEADERS, OUT, servePlayground } from '../playground/build.ts';
 import { EDITOR_MAX } from '../playground/src/limits.ts';
 import { launchChromium } from './vscode/browser.ts';
@@ -154,6 +156,29 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
       const body = readFileSync(path, 'utf8');
       assert.match(body, expected[format], format);
       assert.match(download.suggestedFilename(), new RegExp(`SER\\.${format === 'hist' ? 'min\\.hist' : format}$`));
+    }
+    await page.close();
+  });
+
+  test('exports are `isocheck witness`\'s: a strong level\'s own witness, the mixed verdict minimised at the file\'s level', async () => {
+    // What `isocheck witness playground.hist --level L --format F` writes (the CLI's path, called directly).
+    const cli = (text: string, level: 'SI' | 'mixed', format: 'json' | 'hist'): string => {
+      const r = exportWitnessOfSource(readHistory({ text }, { fileName: 'playground.hist' }), { file: 'playground.hist', level, format });
+      assert.ok(r.ok);
+      return r.text;
+    };
+    const page = await open();
+    // Lost update: SI's own witness says SI (the whole check's SI verdict is implied by PSI's, whose witness says PSI).
+    // Mixed levels: `level RC` is the untagged transactions' level (it was minimised at SER, a different file).
+    for (const [example, level, format] of [['lost-update.hist', 'SI', 'json'], ['mixed-levels-violated.hist', 'mixed', 'hist']] as const) {
+      await page.locator('#examples').selectOption(example);
+      const text = readFileSync(join(ROOT, 'examples', example), 'utf8');
+      await page.locator(`#levels button.level[data-level="${level}"].violated`).waitFor();
+      assert.equal(await page.evaluate<string>('isocheckPlayground.text()'), text);
+      await page.locator('select.level-select').selectOption(level);
+      await page.locator('select.export-format').selectOption(format);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('button.export').click()]);
+      assert.equal(readFileSync(await download.path(), 'utf8'), cli(text, level, format), `${example} ${level} ${format}`);
     }
     await page.close();
   });

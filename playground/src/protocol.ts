@@ -8,7 +8,7 @@ import type { GraphLevel, ExportFormat } from '../../server/src/protocol/webview
 export type ToWorker =
   /** Check the editor's text (a newer request makes the page terminate a busy worker). */
   | { type: 'text'; id: number; text: string; quick: boolean }
-  /** Check a dropped or opened file (.hist or plume text), kept in the worker for exports. */
+  /** Check a dropped or opened file (any format the reader registry reads), kept in the worker for exports. */
   | { type: 'file'; id: number; name: string; bytes: ArrayBuffer }
   /** Export one level's witness of the last text or file. */
   | { type: 'export'; id: number; source: 'text' | 'file'; text: string; level: GraphLevel; format: ExportFormat };

@@ -1,10 +1,10 @@
 // The playground's analysis worker: the language server's snapshot for the editor's text, the engine for dropped files and exports.
 /// <reference lib="dom" />
 
-import { analyzeHistText, analyzeSource, type Analysis } from '../../server/src/engine/analyze.ts';
+import { analyzeSource, type Analysis } from '../../server/src/engine/analyze.ts';
 import { analysisData, sourceOfAnalysis } from '../../server/src/engine/export/analysis-data.ts';
-import { exportWitness } from '../../server/src/engine/export/witness-export.ts';
-import { headOf, readerForAnyFile } from '../../server/src/engine/readers/registry.ts';
+import { exportWitnessOfSource } from '../../server/src/engine/export/witness-of-text.ts';
+import { headOf, readerForAnyFile, readerNamed } from '../../server/src/engine/readers/registry.ts';
 import { implicitStrongMillis } from '../../server/src/engine/strong/strong-check.ts';
 import { buildSnapshot } from '../../server/src/lsp/snapshot.ts';
 import type { FromWorker, LevelSummary, ToWorker } from './protocol.ts';
@@ -13,8 +13,8 @@ const port = self as unknown as { postMessage(m: FromWorker, transfer?: Transfer
 const post = (m: FromWorker, transfer: Transferable[] = []): void => port.postMessage(m, transfer);
 
 
-/** The last dropped file's analysis (exports of a file that is not in the editor). */
-let file: { name: string; analysis: Analysis } | null = null;
+/** The last dropped file (exports of a file that is not in the editor): read again for each export, as the CLI would. */
+let file: { name: string; bytes: Uint8Array } | null = null;
 
 function summary(a: Analysis): LevelSummary[] {
   const out: LevelSummary[] = [];
@@ -41,7 +41,7 @@ port.onmessage = (e: MessageEvent<ToWorker>): void => {
         const options = { strongMillis: implicitStrongMillis(bytes.length) };
         // The one reader registry, as the CLI and the language server use it: by ending, else by content.
         const analysis = analyzeSource(readerForAnyFile(m.name, headOf({ bytes })).read({ bytes }), options);
-        file = { name: m.name, analysis };
+        file = { name: m.name, bytes };
         post({ type: 'progress', id: m.id, stage: 'Preparing the graph', done: 2, total: 3 });
         // Encoded as a URI segment (a `%`, `#` or `/` in a name would otherwise be read as URI syntax); the view decodes it.
         const data = analysisData(sourceOfAnalysis(analysis, `playground:/${encodeURIComponent(m.name)}`, 1));
@@ -50,9 +50,13 @@ port.onmessage = (e: MessageEvent<ToWorker>): void => {
         return;
       }
       case 'export': {
+        // `isocheck witness`'s own path: only the level asked for is evaluated (a strong level's own witness, not
+        // one implied by a weaker level's), and the file's `level` directive is the mixed verdict's claim.
         const name = m.source === 'file' && file ? file.name : 'playground.hist';
-        const a = m.source === 'file' && file ? file.analysis : analyzeHistText(m.text);
-        const r = exportWitness(a, { file: name, level: m.level, format: m.format, claimed: null, minimizeMillis: 5000 });
+        const src = m.source === 'file' && file
+          ? readerForAnyFile(file.name, headOf({ bytes: file.bytes })).read({ bytes: file.bytes })
+          : readerNamed('hist')!.read({ text: m.text });
+        const r = exportWitnessOfSource(src, { file: name, level: m.level, format: m.format });
         post(r.ok ? { type: 'export', id: m.id, ok: true, text: r.text, extension: r.extension } : { type: 'export', id: m.id, ok: false, message: r.message });
         return;
       }
