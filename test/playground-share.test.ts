@@ -28,10 +28,15 @@ test('a deflate bomb (56 KB of link, 20 MB inflated) stops at the editor limit a
   assert.deepEqual(await decodeShare(fragment('x'.repeat(EDITOR_MAX + 1))), { tooLarge: true });
 });
 
-test('no link is made for a text past the limit (it would not open); junk and other fragments are no history', async () => {
+test('no link is made for a text past the limit (it would not open); other fragments are no share link', async () => {
   assert.equal(await encodeShare('é'.repeat(EDITOR_MAX / 2 + 1)), null, 'bytes count, not characters');
   assert.equal(await decodeShare(''), null);
   assert.equal(await decodeShare('#section'), null);
-  assert.equal(await decodeShare('#h=!!!not base64'), null);
-  assert.equal(await decodeShare(`#h=${Buffer.from('not deflate at all').toString('base64url')}`), null);
+});
+
+test('a damaged share link is reported as broken (the page says so), not taken for no link at all', async () => {
+  const link = (await encodeShare('history "cut"\nsession s1\n  T1: w(x, 1)\n'))!;
+  for (const hash of ['#h=', '#h=!!!not base64', '#h=%E0%A4%A', `#h=${Buffer.from('not deflate at all').toString('base64url')}`, link.slice(0, -4)]) {
+    assert.deepEqual(await decodeShare(hash), { broken: true }, hash);
+  }
 });

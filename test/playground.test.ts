@@ -145,6 +145,14 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     await page.close();
   });
 
+  test('a damaged share link (cut short when copied) is not silently replaced by the example: the page says so', async () => {
+    const link = `#h=${deflateRawSync(Buffer.from(WRITE_SKEW.replace('T2', 'T9'))).toString('base64url')}`;
+    const page = await open(link.slice(0, -5));
+    assert.match(await page.locator('#notice').innerText(), /share link is damaged/);
+    assert.match(await page.evaluate<string>('isocheckPlayground.text()'), /write skew/, 'the default example instead');
+    await page.close();
+  });
+
   test('export each format as a download', async () => {
     const page = await open();
     await page.locator('#levels button.level[data-level="SER"].violated').waitFor();

@@ -361,6 +361,8 @@ if (!framed()) {
   void decodeShare(location.hash).then((shared) => {
     const text = shared && 'text' in shared ? shared.text : null;
     if (shared && 'tooLarge' in shared) notice(`The shared history is over ${EDITOR_MAX / 1000} KB, more than the editor takes: it was not opened.`);
+    // Else the write-skew example would stand in for it without a word (a link cut short when it was copied).
+    if (shared && 'broken' in shared) notice('This share link is damaged (cut short or altered?): its history could not be read. Showing an example instead.');
     setText(text ?? examples['write-skew.hist'] ?? '');
     if (text === null) exampleSelect.value = 'write-skew.hist';
     document.body.dataset.ready = 'true';

@@ -7,8 +7,11 @@ const PREFIX = '#h=';
 /** Compressed bytes fed to the inflater at a time: deflate expands at most about 1,000×, so one piece inflates to about 1 MB. */
 const PIECE = 1024;
 
-/** What a share link holds: the history, or that it inflates past the editor's limit (so it was not inflated further). */
-export type Shared = { text: string } | { tooLarge: true };
+/**
+ * What a share link holds: the history, or that it inflates past the editor's limit (so it was not inflated
+ * further), or that it does not decode (a link cut short or altered on its way: the page says so).
+ */
+export type Shared = { text: string } | { tooLarge: true } | { broken: true };
 
 async function pipe(bytes: Uint8Array, stream: CompressionStream): Promise<Uint8Array> {
   const out = new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(stream));
@@ -59,9 +62,10 @@ export async function encodeShare(text: string): Promise<string | null> {
   return PREFIX + btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/** The history in a fragment (or that it is too large), or null when there is none (or it does not decode). */
+/** The history in a fragment (or that it is too large, or broken), or null when the fragment is no share link. */
 export async function decodeShare(hash: string): Promise<Shared | null> {
   if (!hash.startsWith(PREFIX)) return null;
+  if (hash.length === PREFIX.length) return { broken: true };
   try {
     const b64 = hash.slice(PREFIX.length).replace(/-/g, '+').replace(/_/g, '/');
     const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
@@ -69,6 +73,6 @@ export async function decodeShare(hash: string): Promise<Shared | null> {
     const inflated = await inflateAtMost(bytes, EDITOR_MAX);
     return inflated ? { text: new TextDecoder().decode(inflated) } : { tooLarge: true };
   } catch {
-    return null;
+    return { broken: true };
   }
 }
