@@ -136,6 +136,17 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     await again.close();
   });
 
+  test('a share link opened in a tab that already shows the playground (only the fragment changes): its history opens', async () => {
+    const page = await open();
+    await page.locator('.toolbar .title', { hasText: 'write skew' }).waitFor();
+    const second = 'history "second link"\nsession s1\n  T1: w(x, 1)\n';
+    // A same-document navigation, as a link pasted into the address bar is: no reload.
+    await page.goto(`${url}#h=${deflateRawSync(Buffer.from(second)).toString('base64url')}`);
+    await page.locator('.toolbar .title', { hasText: 'second link' }).waitFor();
+    assert.equal(await page.evaluate<string>('isocheckPlayground.text()'), second);
+    await page.close();
+  });
+
   test('a share link that inflates past the editor limit is not opened, and the page says so', async () => {
     // 20 MB of history in a link of about 56 KB, as any page could write it.
     const bomb = `history "bomb"\n${`#${'a'.repeat(999)}\n`.repeat(20_000)}`;

@@ -357,14 +357,29 @@ function framed(): boolean {
   return true;
 }
 
+let sharedSeq = 0;
+
+/** Opens the history of a share link's fragment; at the start, the write-skew example when it holds none. */
+async function openShared(hash: string, start: boolean): Promise<void> {
+  const seq = ++sharedSeq;
+  const shared = await decodeShare(hash);
+  if (seq !== sharedSeq) return;
+  const text = shared && 'text' in shared ? shared.text : null;
+  if (shared && 'tooLarge' in shared) notice(`The shared history is over ${EDITOR_MAX / 1000} KB, more than the editor takes: it was not opened.`);
+  // Else the write-skew example would stand in for it without a word (a link cut short when it was copied).
+  if (shared && 'broken' in shared) notice(`This share link is damaged (cut short or altered?): its history could not be read.${start ? ' Showing an example instead.' : ''}`);
+  if (text !== null) {
+    if (!start) notice('');
+    exampleSelect.value = '';
+    setText(text);
+  } else if (start) {
+    setText(examples['write-skew.hist'] ?? '');
+    exampleSelect.value = 'write-skew.hist';
+  }
+}
+
 if (!framed()) {
-  void decodeShare(location.hash).then((shared) => {
-    const text = shared && 'text' in shared ? shared.text : null;
-    if (shared && 'tooLarge' in shared) notice(`The shared history is over ${EDITOR_MAX / 1000} KB, more than the editor takes: it was not opened.`);
-    // Else the write-skew example would stand in for it without a word (a link cut short when it was copied).
-    if (shared && 'broken' in shared) notice('This share link is damaged (cut short or altered?): its history could not be read. Showing an example instead.');
-    setText(text ?? examples['write-skew.hist'] ?? '');
-    if (text === null) exampleSelect.value = 'write-skew.hist';
-    document.body.dataset.ready = 'true';
-  });
+  void openShared(location.hash, true).then(() => { document.body.dataset.ready = 'true'; });
+  // A link pasted into this tab's address bar (or Back) differs only in its fragment: the browser does not reload.
+  window.addEventListener('hashchange', () => { void openShared(location.hash, false); });
 }
