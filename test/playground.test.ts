@@ -248,6 +248,17 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     await page.close();
   });
 
+  test('open a file that does not read cleanly: the summary says why, as `isocheck check` does', async () => {
+    const page = await open();
+    await page.locator('#levels button.level[data-level="SER"].violated').waitFor();
+    await page.locator('#open').setInputFiles({ name: 'cut.edn', mimeType: 'application/octet-stream', buffer: Buffer.from('{:type :ok, :f :txn, :value [[:r :x [1 2 3') });
+    await page.locator('#file-summary li[data-level="RC"]').waitFor();
+    assert.equal(await page.locator('#file-summary li[data-level="RC"]').getAttribute('data-state'), 'unknown');
+    assert.match(await page.locator('#file-summary p.problems').innerText(), /^1 error:/);
+    assert.match(await page.locator('#file-summary ul.problems li').first().innerText(), /^line 1:1: error \[syntax\] malformed EDN at line 1: the file ends inside a list/);
+    await page.close();
+  });
+
   test('open a file whose name has a stray %: the graph shows it under that name', async () => {
     const edn = [
       '{:type :invoke, :f :txn, :value [[:append :x 1] [:append :y 1]], :process 0, :time 10, :index 0}',

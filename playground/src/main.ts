@@ -313,10 +313,24 @@ async function openFile(f: File): Promise<void> {
     const li = document.createElement('li');
     li.dataset.level = v.level;
     li.dataset.state = v.state;
-    li.textContent = `${v.level}: ${v.state === 'ok' ? 'holds' : v.state === 'violated' ? `violated${v.anomaly ? ` (${v.anomaly})` : ''}${v.message ? ` — ${v.message}` : ''}` : 'not decided'}`;
+    li.textContent = `${v.level}: ${v.state === 'ok' ? 'holds' : v.state === 'violated' ? `violated${v.anomaly ? ` (${v.anomaly})` : ''}` : 'not decided'}${v.state !== 'ok' && v.message ? ` — ${v.message}` : ''}`;
     list.appendChild(li);
   }
   fileSummary.appendChild(list);
+  // Why a level is not decided or violated, when the file did not read cleanly: as `isocheck check` lists it.
+  if (r.problemCount > 0) {
+    const head = document.createElement('p');
+    head.className = 'problems';
+    head.textContent = `${r.problemCount.toLocaleString('en')} error${r.problemCount === 1 ? '' : 's'}${r.problemCount > r.problems.length ? ` (the first ${r.problems.length})` : ''}:`;
+    const errors = document.createElement('ul');
+    errors.className = 'problems';
+    for (const line of r.problems) {
+      const li = document.createElement('li');
+      li.textContent = line;
+      errors.appendChild(li);
+    }
+    fileSummary.append(head, errors);
+  }
   showLevels(r.levels.filter((v) => v.level !== 'mixed'), r.analysis.mixed);
   graph(r.analysis);
 }

@@ -24,7 +24,11 @@ export interface LevelSummary {
 export type FromWorker =
   | { type: 'text'; id: number; snapshot: AnalysisSnapshot; quick: boolean }
   | { type: 'progress'; id: number; stage: string; done: number; total: number }
-  | { type: 'file'; id: number; name: string; analysis: AnalysisResult; levels: LevelSummary[]; transactions: number; operations: number; millis: number }
+  | {
+    type: 'file'; id: number; name: string; analysis: AnalysisResult; levels: LevelSummary[]; transactions: number; operations: number; millis: number;
+    /** The first of the file's errors (syntax, read consistency…) as `isocheck check` prints them, and how many there are. */
+    problems: string[]; problemCount: number;
+  }
   | { type: 'export'; id: number; ok: true; text: string; extension: string }
   | { type: 'export'; id: number; ok: false; message: string }
   | { type: 'error'; id: number; message: string };

@@ -7,6 +7,7 @@ import { exportWitnessOfSource } from '../../server/src/engine/export/witness-of
 import { headOf, readerForAnyFile, readerNamed } from '../../server/src/engine/readers/registry.ts';
 import { implicitStrongMillis } from '../../server/src/engine/strong/strong-check.ts';
 import { buildSnapshot } from '../../server/src/lsp/snapshot.ts';
+import { diagnosticLine } from '../../server/src/cli/text-report.ts';
 import type { FromWorker, LevelSummary, ToWorker } from './protocol.ts';
 
 const port = self as unknown as { postMessage(m: FromWorker, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent<ToWorker>) => void) | null };
@@ -15,6 +16,16 @@ const post = (m: FromWorker, transfer: Transferable[] = []): void => port.postMe
 
 /** The last dropped file (exports of a file that is not in the editor): read again for each export, as the CLI would. */
 let file: { name: string; bytes: Uint8Array } | null = null;
+
+/** Shown of a dropped file's errors: enough to say why nothing parsed, not a flood. */
+const SHOWN_PROBLEMS = 10;
+
+/** What `isocheck check` lists under a file: its errors (and not-checked warnings), each as the CLI prints it. */
+function problems(a: Analysis): { problems: string[]; problemCount: number } {
+  const listed = a.findings.filter((f) => f.severity === 'error' || (f.severity === 'warning' && f.code === 'not-checked'));
+  const shown = listed.slice(0, SHOWN_PROBLEMS).map((f) => diagnosticLine({ code: f.code, severity: f.severity, message: f.message, range: a.lines.range(f.span.start, f.span.end) }));
+  return { problems: shown, problemCount: listed.length };
+}
 
 function summary(a: Analysis): LevelSummary[] {
   const out: LevelSummary[] = [];
@@ -46,7 +57,7 @@ port.onmessage = (e: MessageEvent<ToWorker>): void => {
         // Encoded as a URI segment (a `%`, `#` or `/` in a name would otherwise be read as URI syntax); the view decodes it.
         const data = analysisData(sourceOfAnalysis(analysis, `playground:/${encodeURIComponent(m.name)}`, 1));
         const h = analysis.history;
-        post({ type: 'file', id: m.id, name: m.name, analysis: data, levels: summary(analysis), transactions: h.txnCount - 1, operations: h.opCount, millis: performance.now() - t0 });
+        post({ type: 'file', id: m.id, name: m.name, analysis: data, levels: summary(analysis), transactions: h.txnCount - 1, operations: h.opCount, millis: performance.now() - t0, ...problems(analysis) });
         return;
       }
       case 'export': {
