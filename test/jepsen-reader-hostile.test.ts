@@ -8,6 +8,7 @@ import { readJepsenJson } from '../server/src/engine/readers/json-events-reader.
 import { writeHistoryAsHist } from '../server/src/engine/export/convert-hist.ts';
 import { exportWitness } from '../server/src/engine/export/witness-export.ts';
 import { OP_LIST_READ, type History } from '../server/src/engine/model/history.ts';
+import { utf8 } from '../server/src/engine/util/utf8.ts';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const edn = (lines: string[]): JepsenFile => readJepsenEdn(enc(lines.join('\n') + '\n'));
@@ -383,4 +384,21 @@ test('witness --format hist refuses two values .hist would write alike, instead 
   const r = exportWitness(a, { file: 'k.edn', level: 'SER', format: 'hist', claimed: null });
   assert.equal(r.ok, false);
   assert.match(r.ok ? '' : r.message, /the values :a and ":a" would both be the value ":a" in \.hist/);
+});
+
+test('bytes that are not UTF-8 (a binary file named .edn, a 4-byte lead with a code point past U+10FFFF): U+FFFD, never a RangeError', () => {
+  // F4 BF BF BF would be U+13FFFF; F8 and C0 lead nothing; ED A0 80 is a surrogate; 80 a lone continuation.
+  const bad = [0xf4, 0xbf, 0xbf, 0xbf, 0xf8, 0x88, 0x80, 0x80, 0xc0, 0xaf, 0xed, 0xa0, 0x80, 0x80, 0xe2, 0x28, 0xa1];
+  assert.equal(utf8(Uint8Array.from(bad), 0, bad.length), '\ufffd'.repeat(15) + '(' + '\ufffd');
+  // TextDecoder is the oracle: valid text, truncated sequences, random bytes.
+  let seed = 7;
+  const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 256;
+  for (const b of [enc('aé✓😀'), Uint8Array.from([0xe2, 0x82]), Uint8Array.from([0xf0, 0x9f, 0x98]), ...Array.from({ length: 300 }, () => Uint8Array.from({ length: 40 }, next))]) {
+    assert.equal(utf8(b, 0, b.length), new TextDecoder().decode(b), String(Array.from(b)));
+  }
+  // Where the reader quotes a token in a message (here: no event map), and inside a string value (F4 90 80 80: U+110000).
+  assert.match(messages(readJepsenEdn(Uint8Array.from([0xf4, 0xbf, 0xbf, 0xbf, 0x0a]))).join('\n'), /expected an event map '\{…\}', found '\ufffd{4}'/);
+  const inString = readJepsenEdn(Uint8Array.from([...enc('{:type :invoke, :f :txn, :value [[:append :x "'), 0xf4, 0x90, 0x80, 0x80, ...enc('"]], :process 0}\n')]));
+  assert.equal(inString.history.txnCount, 2, 'the event is read (besides ⊥)');
+  assert.ok(analyzeJepsenBytes(Uint8Array.from([0xf4, 0xbf, 0xbf, 0xbf]), 'json').findings.length > 0, 'JSON lines decode through it too');
 });
