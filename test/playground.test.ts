@@ -79,6 +79,25 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     await page.close();
   });
 
+  test('the editor colours transaction ids; loading logs nothing to the console', async () => {
+    const page = await browser.newPage();
+    const logged: string[] = [];
+    page.on('console', (m) => logged.push(`${m.type()}: ${m.text()}`));
+    await page.goto(url);
+    await page.locator('body[data-ready="true"]').waitFor();
+    await page.locator('svg.graph g.box').first().waitFor();
+    const colours = await page.evaluate<{ id: string | null; definition: string }>(`(() => {
+      const id = [...document.querySelectorAll('.cm-line span')].find((s) => s.textContent === 'T1');
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--pg-definition)';
+      document.body.appendChild(probe);
+      return { id: id ? getComputedStyle(id).color : null, definition: getComputedStyle(probe).color };
+    })()`);
+    assert.equal(colours.id, colours.definition);
+    assert.deepEqual(logged, []);
+    await page.close();
+  });
+
   test('typing a write skew into an empty editor: squiggles, SER ✗ and the cycle in the graph', async () => {
     const page = await open();
     await typeInto(page, WRITE_SKEW);

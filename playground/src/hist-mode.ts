@@ -48,7 +48,8 @@ const parser: StreamParser<{ inString: boolean }> = {
     const op = at(OPERATION);
     if (op) { stream.pos += op[1].length; return 'operatorKeyword'; }
     const tx = at(TRANSACTION);
-    if (tx) { stream.pos += tx[1].length; return 'definition'; }
+    // Tag names with a modifier are written tag.modifier: 'definition' alone is no tag (CodeMirror warns, colours nothing).
+    if (tx) { stream.pos += tx[1].length; return 'variableName.definition'; }
     if (stream.match('<-')) return 'operator';
     const lv = at(LEVEL);
     if (lv) { stream.pos += lv[0].length; return 'atom'; }
