@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { generateHistory, optionsForEvents } from '../server/src/engine/gen/generate.ts';
 import { toPlumeString } from '../server/src/engine/gen/history-writers.ts';
 import { exportWitnessOfSource } from '../server/src/engine/export/witness-of-text.ts';
-import { readHistory } from '../server/src/engine/readers/registry.ts';
+import { HISTORY_EXTENSIONS, readHistory } from '../server/src/engine/readers/registry.ts';
 import { buildPlayground, FRAME_HEADERS, OUT, servePlayground } from '../playground/build.ts';
 import { EDITOR_MAX } from '../playground/src/limits.ts';
 import { launchChromium } from './vscode/browser.ts';
@@ -27,6 +27,11 @@ session s1
 session s2
   T2: r(x, 0) r(y, 0) w(y, 1)
 `;
+
+test('the file picker offers every ending the reader registry reads (the page says dbcop files open)', () => {
+  const accept = /<input id="open" type="file" accept="([^"]*)"/.exec(readFileSync(join(ROOT, 'playground', 'index.html'), 'utf8'))?.[1].split(',') ?? [];
+  assert.deepEqual(HISTORY_EXTENSIONS.filter((x) => !accept.includes(x)), []);
+});
 
 describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
   let browser: Browser;
