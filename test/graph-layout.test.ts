@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { generateHistory } from '../server/src/engine/gen/generate.ts';
 import { toHistString } from '../server/src/engine/gen/history-writers.ts';
-import { layoutGraph, MAX_INTERACTIVE, visibleSet, type Layout, type ViewLevel } from '../server/src/engine/export/layout.ts';
+import { layoutGraph, MAX_INTERACTIVE, undecidedSentence, visibleSet, type Layout, type ViewLevel } from '../server/src/engine/export/layout.ts';
 import { analysisOf } from './helpers/graph-page.ts';
 
 const EXAMPLES = join(import.meta.dirname, '..', 'examples');
@@ -95,5 +95,15 @@ describe('graph layout', () => {
     assert.equal(visibleSet(a, 'SER', 1)?.size, MAX_INTERACTIVE + 1);
     assert.equal(visibleSet(a, 'SER', 2)?.size, 2 * MAX_INTERACTIVE + 1);
     assert.equal(visibleSet(a, 'SER', 3), null, 'everything once it fits');
+  });
+
+  test('an undecided level\'s sentence says "not decided" once, whatever the note opens with', () => {
+    const nothingRead = analysisOf('session s1\n  T1: w(x, 1\n').levels.find((v) => v.level === 'SER')!;
+    assert.equal(nothingRead.state, 'unknown');
+    assert.equal(undecidedSentence('SER', nothingRead.note), 'SER is not decided: nothing could be read, every operation has a syntax error.');
+    assert.equal(undecidedSentence('PC', 'PC could not be decided: the necessary conditions ran out of time (500 ms)'), 'PC is not decided: the necessary conditions ran out of time (500 ms).');
+    assert.equal(undecidedSentence('mixed', 'the mixed verdict could not be decided: x'), 'mixed is not decided: x.');
+    assert.equal(undecidedSentence('SI', 'pending: the strong levels are being checked'), 'SI is not decided: pending: the strong levels are being checked.');
+    assert.equal(undecidedSentence('SI', null), 'SI is not decided.');
   });
 });

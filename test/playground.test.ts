@@ -278,6 +278,7 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     await page.locator('#open').setInputFiles({ name: 'cut.edn', mimeType: 'application/octet-stream', buffer: Buffer.from('{:type :ok, :f :txn, :value [[:r :x [1 2 3') });
     await page.locator('#file-summary li[data-level="RC"]').waitFor();
     assert.equal(await page.locator('#file-summary li[data-level="RC"]').getAttribute('data-state'), 'unknown');
+    assert.equal(await page.locator('#file-summary li[data-level="RC"]').innerText(), 'RC: not decided — nothing could be read, every operation has a syntax error');
     assert.match(await page.locator('#file-summary p.problems').innerText(), /^1 error:/);
     assert.match(await page.locator('#file-summary ul.problems li').first().innerText(), /^line 1:1: error \[syntax\] malformed EDN at line 1: the file ends inside a list/);
     await page.close();

@@ -12,6 +12,7 @@ import examples from 'isocheck:examples';
 import workerSource from 'isocheck:worker-source';
 import { DocModel } from '../../server/src/lsp/doc-model.ts';
 import { analysisJson } from '../../server/src/lsp/features/analysis-json.ts';
+import { undecidedReason } from '../../server/src/engine/export/layout.ts';
 import { completions } from '../../server/src/lsp/features/completion.ts';
 import { hoverAt } from '../../server/src/lsp/features/hover.ts';
 import type { AnalysisResult } from '../../server/src/protocol/shapes.ts';
@@ -313,7 +314,8 @@ async function openFile(f: File): Promise<void> {
     const li = document.createElement('li');
     li.dataset.level = v.level;
     li.dataset.state = v.state;
-    li.textContent = `${v.level}: ${v.state === 'ok' ? 'holds' : v.state === 'violated' ? `violated${v.anomaly ? ` (${v.anomaly})` : ''}` : 'not decided'}${v.state !== 'ok' && v.message ? ` — ${v.message}` : ''}`;
+    const why = v.state === 'unknown' ? undecidedReason(v.message) : v.message;
+    li.textContent = `${v.level}: ${v.state === 'ok' ? 'holds' : v.state === 'violated' ? `violated${v.anomaly ? ` (${v.anomaly})` : ''}` : 'not decided'}${v.state !== 'ok' && why ? ` — ${why}` : ''}`;
     list.appendChild(li);
   }
   fileSummary.appendChild(list);

@@ -5,7 +5,7 @@ import './graph.css';
 import { select } from 'd3-selection';
 import { zoom, zoomIdentity, type D3ZoomEvent } from 'd3-zoom';
 import {
-  HEADER_H, LABEL_BASELINE, LABEL_PAD, MARGIN, OP_CHARS, OP_H, boxHeader, clipCells, laneTitle, layoutGraph, outcomeWords, verdictOf, visibleSet, witnessSentences,
+  HEADER_H, LABEL_BASELINE, LABEL_PAD, MARGIN, OP_CHARS, OP_H, boxHeader, clipCells, laneTitle, layoutGraph, outcomeWords, undecidedSentence, verdictOf, visibleSet, witnessSentences,
   type LaidEdge, type Layout, type NodeBox,
 } from '../../server/src/engine/export/layout.ts';
 import { renderSvg, type Palette } from '../../server/src/engine/export/svg-writer.ts';
@@ -418,7 +418,7 @@ function drawWitness(a: AnalysisResult, l: Layout): void {
     return;
   }
   if (v.state !== 'violated' || !v.witness) {
-    messageEl.textContent = v.state === 'ok' ? `${l.level} holds: no cycle.` : `${l.level} is not decided${v.note ? `: ${v.note}` : ''}.`;
+    messageEl.textContent = v.state === 'ok' ? `${l.level} holds: no cycle.` : undecidedSentence(l.level, v.note);
     return;
   }
   const w = v.witness;

@@ -170,6 +170,20 @@ export function verdictOf(a: AnalysisResult, level: ViewLevel): VerdictJson | nu
   return level === 'mixed' ? a.mixed : a.levels.find((v) => v.level === level) ?? null;
 }
 
+/**
+ * The graph's sentence for an undecided level. Notes say it themselves ("SER could not be decided: …", "not
+ * decided: nothing could be read…"): that opening is dropped, else the view read "SER is not decided: SER could not be decided: …".
+ */
+export function undecidedSentence(level: ViewLevel, note: string | null | undefined): string {
+  const why = undecidedReason(note);
+  return `${level} is not decided${why ? `: ${why}` : ''}.`;
+}
+
+/** A note without its own "… could not be decided: " or "not decided: " opening ('' for none). */
+export function undecidedReason(note: string | null | undefined): string {
+  return (note ?? '').replace(/^(?:[\w ]+? could not be|not) decided: /, '');
+}
+
 /** The rule whose axiom applies to a reader at level l (every level from CC up implies CC). */
 export function ruleOf(l: LevelName | null): WeakRule {
   return l === null ? 'CC' : levelRow(l).rule;
