@@ -11,6 +11,7 @@ import { basicSetup } from 'codemirror';
 import examples from 'isocheck:examples';
 import workerSource from 'isocheck:worker-source';
 import { DocModel } from '../../server/src/lsp/doc-model.ts';
+import type { AnalysisSnapshot } from '../../server/src/lsp/snapshot.ts';
 import { analysisJson } from '../../server/src/lsp/features/analysis-json.ts';
 import { undecidedReason } from '../../server/src/engine/export/layout.ts';
 import { completions } from '../../server/src/lsp/features/completion.ts';
@@ -18,7 +19,7 @@ import { hoverAt } from '../../server/src/lsp/features/hover.ts';
 import type { AnalysisResult } from '../../server/src/protocol/shapes.ts';
 import type { ExportFormat, GraphLevel } from '../../server/src/protocol/webview.ts';
 import { onGraphMessage, toGraph } from './graph-host.ts';
-import type { FromWorker, LevelSummary, ToWorker } from './protocol.ts';
+import type { FromWorker, LevelSummary, TextBudget, ToWorker } from './protocol.ts';
 import { histHighlighting, histLanguage } from './hist-mode.ts';
 import { EDITOR_MAX } from './limits.ts';
 import { decodeShare, encodeShare } from './share.ts';
@@ -110,17 +111,20 @@ const QUICK_FIRST = 100_000;
 async function check(): Promise<void> {
   const text = view.state.doc.toString();
   cancelBusy();
-  if (text.length > QUICK_FIRST && !(await pass(text, true))) return;
-  await pass(text, false);
+  if (text.length > QUICK_FIRST && !(await pass(text, 'quick'))) return;
+  const shown = await pass(text, 'editor');
+  // A level the editor's budget (0.5 s per strong search, as in VS Code) left undecided is searched again with the
+  // CLI's, so the page ends with `isocheck check`'s verdicts (on a slower machine too); an edit cancels it.
+  if (shown && [...shown.levels, ...(shown.mixed ? [shown.mixed] : [])].some((v) => v.consistent === null)) await pass(text, 'cli');
 }
 
-/** One analysis of `text` shown in the editor and the graph; false when a newer edit superseded it. */
-async function pass(text: string, quick: boolean): Promise<boolean> {
+/** One analysis of `text` shown in the editor and the graph; null when a newer edit superseded it. */
+async function pass(text: string, budget: TextBudget): Promise<AnalysisSnapshot | null> {
   const id = (textId = nextId++);
-  const r = await request({ type: 'text', id, text, quick });
+  const r = await request({ type: 'text', id, text, budget });
   if (id !== textId || r.type !== 'text') {
     if (r.type === 'error' && r.message !== CANCELLED) notice(r.message);
-    return false;
+    return null;
   }
   model = new DocModel('playground:/history.hist', id, '', r.snapshot);
   modelText = text;
@@ -142,7 +146,7 @@ async function pass(text: string, quick: boolean): Promise<boolean> {
   const a = analysisJson(model);
   showLevels(a.levels.map((v) => ({ level: v.level, state: v.state, anomaly: v.witness?.anomaly ?? null, message: v.witness?.message ?? null })), a.mixed);
   graph(a);
-  return true;
+  return r.snapshot;
 }
 
 function hover(v: EditorView, pos: number): { pos: number; create: () => { dom: HTMLElement } } | null {

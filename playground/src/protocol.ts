@@ -4,10 +4,15 @@ import type { AnalysisSnapshot } from '../../server/src/lsp/snapshot.ts';
 import type { AnalysisResult, LevelName } from '../../server/src/protocol/shapes.ts';
 import type { GraphLevel, ExportFormat } from '../../server/src/protocol/webview.ts';
 
+export type TextBudget = 'quick' | 'editor' | 'cli';
+
 /** page → worker. */
 export type ToWorker =
-  /** Check the editor's text (a newer request makes the page terminate a busy worker). */
-  | { type: 'text'; id: number; text: string; quick: boolean }
+  /**
+   * Check the editor's text (a newer request makes the page terminate a busy worker): `quick` leaves the strong
+   * levels pending, `editor` gives each strong search the editor's 0.5 s, `cli` the CLI's budget.
+   */
+  | { type: 'text'; id: number; text: string; budget: TextBudget }
   /** Check a dropped or opened file (any format the reader registry reads), kept in the worker for exports. */
   | { type: 'file'; id: number; name: string; bytes: ArrayBuffer }
   /** Export one level's witness of the last text or file. */
@@ -22,7 +27,7 @@ export interface LevelSummary {
 
 /** worker → page. */
 export type FromWorker =
-  | { type: 'text'; id: number; snapshot: AnalysisSnapshot; quick: boolean }
+  | { type: 'text'; id: number; snapshot: AnalysisSnapshot }
   | { type: 'progress'; id: number; stage: string; done: number; total: number }
   | {
     type: 'file'; id: number; name: string; analysis: AnalysisResult; levels: LevelSummary[]; transactions: number; operations: number; millis: number;

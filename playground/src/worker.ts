@@ -5,7 +5,7 @@ import { analyzeSource, type Analysis } from '../../server/src/engine/analyze.ts
 import { analysisData, sourceOfAnalysis } from '../../server/src/engine/export/analysis-data.ts';
 import { exportWitnessOfSource } from '../../server/src/engine/export/witness-of-text.ts';
 import { headOf, readerForAnyFile, readerNamed } from '../../server/src/engine/readers/registry.ts';
-import { implicitStrongMillis } from '../../server/src/engine/strong/strong-check.ts';
+import { DEFAULT_STRONG_BUDGET, implicitStrongMillis } from '../../server/src/engine/strong/strong-check.ts';
 import { buildSnapshot } from '../../server/src/lsp/snapshot.ts';
 import { diagnosticLine } from '../../server/src/cli/text-report.ts';
 import type { FromWorker, LevelSummary, ToWorker } from './protocol.ts';
@@ -40,8 +40,12 @@ port.onmessage = (e: MessageEvent<ToWorker>): void => {
   try {
     switch (m.type) {
       case 'text': {
-        const { snapshot, transfer } = buildSnapshot(m.text, { uri: 'playground:/history.hist', levels: undefined, maxWitnesses: 1, docsBase: null, maxDiagnostics: 1000, deferStrong: m.quick });
-        post({ type: 'text', id: m.id, snapshot, quick: m.quick }, transfer);
+        // The CLI's budget as `isocheck check` sets it: the implicit one for large inputs, else the full one.
+        const strongMillis = m.budget === 'cli' ? implicitStrongMillis(new TextEncoder().encode(m.text).length) ?? DEFAULT_STRONG_BUDGET.millis : undefined;
+        const { snapshot, transfer } = buildSnapshot(m.text, {
+          uri: 'playground:/history.hist', levels: undefined, maxWitnesses: 1, docsBase: null, maxDiagnostics: 1000, deferStrong: m.budget === 'quick', strongMillis,
+        });
+        post({ type: 'text', id: m.id, snapshot }, transfer);
         return;
       }
       case 'file': {

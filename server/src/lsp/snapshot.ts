@@ -19,6 +19,8 @@ export interface SnapshotOptions {
   maxDiagnostics: number;
   /** A quick first pass: strong levels left pending (see AnalyzeOptions.deferStrong). */
   deferStrong?: boolean;
+  /** Milliseconds per strong-level search; the editor's 0.5 s when absent (the playground's last pass takes the CLI's). */
+  strongMillis?: number;
   /** The reader (engine/readers/registry.ts) that reads the document; hist when absent. */
   format?: string;
   plumeInit?: 'zero' | 'none';
@@ -103,7 +105,7 @@ export function analyzeDocument(text: string, o: SnapshotOptions, stop?: () => b
   const reader = readerNamed(o.format ?? 'hist') ?? readerNamed('hist')!;
   // Strong levels get a short search budget in the editor: an undecided level beats a stalled squiggle.
   return analyzeSource(reader.read({ text }, { plumeInit: o.plumeInit }), {
-    levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: EDITOR_STRONG_MILLIS, witnessMillis: EDITOR_WITNESS_MILLIS, deferStrong: o.deferStrong, stop,
+    levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: o.strongMillis ?? EDITOR_STRONG_MILLIS, witnessMillis: EDITOR_WITNESS_MILLIS, deferStrong: o.deferStrong, stop,
   });
 }
 
