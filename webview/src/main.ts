@@ -301,7 +301,9 @@ function render(): void {
 
   const visible = visibleSet(a, level, state.depth);
   const total = a.transactions.length - 1;
-  scaleEl.textContent = visible ? `showing ${visible.size - 1} of ${total} transactions (the witness neighbourhood)` : `${total} transactions`;
+  // visibleSet centres on the level's witness when there is one, else takes the first transactions.
+  const around = verdict?.witness ? 'the witness neighbourhood' : 'the first ones';
+  scaleEl.textContent = visible ? `showing ${visible.size - 1} of ${total} transactions (${around})` : `${total} transactions`;
   widenButton.hidden = visible === null;
   const limited = a.wrTotal > a.wr.length || a.forced.some((f) => f.total > f.edges.length);
   if (limited) scaleEl.textContent += ' · some edges left out';
