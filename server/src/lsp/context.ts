@@ -1,13 +1,14 @@
 // What every stage of the server shares: the connection, the open documents' states, tunables, workers and guards.
 
 import { ErrorCodes, ResponseError, TextDocuments, type Connection } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CONFIGURATION_SECTION } from '../protocol/commands.ts';
 import type { IsoCheckSettings } from '../protocol/shapes.ts';
 import type { AnalysisRunner } from './analysis-runner.ts';
 import { DocStates } from './doc-state.ts';
 import { DebounceScheduler } from './scheduler.ts';
 import { DEFAULT_SETTINGS, parseSettings } from './settings.ts';
+import { SyncedDocument } from './synced-document.ts';
 
 /** Tunables a client may pass as initializationOptions (tests and benchmarks do). */
 export interface ServerOptions {
@@ -37,7 +38,7 @@ export function tunables(raw: unknown): ServerOptions {
 }
 
 export class ServerContext {
-  readonly documents = new TextDocuments(TextDocument);
+  readonly documents = new TextDocuments<TextDocument>(SyncedDocument);
   readonly docs = new DocStates();
   options = DEFAULT_OPTIONS;
   runner: AnalysisRunner | null = null;

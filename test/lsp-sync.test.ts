@@ -1,0 +1,108 @@
+// How open documents follow the client's edits: after any edits ending in a text, the server holds that text and checks it as if freshly opened.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { Rng } from '../server/src/engine/gen/generate.ts';
+import { SyncedDocument } from '../server/src/lsp/synced-document.ts';
+import { ensureBuilt, fileUri, LspClient } from './helpers/lsp-client.ts';
+
+type Pos = { line: number; character: number };
+
+/** The offset of a position as an editor counts it on the whole text: `\r\n`, `\r` and `\n` end lines; a character past the line's end is its end. */
+function offsetIn(text: string, p: Pos): number {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\r' && text[i + 1] === '\n') i++;
+    if (c === '\r' || c === '\n') starts.push(i + 1);
+  }
+  if (p.line >= starts.length) return text.length;
+  if (p.line < 0) return 0;
+  let o = Math.min(starts[p.line] + Math.max(0, p.character), p.line + 1 < starts.length ? starts[p.line + 1] : text.length);
+  while (o > starts[p.line] && (text[o - 1] === '\n' || text[o - 1] === '\r')) o--;
+  return o;
+}
+
+function edited(text: string, start: Pos, end: Pos, insert: string): string {
+  return text.slice(0, offsetIn(text, start)) + insert + text.slice(offsetIn(text, end));
+}
+
+describe('the server\'s copy of a document', () => {
+  test('an edit that joins a \\r and a \\n into one line break leaves every later position where the client has it', () => {
+    // "\r" typed at the end of line 0 of a "\n" file: the text has two lines, not three.
+    let doc = SyncedDocument.create('file:///a.hist', 'hist', 1, 'ab\ncd\n');
+    doc = SyncedDocument.update(doc, [{ range: { start: { line: 0, character: 2 }, end: { line: 0, character: 2 } }, text: '\r' }], 2);
+    assert.equal(doc.getText(), 'ab\r\ncd\n');
+    assert.equal(doc.lineCount, 3);
+    assert.deepEqual(doc.positionAt(4), { line: 1, character: 0 });
+    doc = SyncedDocument.update(doc, [{ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 1 } }, text: 'X' }], 3);
+    assert.equal(doc.getText(), 'ab\r\nXd\n');
+  });
+
+  test('a range on lines past the end (a client\'s "end of document") changes the text at its end, and the lines stay counted', () => {
+    let doc = SyncedDocument.create('file:///a.hist', 'hist', 1, 'x');
+    doc = SyncedDocument.update(doc, [{ range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } }, text: '\ny' }], 2);
+    assert.equal(doc.getText(), 'x\ny');
+    assert.equal(doc.lineCount, 2);
+    assert.deepEqual(doc.positionAt(3), { line: 1, character: 1 });
+  });
+
+  test('random edits at line breaks (CR LF joined, lone CRs, positions past the ends): the text and its lines are a fresh document\'s', () => {
+    const rng = new Rng(20250710);
+    const pick = <T>(xs: readonly T[]): T => xs[rng.below(xs.length)];
+    for (let run = 0; run < 300; run++) {
+      let text = pick(['ab\ncd\nef\n', 'ab\r\ncd\r\n', 'a\rb\rc', '', '\n\n\r\r']);
+      let doc = SyncedDocument.create('file:///r.hist', 'hist', 0, text);
+      for (let v = 1; v <= 30; v++) {
+        const changes = [];
+        for (let k = 0, n = 1 + rng.below(3); k < n; k++) {
+          const p = (): Pos => ({ line: rng.below(6) - 1, character: pick([0, 1, 2, 1e6, -1]) });
+          const start = p();
+          const end = rng.below(2) === 0 ? start : p();
+          const [a, b] = start.line < end.line || (start.line === end.line && start.character <= end.character) ? [start, end] : [end, start];
+          const insert = pick(['', '\r', '\n', '\r\n', 'x', 'x\r', '\ny', 'z\r\nz']);
+          text = edited(text, a, b, insert);
+          changes.push({ range: { start, end }, text: insert });
+        }
+        doc = SyncedDocument.update(doc, changes, v);
+        assert.equal(doc.getText(), text);
+        const fresh = TextDocument.create('file:///f.hist', 'hist', v, text);
+        assert.equal(doc.lineCount, fresh.lineCount, JSON.stringify(text));
+        for (let o = 0; o <= text.length; o++) assert.deepEqual(doc.positionAt(o), fresh.positionAt(o), `offset ${o} of ${JSON.stringify(text)}`);
+      }
+    }
+  });
+});
+
+before(() => ensureBuilt());
+
+describe('the server over edits', () => {
+  let c: LspClient;
+  before(async () => {
+    c = await LspClient.start({ settings: {}, initializationOptions: { debounceMs: 0 } });
+  });
+  after(async () => {
+    await c.stop();
+  });
+
+  test('a \\r typed before a \\n, then an edit on the next line: the diagnostics of the client\'s text', async () => {
+    const uri = fileUri('sync-crlf.hist');
+    let text = 'session s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 1)\n';
+    await c.open(uri, text);
+    await c.diagnosticsOfVersion(uri, 1);
+    const edits: [Pos, Pos, string][] = [[{ line: 0, character: 10 }, { line: 0, character: 10 }, '\r'], [{ line: 1, character: 0 }, { line: 1, character: 4 }, '']];
+    let version = 1;
+    for (const [start, end, insert] of edits) {
+      text = edited(text, start, end, insert);
+      version = await c.edit(uri, { start, end }, insert);
+    }
+    assert.equal(text, 'session s1\r\n: w(x, 1)\nsession s2\n  T2: r(x, 1)\n');
+    const afterEdits = await c.diagnosticsOfVersion(uri, version);
+    const freshUri = fileUri('sync-crlf-fresh.hist');
+    await c.open(freshUri, text);
+    const fresh = await c.diagnosticsOfVersion(freshUri, 1);
+    assert.ok(fresh.some((d) => d.code === 'syntax'), 'the text has lost its transaction header');
+    assert.deepEqual(afterEdits.map((d) => [d.code, d.message, d.range]), fresh.map((d) => [d.code, d.message, d.range]));
+  });
+});
