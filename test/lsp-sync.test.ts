@@ -3,6 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DidChangeTextDocumentNotification } from 'vscode-languageserver-protocol/node';
 import { Rng } from '../server/src/engine/gen/generate.ts';
 import { SyncedDocument } from '../server/src/lsp/synced-document.ts';
 import { ensureBuilt, fileUri, LspClient } from './helpers/lsp-client.ts';
@@ -48,6 +49,16 @@ describe('the server\'s copy of a document', () => {
     assert.deepEqual(doc.positionAt(3), { line: 1, character: 1 });
   });
 
+  test('a version whose changes include a malformed one is refused whole: no earlier change of it is applied', () => {
+    const doc = SyncedDocument.create('file:///a.hist', 'hist', 1, 'ab\ncd');
+    const good = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, text: 'X' };
+    for (const bad of [{ range: null, text: 'y' }, { text: 5 }, {}, null, { range: { start: { line: 0.5, character: 0 }, end: { line: 1, character: 0 } }, text: 'y' }, { range: { start: { line: 0 }, end: { line: 1, character: 0 } }, text: 'y' }]) {
+      assert.throws(() => SyncedDocument.update(doc, [good, bad as never], 2), /change 2 of 2 .* is malformed/);
+      assert.equal(doc.getText(), 'ab\ncd');
+      assert.equal(doc.version, 1);
+    }
+  });
+
   test('random edits at line breaks (CR LF joined, lone CRs, positions past the ends): the text and its lines are a fresh document\'s', () => {
     const rng = new Rng(20250710);
     const pick = <T>(xs: readonly T[]): T => xs[rng.below(xs.length)];
@@ -84,6 +95,19 @@ describe('the server over edits', () => {
   });
   after(async () => {
     await c.stop();
+  });
+
+  test('a change notification with a malformed change: refused whole; the next edit is checked on the text before it', async () => {
+    const uri = fileUri('sync-malformed.hist');
+    const text = 'session s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 1)\n';
+    await c.open(uri, text);
+    assert.deepEqual(await c.diagnosticsOfVersion(uri, 1), []);
+    // Line 3 would become "  T2: r(x, 2)" (a thin-air read), but the second change is malformed.
+    await c.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: 2 }, contentChanges: [
+      { range: { start: { line: 3, character: 11 }, end: { line: 3, character: 12 } }, text: '2' }, { range: null, text: 'x' } as never] });
+    // The client's next edit (numbered 2 again: the refused version never existed).
+    const version = await c.edit(uri, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, '# a comment\n');
+    assert.deepEqual(await c.diagnosticsOfVersion(uri, version), [], 'no change of the refused version was applied');
   });
 
   test('a \\r typed before a \\n, then an edit on the next line: the diagnostics of the client\'s text', async () => {

@@ -14,6 +14,10 @@ import { TextDocument, type TextDocumentContentChangeEvent } from 'vscode-langua
  * after a join the document is made again from its text, which counts its lines afresh (lazily).
  */
 function update(doc: TextDocument, changes: TextDocumentContentChangeEvent[], version: number): TextDocument {
+  // One version's changes apply whole or not at all: a malformed one halfway would leave the
+  // earlier ones applied under the old version number, which no later check would look at again.
+  const bad = changes.findIndex((c) => !wellFormed(c));
+  if (bad >= 0) throw new Error(`change ${bad + 1} of ${changes.length} to ${doc.uri} is malformed (${JSON.stringify(changes[bad])?.slice(0, 200)}); none of this version's changes was applied`);
   let d = doc;
   for (const change of changes) {
     if (!('range' in change)) {
@@ -29,6 +33,21 @@ function update(doc: TextDocument, changes: TextDocumentContentChangeEvent[], ve
     if (joins) d = TextDocument.create(d.uri, d.languageId, version, d.getText());
   }
   return d;
+}
+
+/** A full text, or a text and a range of two positions of integers (of any size: they are clamped to the document). */
+function wellFormed(change: unknown): change is TextDocumentContentChangeEvent {
+  if (typeof change !== 'object' || change === null) return false;
+  const c = change as Record<string, unknown>;
+  if (typeof c.text !== 'string') return false;
+  if (c.range === undefined) return c.rangeLength === undefined;
+  const r = c.range as Record<string, unknown> | null;
+  return typeof r === 'object' && r !== null && isPosition(r.start) && isPosition(r.end);
+}
+
+function isPosition(p: unknown): boolean {
+  const q = p as Record<string, unknown> | null;
+  return typeof q === 'object' && q !== null && Number.isInteger(q.line) && Number.isInteger(q.character);
 }
 
 /** Whether writing `insert` over text[from, to) puts a `\r` right before a `\n` that it did not write together. */
