@@ -2,11 +2,13 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DidChangeTextDocumentNotification } from 'vscode-languageserver-protocol/node';
 import { Rng } from '../server/src/engine/gen/generate.ts';
 import { SyncedDocument } from '../server/src/lsp/synced-document.ts';
-import { ensureBuilt, fileUri, LspClient } from './helpers/lsp-client.ts';
+import { ensureBuilt, fileUri, LspClient, ROOT } from './helpers/lsp-client.ts';
 
 type Pos = { line: number; character: number };
 
@@ -108,6 +110,25 @@ describe('the server over edits', () => {
     // The client's next edit (numbered 2 again: the refused version never existed).
     const version = await c.edit(uri, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, '# a comment\n');
     assert.deepEqual(await c.diagnosticsOfVersion(uri, version), [], 'no change of the refused version was applied');
+  });
+
+  test('a .txt read as plume and edited into prose, or into AWDIT\'s format: diagnostics as a fresh open of the text gets', async () => {
+    const plume = 'w(1,1,0,1)\nw(2,1,0,1)\nr(2,0,1,2)\nr(1,1,1,2)\nbad\n';
+    const awdit = readFileSync(join(ROOT, 'test', 'fixtures', 'awdit-test', 'fractured-read.txt'), 'utf8');
+    const prose = 'Remember: session order matters.\n';
+    for (const [k, later] of [prose, awdit, plume].entries()) {
+      const uri = fileUri(`sync-sniffed-${k}.txt`);
+      await c.open(uri, plume, 'plaintext');
+      assert.ok((await c.diagnosticsOfVersion(uri, 1)).some((d) => d.code === 'syntax'), 'read as plume');
+      const version = await c.change(uri, later);
+      const freshUri = fileUri(`sync-sniffed-${k}-fresh.txt`);
+      await c.open(freshUri, later, 'plaintext');
+      const fresh = later === prose ? (await c.diagnosticsFor(freshUri)).diagnostics : await c.diagnosticsOfVersion(freshUri, 1);
+      const edited = later === prose
+        ? (await c.diagnosticsFor(uri, (p) => p.diagnostics.length === 0, 5000).catch(() => c.diagnostics.get(uri)))?.diagnostics ?? []
+        : await c.diagnosticsOfVersion(uri, version);
+      assert.deepEqual(edited.map((d) => [d.code, d.message, d.range]), fresh.map((d) => [d.code, d.message, d.range]), JSON.stringify(later.slice(0, 40)));
+    }
   });
 
   test('a \\r typed before a \\n, then an edit on the next line: the diagnostics of the client\'s text', async () => {

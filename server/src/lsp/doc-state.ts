@@ -21,7 +21,7 @@ export class DocState {
   /**
    * openVersion: the version opened (its content-change event is the open itself);
    * format: the reader that reads the document, null when IsoCheck leaves it alone (a plain
-   * `.txt` that does not look like a history, looked at again when it changes).
+   * `.txt` that does not look like a history); chosen again on every change, as for a fresh open.
    */
   constructor(readonly uri: string, readonly openVersion: number, public format: string | null) {}
 }

@@ -21,11 +21,21 @@ export function registerDocumentSync(ctx: ServerContext): void {
     const { uri, version } = e.document;
     const st = ctx.docs.get(uri);
     if (!st || st.openVersion === version) return; // the open itself, handled above
-    if (st.format === null) {
-      // A plain .txt left alone so far: it may have become a history.
-      st.format = formatOfDocument(uri, e.document.languageId, e.document.getText());
-      if (st.format === null) return;
+    // A document read by its name and content (a .txt, .edn, .json) is read as a fresh open of
+    // this text would be: one that has become a history is checked, one that no longer looks like
+    // the history it was (or looks like another format) is left alone or read anew, never kept
+    // under a reader chosen for an older text. (For a history language id this costs nothing.)
+    const format = formatOfDocument(uri, e.document.languageId, e.document.getText());
+    if (format !== st.format) {
+      st.format = format;
+      st.model = null;
+      ctx.cancelRunning(uri);
+      if (format === null) {
+        ctx.scheduler.cancel(uri);
+        void connection.sendDiagnostics({ uri, diagnostics: [] });
+      }
     }
+    if (st.format === null) return;
     void ctx.settingsFor(uri).then((s) => {
       if (s.checkOn !== 'change') return;
       // A newer edit makes a running analysis stale: stop it now rather than when the next one starts.
