@@ -3,7 +3,9 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { CLI, ensureBuilt, ROOT, SERVER } from './helpers/lsp-client.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { InitializeRequest } from 'vscode-languageserver-protocol/node';
+import { CLI, ensureBuilt, LspClient, ROOT, SERVER } from './helpers/lsp-client.ts';
 
 interface Reply {
   id: number | string | null;
@@ -120,6 +122,28 @@ describe('LSP framing and lifecycle over stdio', () => {
     peer.raw('Content-Length: lots\r\n\r\n{}');
     assert.equal(await peer.exited, 1);
     assert.match(peer.stderr, /not framed as LSP messages \(Content-Length value must be a number/);
+  });
+
+  test('a second initialize is refused with InvalidRequest and starts no workers (each one used to orphan the running ones)', async (t) => {
+    const c = await LspClient.start({ settings: {}, initializationOptions: { debounceMs: 0 } });
+    t.after(() => {
+      if (c.process.exitCode === null) c.kill();
+    });
+    const threads = (): number => Number(/Threads:\s+(\d+)/.exec(readFileSync(`/proc/${c.process.pid}/status`, 'utf8'))?.[1] ?? 0);
+    const uri = 'file:///twice.hist';
+    await c.open(uri, 'session s1\n  T1: w(x, 1)\n');
+    await c.diagnosticsOfVersion(uri, 1);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the lane's spare worker boots after the first job
+    const before = threads();
+    for (let i = 0; i < 5; i++) {
+      await assert.rejects(c.connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: null, workspaceFolders: null, capabilities: {} }),
+        (e: { code?: number; message?: string }) => e.code === -32600 && /already initialised/.test(e.message ?? ''));
+      const v = await c.change(uri, `session s1\n  T1: w(x, ${i})\n`);
+      await c.diagnosticsOfVersion(uri, v);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    if (existsSync('/proc/self/status')) assert.ok(threads() <= before, `threads ${before} → ${threads()}`);
+    assert.equal(await c.stop(), 0);
   });
 
   test('requests after shutdown fail with InvalidRequest (-32600); exit then ends the process with 0', async () => {

@@ -57,7 +57,12 @@ export function serve(connection: Connection): ServerContext {
 /** initialize (capabilities, tunables, workers), configuration changes, shutdown. */
 function registerLifecycle(ctx: ServerContext): void {
   const { connection } = ctx;
+  let initialized = false;
   connection.onInitialize((params: InitializeParams): InitializeResult => {
+    // LSP sends initialize once. A second one made a second set of workers and orphaned the first
+    // (two more threads per request once it analysed), and its tunables would apply to documents mid-check.
+    if (initialized || ctx.shutDown) throw new ResponseError(ErrorCodes.InvalidRequest, 'initialize: the server is already initialised (initialize is sent once)');
+    initialized = true;
     ctx.options = tunables(params.initializationOptions);
     ctx.scheduler = new DebounceScheduler(ctx.options.debounceMs, (uri) => void check(ctx, uri));
     ctx.runner = new AnalysisRunner({
