@@ -244,4 +244,15 @@ describe('the end of the input over stdio (isocheck lsp --stdio)', () => {
     assert.doesNotMatch(peer.stderr, STACK);
     assert.equal(peer.stderr, "isocheck: the language server's input ended without a shutdown request; exiting\n");
   });
+
+  test('a client that closes the server\'s output: status 1 and a line on stderr, as for out/server.js (not the quiet 0 of `check | head`)', async () => {
+    for (const args of [cli, [SERVER, '--stdio']]) {
+      const peer = RawPeer.start(args);
+      await peer.initialize();
+      peer.p.stdout.destroy();
+      peer.send({ id: 2, method: 'textDocument/documentSymbol', params: { textDocument: { uri: DOC.uri } } });
+      assert.equal(await peer.exitsWithin(5000), 1, args.join(' '));
+      assert.match(peer.stderr, /^isocheck: the language server could not write its output \(write EPIPE\); exiting\n$/, args.join(' '));
+    }
+  });
 });

@@ -96,7 +96,10 @@ function main(argv: readonly string[]): number | Promise<number> {
       return asksHelp(rest) ? help(io) : runConvert(rest, io);
     case 'lsp':
       // Loaded on demand, so that `check` does not pay for the LSP libraries. The server runs until
-      // the client sends exit (or closes stdin), then ends the process itself.
+      // the client sends exit (or closes stdin), then ends the process itself. Its output is the
+      // protocol: a client that closes it is gone without `shutdown`, which the server's transport
+      // reports (status 1, a line on stderr), not the quiet exit 0 meant for `check | head`.
+      process.stdout.off('error', quietOnClosedPipe);
       lazyCommands().startServer(rest);
       return 0;
     case '--version':
@@ -117,10 +120,11 @@ function main(argv: readonly string[]): number | Promise<number> {
 }
 
 // A closed pipe (`isocheck check … | head`) ends the output quietly instead of crashing.
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+function quietOnClosedPipe(e: NodeJS.ErrnoException): void {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw e;
-});
+}
+process.stdout.on('error', quietOnClosedPipe);
 
 const status = main(process.argv.slice(2));
 if (typeof status === 'number') process.exitCode = status;
