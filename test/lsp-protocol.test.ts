@@ -124,6 +124,35 @@ describe('LSP framing and lifecycle over stdio', () => {
     assert.match(peer.stderr, /not framed as LSP messages \(Content-Length value must be a number/);
   });
 
+  test('a $/cancelRequest that names no request is ignored: it used to throw inside vscode-jsonrpc and end the server', async () => {
+    const bad = [undefined, null, 5, 'x', [], {}, { id: null }, { id: {} }, { id: true }];
+    const hover = { method: 'textDocument/hover', params: { textDocument: { uri: 'file:///a.hist' }, position: { line: 0, character: 0 } } };
+    for (const args of [[SERVER, '--stdio'], [CLI, 'lsp', '--stdio']]) {
+      const peer = RawPeer.start(args);
+      await peer.initialize();
+      for (const [i, params] of bad.entries()) {
+        peer.send({ method: '$/cancelRequest', ...(params === undefined ? {} : { params }) });
+        peer.send({ id: 100 + i, ...hover });
+        assert.deepEqual(await peer.reply((r) => r.id === 100 + i), { jsonrpc: '2.0', id: 100 + i, result: null }, `${args.join(' ')}: after params ${JSON.stringify(params)}`);
+      }
+      peer.send({ id: 2, method: 'shutdown' });
+      await peer.reply((r) => r.id === 2);
+      peer.send({ method: 'exit' });
+      assert.equal(await peer.exitsWithin(5000), 0);
+      assert.doesNotMatch(peer.stderr, STACK);
+    }
+    // The VS Code extension's transport (node IPC) goes through the same guard.
+    const ipc = spawn(process.execPath, [SERVER, '--node-ipc'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
+    const replies: Reply[] = [];
+    ipc.on('message', (m: Reply) => replies.push(m));
+    ipc.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
+    for (const params of bad) ipc.send({ jsonrpc: '2.0', method: '$/cancelRequest', ...(params === undefined ? {} : { params }) });
+    ipc.send({ jsonrpc: '2.0', id: 2, ...hover });
+    for (let waited = 0; waited < 5000 && !replies.some((r) => r.id === 2); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(replies.some((r) => r.id === 2) && ipc.exitCode === null, 'the IPC server answered after the cancellations');
+    ipc.kill();
+  });
+
   test('a second initialize is refused with InvalidRequest and starts no workers (each one used to orphan the running ones)', async (t) => {
     const c = await LspClient.start({ settings: {}, initializationOptions: { debounceMs: 0 } });
     t.after(() => {

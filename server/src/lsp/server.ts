@@ -4,8 +4,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  createConnection, DidChangeConfigurationNotification, ErrorCodes, ProposedFeatures, ResponseError, TextDocumentSyncKind,
-  type Connection, type InitializeParams, type InitializeResult,
+  createConnection, createServerPipeTransport, createServerSocketTransport, DidChangeConfigurationNotification, ErrorCodes,
+  IPCMessageReader, IPCMessageWriter, ProposedFeatures, ResponseError, TextDocumentSyncKind,
+  type Connection, type InitializeParams, type InitializeResult, type MessageReader, type MessageWriter,
 } from 'vscode-languageserver/node';
 import { CONFIGURATION_SECTION } from '../protocol/commands.ts';
 import { AnalysisRunner } from './analysis-runner.ts';
@@ -14,6 +15,7 @@ import { ServerContext, tunables } from './context.ts';
 import { registerCustomRequests } from './custom-requests.ts';
 import { registerDocumentSync } from './document-sync.ts';
 import { registerEditorFeatures } from './editor-features.ts';
+import { guardedReader } from './message-guard.ts';
 import { DebounceScheduler } from './scheduler.ts';
 import { parseSettings } from './settings.ts';
 import { stdioTransport } from './transport.ts';
@@ -22,15 +24,25 @@ const TRANSPORT_FLAGS = ['--stdio', '--node-ipc', '--socket', '--pipe'];
 
 /** Starts the server on the transport named in argv (`--stdio`, `--node-ipc`, `--socket=N`, `--pipe=P`); stdio by default. */
 export function startServer(argv: readonly string[]): void {
-  const named = argv.some((a) => TRANSPORT_FLAGS.some((f) => f !== '--stdio' && (a === f || a.startsWith(`${f}=`))));
-  // vscode-languageserver reads the other transports from process.argv; stdio is ours (strict framing).
-  if (named) serve(createConnection(ProposedFeatures.all));
-  else {
-    // When the input ends the transport exits, with status 0 only after `shutdown`: it asks the context, which is made after it.
-    let ctx: ServerContext | null = null;
-    const { reader, writer } = stdioTransport({ shutDown: () => ctx?.shutDown === true });
-    ctx = serve(createConnection(ProposedFeatures.all, reader, writer));
+  // The context is made after the transport: the stdio transport asks it whether `shutdown` came
+  // (the exit status when the input ends), every reader logs through it what it drops.
+  let ctx: ServerContext | null = null;
+  const named = namedTransport(argv);
+  // stdio is ours (strict framing); the others are vscode-languageserver's, made as it makes them from argv.
+  const { reader, writer } = named ?? stdioTransport({ shutDown: () => ctx?.shutDown === true });
+  ctx = serve(createConnection(ProposedFeatures.all, guardedReader(reader, (why) => ctx?.log(`isocheck: ${why}`)), writer));
+}
+
+/** The transport of `--node-ipc`, `--socket=N` / `--socket N` or `--pipe=P` / `--pipe P`; null for stdio. */
+function namedTransport(argv: readonly string[]): { reader: MessageReader; writer: MessageWriter } | null {
+  for (const [i, a] of argv.entries()) {
+    const [flag, value = argv[i + 1]] = a.split('=', 2);
+    if (!TRANSPORT_FLAGS.includes(flag) || flag === '--stdio') continue;
+    if (flag === '--node-ipc') return { reader: new IPCMessageReader(process), writer: new IPCMessageWriter(process) };
+    const [reader, writer] = flag === '--socket' ? createServerSocketTransport(Number(value)) : createServerPipeTransport(value ?? '');
+    return { reader, writer };
   }
+  return null;
 }
 
 /** The anomalies page next to the bundle (out/ → docs/) or the sources (server/src/lsp → docs/). */

@@ -1,0 +1,36 @@
+// Keeps messages that would throw inside vscode-jsonrpc's reader callback, and so end the server, away from the connection.
+
+import type { DataCallback, Disposable, Message, MessageReader } from 'vscode-languageserver/node';
+
+/**
+ * vscode-jsonrpc reads a `$/cancelRequest` notification's `params.id` in its reader callback,
+ * before any check and outside every try: one without params, or whose id is null or missing
+ * (`{"method":"$/cancelRequest"}`, `"params":{}`), threw a TypeError out of the input's data
+ * handler, which ended the process with every open document and request. A cancellation that
+ * names no request cancels nothing, so it is dropped here (and `dropped` says so).
+ */
+export function guardedReader(reader: MessageReader, dropped: (why: string) => void): MessageReader {
+  return {
+    onError: reader.onError,
+    onClose: reader.onClose,
+    onPartialMessage: reader.onPartialMessage,
+    listen: (callback: DataCallback): Disposable => reader.listen((message) => {
+      const why = unusable(message);
+      if (why === null) callback(message);
+      else dropped(why);
+    }),
+    dispose: () => reader.dispose(),
+  };
+}
+
+/** Why the connection cannot take this message without throwing, or null when it can. */
+export function unusable(message: Message): string | null {
+  // A body that is no object (`null`, `1`) the connection logs as neither request nor notification.
+  if (typeof message !== 'object' || message === null) return null;
+  const m = message as { method?: unknown; id?: unknown; params?: unknown };
+  // With an id it is a request, which the connection answers (MethodNotFound) like any other.
+  if (m.method !== '$/cancelRequest' || m.id !== undefined) return null;
+  const id = typeof m.params === 'object' && m.params !== null ? (m.params as { id?: unknown }).id : undefined;
+  if (typeof id === 'string' || typeof id === 'number') return null;
+  return `ignored a $/cancelRequest that names no request (params ${JSON.stringify(m.params ?? null).slice(0, 100)})`;
+}
