@@ -4,7 +4,8 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { InitializeRequest } from 'vscode-languageserver-protocol/node';
+import { ConfigurationRequest, InitializeRequest } from 'vscode-languageserver-protocol/node';
+import { ReportRequest, WitnessExportRequest } from '../server/src/protocol/messages.ts';
 import { CLI, ensureBuilt, LspClient, ROOT, SERVER } from './helpers/lsp-client.ts';
 
 interface Reply {
@@ -151,6 +152,30 @@ describe('LSP framing and lifecycle over stdio', () => {
     for (let waited = 0; waited < 5000 && !replies.some((r) => r.id === 2); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     assert.ok(replies.some((r) => r.id === 2) && ipc.exitCode === null, 'the IPC server answered after the cancellations');
     ipc.kill();
+  });
+
+  test('a client that never answers workspace/configuration: the document is checked with the defaults and an export is answered; a late answer takes over', async (t) => {
+    const c = await LspClient.start({ settings: {}, initializationOptions: { debounceMs: 0, configurationWaitMs: 300 } });
+    t.after(() => {
+      if (c.process.exitCode === null) c.kill();
+    });
+    const answers: ((settings: unknown[]) => void)[] = [];
+    c.connection.onRequest(ConfigurationRequest.type, () => new Promise<unknown[]>((resolve) => answers.push(resolve)));
+    const uri = 'file:///unanswered.hist';
+    await c.open(uri, 'session s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 1)\n  T3: r(x, 2)\n');
+    const started = performance.now();
+    const first = await c.diagnosticsOfVersion(uri, 1, 5000);
+    assert.ok(performance.now() - started < 4000);
+    assert.ok(first.some((d) => d.code === 'thin-air'), 'checked with the default settings');
+    const exported = await c.connection.sendRequest(WitnessExportRequest.type, { uri, level: 'RC', format: 'json' });
+    assert.equal(typeof exported.ok, 'boolean');
+    assert.ok(c.logs.some((l) => /has not answered workspace\/configuration/.test(l)));
+    // The client answers at last: its levels make another analysis, published again for version 1.
+    const before = c.publications.length;
+    for (const answer of answers) answer([{ levels: ['RC'] }]);
+    await c.diagnosticsFor(uri, () => c.publications.length > before, 5000);
+    const report = await c.connection.sendRequest(ReportRequest.type, { uri, file: 'unanswered.hist' });
+    assert.deepEqual(Object.keys(report?.levels ?? {}), ['RC'], 'the late answer\'s levels');
   });
 
   test('a second initialize is refused with InvalidRequest and starts no workers (each one used to orphan the running ones)', async (t) => {

@@ -19,10 +19,12 @@ export interface ServerOptions {
   bigDocumentChars: number;
   /** Histories with more transactions get only a neighbourhood in the graph's JSON. */
   maxGraphTransactions: number;
+  /** How long a document's check and export wait for the client's answer to workspace/configuration before using the defaults. */
+  configurationWaitMs: number;
 }
 
 export const DEFAULT_OPTIONS: ServerOptions = {
-  debounceMs: 150, maxDiagnostics: 1000, analysisTimeoutMs: 120_000, bigDocumentChars: 256 * 1024, maxGraphTransactions: 5000,
+  debounceMs: 150, maxDiagnostics: 1000, analysisTimeoutMs: 120_000, bigDocumentChars: 256 * 1024, maxGraphTransactions: 5000, configurationWaitMs: 5000,
 };
 
 export function tunables(raw: unknown): ServerOptions {
@@ -33,7 +35,7 @@ export function tunables(raw: unknown): ServerOptions {
   };
   return {
     debounceMs: num('debounceMs'), maxDiagnostics: Math.max(1, num('maxDiagnostics')), analysisTimeoutMs: num('analysisTimeoutMs'),
-    bigDocumentChars: num('bigDocumentChars'), maxGraphTransactions: Math.max(1, num('maxGraphTransactions')),
+    bigDocumentChars: num('bigDocumentChars'), maxGraphTransactions: Math.max(1, num('maxGraphTransactions')), configurationWaitMs: num('configurationWaitMs'),
   };
 }
 
@@ -92,13 +94,37 @@ export class ServerContext {
     if (!this.pullConfiguration) return Promise.resolve(this.pushedSettings);
     const st = this.docs.get(uri);
     if (st?.settings) return st.settings;
-    const s = this.connection.workspace.getConfiguration({ scopeUri: uri, section: CONFIGURATION_SECTION }).then(
+    const asked = this.connection.workspace.getConfiguration({ scopeUri: uri, section: CONFIGURATION_SECTION }).then(
       (raw) => parseSettings(raw),
       (e: unknown) => {
         this.logError('reading the isocheck settings', e);
         return { ...DEFAULT_SETTINGS };
       });
-    if (st) st.settings = s;
+    // Every check and export of the document waits for these settings: a client that never
+    // answers would leave it unchecked and its exports unanswered for good. After a while the
+    // defaults stand in; a late answer then replaces them and the document is checked again.
+    let late = false;
+    const s = new Promise<IsoCheckSettings>((resolve) => {
+      const wait = this.options.configurationWaitMs;
+      const timer = setTimeout(() => {
+        late = true;
+        this.log(`isocheck: the client has not answered workspace/configuration for ${uri} within ${wait} ms; using the default settings until it does`);
+        resolve({ ...DEFAULT_SETTINGS });
+      }, wait);
+      timer.unref();
+      void asked.then((v) => {
+        clearTimeout(timer);
+        resolve(v);
+      });
+    });
+    if (st) {
+      st.settings = s;
+      void asked.then(() => {
+        if (!late || st.settings !== s || this.docs.get(uri) !== st) return;
+        st.settings = asked;
+        this.scheduler.now(uri);
+      });
+    }
     return s;
   }
 
