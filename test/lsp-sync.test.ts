@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DidChangeTextDocumentNotification } from 'vscode-languageserver-protocol/node';
 import { Rng } from '../server/src/engine/gen/generate.ts';
+import { DocModel } from '../server/src/lsp/doc-model.ts';
+import { definitionAt } from '../server/src/lsp/features/navigation.ts';
+import { buildSnapshot } from '../server/src/lsp/snapshot.ts';
 import { SyncedDocument } from '../server/src/lsp/synced-document.ts';
 import { ensureBuilt, fileUri, LspClient, ROOT } from './helpers/lsp-client.ts';
 
@@ -59,6 +62,19 @@ describe('the server\'s copy of a document', () => {
       assert.equal(doc.getText(), 'ab\ncd');
       assert.equal(doc.version, 1);
     }
+  });
+
+  test('an analysis answers hovers for a text given its version number, not for another text given the same number', () => {
+    const text = 'session s2\n  T2: r(x, 1)\nsession s1\n  T1: w(x, 1)\n';
+    const { snapshot } = buildSnapshot(text, { uri: 'file:///v.hist', levels: undefined, maxWitnesses: 1, docsBase: null, maxDiagnostics: 100 });
+    const m = new DocModel('file:///v.hist', 2, 'k', snapshot, false, text);
+    const other = text.replace('session s1', '# a\nsession s1');
+    assert.equal(m.analysed(2, text), true);
+    assert.equal(m.analysed(2, other), false);
+    // The write moved a line down in the other text: its definition is found there, not at the analysed line.
+    const read = { line: 1, character: 7 };
+    assert.deepEqual(definitionAt(m, read, m.view(2, other))?.range, { start: { line: 4, character: 6 }, end: { line: 4, character: 13 } });
+    assert.equal(m.unchangedPrefix(2, other), text.indexOf('session s1'));
   });
 
   test('random edits at line breaks (CR LF joined, lone CRs, positions past the ends): the text and its lines are a fresh document\'s', () => {
@@ -129,6 +145,24 @@ describe('the server over edits', () => {
         : await c.diagnosticsOfVersion(uri, version);
       assert.deepEqual(edited.map((d) => [d.code, d.message, d.range]), fresh.map((d) => [d.code, d.message, d.range]), JSON.stringify(later.slice(0, 40)));
     }
+  });
+
+  test('a client that numbers two texts alike (against LSP), or goes back to the opened version: the latest text is checked', async () => {
+    const uri = fileUri('sync-versions.hist');
+    const clean = 'session s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 1)\n';
+    const thinAir = clean.replace('r(x, 1)', 'r(x, 2)');
+    await c.open(uri, clean);
+    assert.deepEqual(await c.diagnosticsOfVersion(uri, 1), []);
+    const send = (version: number, text: string): Promise<void> =>
+      c.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+    await send(2, `${clean}# two\n`);
+    assert.deepEqual(await c.diagnosticsOfVersion(uri, 2), []);
+    await send(2, thinAir);
+    const again = await c.diagnosticsFor(uri, (p) => p.version === 2 && p.diagnostics.length > 0, 5000);
+    assert.deepEqual(again.diagnostics.map((d) => d.code), ['thin-air']);
+    await send(1, clean);
+    const back = await c.diagnosticsFor(uri, (p) => p.version === 1, 5000);
+    assert.deepEqual(back.diagnostics, []);
   });
 
   test('a \\r typed before a \\n, then an edit on the next line: the diagnostics of the client\'s text', async () => {

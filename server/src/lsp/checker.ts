@@ -34,11 +34,13 @@ export async function check(ctx: ServerContext, uri: string): Promise<void> {
     if (st.format === null) return; // not a history (a .txt of prose): left alone
     const key = analysisKey(settings);
     const version = doc.version;
-    const cached = st.model;
-    if (cached && !cached.partial && cached.version === version && cached.settingsKey === key) return;
-    if (st.running && st.running.version === version && st.running.key === key) return;
-    ctx.cancelRunning(uri);
     const text = doc.getText();
+    const cached = st.model;
+    // The text too, not the version alone: a client that gives two texts one number (against LSP,
+    // or going back) must still get the latest one checked. The same string compares in O(1).
+    if (cached && !cached.partial && cached.version === version && cached.settingsKey === key && cached.text === text) return;
+    if (st.running && st.running.version === version && st.running.key === key && st.running.text === text) return;
+    ctx.cancelRunning(uri);
     // The setting at its default (the seven) is no narrowing: files with real times still get SSER.
     const levels = settings.levels.length > 0 && !isDefaultLevelSet(settings.levels) ? settings.levels : undefined;
     const strongAsked = levels === undefined || levels.some((l) => !isWeakLevel(l));
@@ -50,7 +52,7 @@ export async function check(ctx: ServerContext, uri: string): Promise<void> {
         format: st.format, plumeInit: settings.plumeInit,
       };
       const job = runner.start({ kind: 'analyze', text, options, cacheKey: cacheKeyOf(version, key, deferStrong) });
-      st.running = { id: job.id, version, key };
+      st.running = { id: job.id, version, key, text };
       const result = await job.result;
       if (st.running?.id !== job.id || ctx.docs.get(uri) !== st) return; // superseded by a newer edit or closed
       st.running = null;

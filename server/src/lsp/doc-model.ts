@@ -31,9 +31,9 @@ export class DocModel {
   private sourceOrder: Int32Array | null | undefined;
   private txnSourceOrder: Int32Array | null | undefined;
 
-  private prefixFor = { version: -1, length: 0 };
+  private prefixFor: { version: number; current: string | null; length: number } = { version: -1, current: null, length: 0 };
   private identityView: TextView | null = null;
-  private viewFor: { version: number; view: TextView | null } = { version: -1, view: null };
+  private viewFor: { version: number; current: string | null; view: TextView | null } = { version: -1, current: null, view: null };
 
   /** partial: a first pass whose strong levels are still pending; text and options: what was analysed, and how. */
   constructor(readonly uri: string, readonly version: number, readonly settingsKey: string, readonly snapshot: AnalysisSnapshot,
@@ -141,27 +141,35 @@ export class DocModel {
 
   /**
    * Where this analysis's offsets stand in the client's text of `version` (`current`): itself for
-   * the analysed version, else through the edits made since (cached per version).
+   * the analysed text, else through the edits made since (cached per version and text: a client
+   * may give two texts one number).
    */
   view(version = this.version, current: string | null = null): TextView {
-    if (version === this.version || current === null) {
+    if (current === null || (version === this.version && current === this.text)) {
       this.identityView ??= TextView.identity(this.lines);
       return this.identityView;
     }
-    if (this.viewFor.version !== version || !this.viewFor.view) this.viewFor = { version, view: TextView.between(this.lines, this.text ?? '', current) };
+    if (this.viewFor.version !== version || this.viewFor.current !== current || !this.viewFor.view) {
+      this.viewFor = { version, current, view: TextView.between(this.lines, this.text ?? '', current) };
+    }
     return this.viewFor.view as TextView;
   }
 
-  /** How many leading characters a newer version of the document shares with the analysed text (cached per version). */
+  /** Whether the client's text of `version` is the analysed one (the text too: a client may give two texts one number). */
+  analysed(version: number, current: string): boolean {
+    return version === this.version && (this.text === null || this.text === current);
+  }
+
+  /** How many leading characters a newer version of the document shares with the analysed text (cached per version and text). */
   unchangedPrefix(version: number, current: string): number {
-    if (this.prefixFor.version === version) return this.prefixFor.length;
+    if (this.prefixFor.version === version && this.prefixFor.current === current) return this.prefixFor.length;
     const old = this.text ?? '';
     const n = Math.min(old.length, current.length);
     let i = 0;
     while (i < n && old.charCodeAt(i) === current.charCodeAt(i)) i++;
     // Back to the start of the line: a token cut by the edit must not be served from the old text.
     while (i > 0 && current.charCodeAt(i - 1) !== 10) i--;
-    this.prefixFor = { version, length: i };
+    this.prefixFor = { version, current, length: i };
     return i;
   }
 }

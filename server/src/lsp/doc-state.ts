@@ -3,11 +3,12 @@
 import type { IsoCheckSettings } from '../protocol/shapes.ts';
 import type { DocModel } from './doc-model.ts';
 
-/** An analysis in a worker: its job id, and the version and settings it analyses. */
+/** An analysis in a worker: its job id, and the version, settings and text it analyses. */
 export interface Running {
   id: number;
   version: number;
   key: string;
+  text: string;
 }
 
 export class DocState {
@@ -17,21 +18,22 @@ export class DocState {
   running: Running | null = null;
   /** The document's `isocheck` settings, asked of the client once (until configuration changes). */
   settings: Promise<IsoCheckSettings> | null = null;
+  /** Until the content-change event that the open itself fires has been seen (not told apart by version: a client may reuse it). */
+  opening = true;
 
   /**
-   * openVersion: the version opened (its content-change event is the open itself);
    * format: the reader that reads the document, null when IsoCheck leaves it alone (a plain
    * `.txt` that does not look like a history); chosen again on every change, as for a fresh open.
    */
-  constructor(readonly uri: string, readonly openVersion: number, public format: string | null) {}
+  constructor(readonly uri: string, public format: string | null) {}
 }
 
 /** The open documents' states by URI. */
 export class DocStates {
   private readonly byUri = new Map<string, DocState>();
 
-  open(uri: string, version: number, format: string | null): DocState {
-    const s = new DocState(uri, version, format);
+  open(uri: string, format: string | null): DocState {
+    const s = new DocState(uri, format);
     this.byUri.set(uri, s);
     return s;
   }

@@ -7,9 +7,9 @@ export function registerDocumentSync(ctx: ServerContext): void {
   const { documents, connection } = ctx;
 
   documents.onDidOpen(ctx.notification('open', (e) => {
-    const { uri, version, languageId } = e.document;
+    const { uri, languageId } = e.document;
     ctx.cancelRunning(uri);
-    const st = ctx.docs.open(uri, version, formatOfDocument(uri, languageId, e.document.getText()));
+    const st = ctx.docs.open(uri, formatOfDocument(uri, languageId, e.document.getText()));
     if (st.format === null) {
       void connection.sendDiagnostics({ uri, diagnostics: [] });
       return;
@@ -20,7 +20,11 @@ export function registerDocumentSync(ctx: ServerContext): void {
   documents.onDidChangeContent(ctx.notification('change', (e) => {
     const { uri, version } = e.document;
     const st = ctx.docs.get(uri);
-    if (!st || st.openVersion === version) return; // the open itself, handled above
+    if (!st) return;
+    if (st.opening) {
+      st.opening = false; // the open itself, handled above
+      return;
+    }
     // A document read by its name and content (a .txt, .edn, .json) is read as a fresh open of
     // this text would be: one that has become a history is checked, one that no longer looks like
     // the history it was (or looks like another format) is left alone or read anew, never kept

@@ -32,8 +32,8 @@ export function registerEditorFeatures(ctx: ServerContext): void {
     const m = model(uri);
     const doc = ctx.documents.get(uri);
     if (!m || !doc || !inside(doc, position)) return null;
-    if (m.version === doc.version) return { m, view: m.view() };
     const text = doc.getText();
+    if (m.analysed(doc.version, text)) return { m, view: m.view() };
     return doc.offsetAt(position) < m.unchangedPrefix(doc.version, text) ? { m, view: m.view(doc.version, text) } : null;
   };
 
@@ -49,7 +49,7 @@ export function registerEditorFeatures(ctx: ServerContext): void {
     // Only from the analysis of the text shown: references list the whole file, the edited part too.
     const m = model(p.textDocument.uri);
     const doc = ctx.documents.get(p.textDocument.uri);
-    return m && doc && m.version === doc.version && inside(doc, p.position) ? referencesAt(m, p.position, p.context.includeDeclaration) : [];
+    return m && doc && m.analysed(doc.version, doc.getText()) && inside(doc, p.position) ? referencesAt(m, p.position, p.context.includeDeclaration) : [];
   }));
   connection.onDocumentSymbol(ctx.request('document symbols', [], (p) => {
     const m = model(p.textDocument.uri);
