@@ -158,6 +158,25 @@ describe('quick fixes for every spelling', () => {
     assert.ok(!after.some((x) => x.code === 'ambiguous-read'), after.map((x) => x.message).join('\n'));
   });
 
+  test('a request with thousands of diagnostics, or one spanning the document, is answered at once: the work is bounded (it runs on the message loop)', async () => {
+    let text = 'init x = 0\nsession s1\n';
+    for (let i = 0; i < 20_000; i++) text += `  T${i}: w(k${i % 100}, ${i})\n`;
+    text += 'session s2\n  R: r(x, 42)\n';
+    const uri = fileUri('qf-many.hist');
+    const ds = await c.diagnosticsOfVersion(uri, await c.open(uri, text));
+    const thin = ds.find((x) => x.code === 'thin-air');
+    assert.ok(thin);
+    const whole = { start: { line: 0, character: 0 }, end: { line: 20_003, character: 0 } };
+    const started = performance.now();
+    const actions = (await c.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: thin.range, context: { diagnostics: [
+      ...Array<Diagnostic>(5000).fill(thin), { ...thin, code: 'unknown-level', range: whole }, { ...thin, code: 'expectation-failed', range: whole },
+    ] } })) as CodeAction[];
+    const took = performance.now() - started;
+    assert.equal(actions.length, 1000, 'one fix for each of the first 1,000 diagnostics');
+    assert.equal(actions[0].title, 'Change the initial value to x = 42');
+    assert.ok(took < 5000, `${Math.round(took)} ms (each copy tokenised the whole text again: about 15 s)`);
+  });
+
   test('no quick fixes in a plume document (they edit .hist text)', async () => {
     const uri = fileUri('qf-plume.plume');
     const ds = await c.diagnosticsOfVersion(uri, await c.open(uri, 'w(1,1,0,0)\nr(1,5,1,1)\n', 'plume'));

@@ -8,10 +8,19 @@ import { parseHist } from '../../engine/syntax/hist-parser.ts';
 import { tokenize, TK_COMMA, TK_EQUALS, TK_IDENT, TK_NUMBER, TK_STRING, unquote } from '../../engine/syntax/hist-lexer.ts';
 import { LineIndex } from '../../engine/syntax/line-index.ts';
 
+/**
+ * How many of the request's diagnostics get fixes. An editor passes those at the cursor or in the
+ * selection (at most the 1,000 the server publishes), but the list is the client's: each entry may
+ * cost a pass over the operations, and this runs on the message loop.
+ */
+export const MAX_FIXED_DIAGNOSTICS = 1000;
+
 /** Every quick fix for the given diagnostics (those the editor passes in the request's context) in a .hist document. */
 export function codeActions(uri: string, text: string, diagnostics: readonly Diagnostic[]): CodeAction[] {
   const out: CodeAction[] = [];
   const lines = text.split('\n');
+  // The text's tokens and lines, once for every thin-air fix that changes an `init` binding.
+  let tokens: Tokens | null = null;
   // Parsed once, on the first fix that needs the operations.
   let parsed: { h: History; lines: LineIndex } | null = null;
   const readAt = (p: Position): { h: History; o: number } | null => {
@@ -23,7 +32,7 @@ export function codeActions(uri: string, text: string, diagnostics: readonly Dia
     for (let o = 0; o < h.opCount; o++) if (r.opStart[o] === at && h.opKind[o] === OP_READ) return { h, o };
     return null;
   };
-  for (const d of diagnostics) {
+  for (const d of diagnostics.slice(0, MAX_FIXED_DIAGNOSTICS)) {
     if (d.source !== undefined && d.source !== 'isocheck') continue;
     const fix = (title: string, edits: TextEdit[]): void => {
       out.push({ title, kind: 'quickfix', diagnostics: [d], edit: { changes: { [uri]: edits } } });
@@ -43,17 +52,20 @@ export function codeActions(uri: string, text: string, diagnostics: readonly Dia
         // The key has an initial value already: change it, unless a read returns that one.
         let readsOld = false;
         for (let r = 0; r < h.opCount && !readsOld; r++) readsOld = h.opKind[r] === OP_READ && h.opKey[r] === k && h.opValue[r] === old;
-        const edit = readsOld ? null : replaceInit(text, h.names.keyName(k), histValue(h.names.valueText(h.opValue[o])));
+        const edit = readsOld ? null : replaceInit((tokens ??= tokensOf(text)), h.names.keyName(k), histValue(h.names.valueText(h.opValue[o])));
         if (edit) fix(`Change the initial value to ${binding}`, [edit]);
         break;
       }
+      // A level word and an expect line are on one line: a range over many is no diagnostic of the server's.
       case 'unknown-level': {
+        if (d.range.start.line !== d.range.end.line) break;
         const word = textIn(lines, d.range);
         const best = nearestLevel(word);
         if (best) fix(`Change to ${best}`, [{ range: d.range, newText: best }]);
         break;
       }
       case 'expectation-failed': {
+        if (d.range.start.line !== d.range.end.line) break;
         const span = textIn(lines, d.range);
         const flipped = span.replace(/\b(ok|violated|found|absent)\b/i, (w) => FLIP[w.toLowerCase()] ?? w);
         if (flipped !== span) fix('Update expect to what was found', [{ range: d.range, newText: flipped }]);
@@ -102,6 +114,8 @@ function addInit(lines: readonly string[], binding: string): TextEdit {
 
 /** The canonical level name whose name or alias is nearest to word (edit distance), or null if none is close. */
 export function nearestLevel(word: string): string | null {
+  // No name or alias is longer than LONGEST_LEVEL_NAME: a word this long is further from each than the bound below allows.
+  if (word.length > 2 * LONGEST_LEVEL_NAME + 2) return null;
   const w = word.toLowerCase();
   let best: string | null = null;
   let bestCost = Infinity;
@@ -113,6 +127,8 @@ export function nearestLevel(word: string): string | null {
   consider('SSER', 'SSER');
   return bestCost <= Math.max(2, Math.ceil(w.length / 2)) ? best : null;
 }
+
+const LONGEST_LEVEL_NAME = Math.max(...LEVELS.flatMap((l) => [l, ...levelRow(l).aliases]).map((n) => n.length));
 
 /** Levenshtein distance; the strings are level names, a few characters long. */
 function editDistance(a: string, b: string): number {
@@ -135,15 +151,24 @@ function writersOf(h: History, o: number): string[] {
   return [...found].sort((a, b) => (start ? start[a] - start[b] : a - b)).map((t) => h.names.txnName(t));
 }
 
+interface Tokens {
+  text: string;
+  tk: ReturnType<typeof tokenize>;
+  lines: LineIndex;
+}
+
+function tokensOf(text: string): Tokens {
+  return { text, tk: tokenize(text), lines: LineIndex.ofText(text) };
+}
+
 /**
  * Replaces the value of `key`'s binding on an `init` line (found by the language's tokens, so any
  * spelling and quoting of the key matches); null when there is none. keyName: as the model names
  * keys (JSON-quoted when not an identifier or integer).
  */
-function replaceInit(text: string, keyName: string, value: string): TextEdit | null {
+function replaceInit(tokens: Tokens, keyName: string, value: string): TextEdit | null {
   const key = keyName.startsWith('"') ? (JSON.parse(keyName) as string) : keyName;
-  const tk = tokenize(text);
-  const lines = LineIndex.ofText(text);
+  const { text, tk, lines } = tokens;
   const tokenText = (i: number): string => text.slice(tk.start[i], tk.end[i]);
   const lineOf = (i: number): number => lines.position(tk.start[i]).line;
   for (let i = 0; i < tk.count; i++) {
