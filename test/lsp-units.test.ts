@@ -12,6 +12,7 @@ import { completions, contextOf } from '../server/src/lsp/features/completion.ts
 import { FrameReader, FramingError, MAX_BODY_BYTES, MAX_HEADER_BYTES } from '../server/src/lsp/frame-reader.ts';
 import { md, ordinal } from '../server/src/lsp/features/text.ts';
 import { DebounceScheduler } from '../server/src/lsp/scheduler.ts';
+import { tunables } from '../server/src/lsp/context.ts';
 import { analysisKey, parseSettings } from '../server/src/lsp/settings.ts';
 import { marked } from './helpers/marked.ts';
 import { readPlume } from '../server/src/engine/readers/plume-reader.ts';
@@ -40,6 +41,15 @@ describe('settings', () => {
   test('the analysis key ignores checkOn', () => {
     assert.equal(analysisKey(parseSettings({ checkOn: 'save' })), analysisKey(parseSettings({})));
     assert.notEqual(analysisKey(parseSettings({ levels: ['RC'] })), analysisKey(parseSettings({})));
+  });
+});
+
+describe('tunables', () => {
+  test('timer lengths beyond what setTimeout takes are capped (3e9 ms fired after 1 ms and failed every analysis)', () => {
+    const o = tunables({ analysisTimeoutMs: 3e9, debounceMs: 1e12, configurationWaitMs: 2 ** 40, maxDiagnostics: 1e9 });
+    assert.deepEqual([o.analysisTimeoutMs, o.debounceMs, o.configurationWaitMs], [2 ** 31 - 1, 2 ** 31 - 1, 2 ** 31 - 1]);
+    assert.equal(o.maxDiagnostics, 1e9, 'counts are not timers');
+    assert.equal(tunables({ analysisTimeoutMs: -1 }).analysisTimeoutMs, 120_000);
   });
 });
 

@@ -27,15 +27,20 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   debounceMs: 150, maxDiagnostics: 1000, analysisTimeoutMs: 120_000, bigDocumentChars: 256 * 1024, maxGraphTransactions: 5000, configurationWaitMs: 5000,
 };
 
+/** The longest delay setTimeout takes: a longer one fires after 1 ms (with a warning on stderr). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export function tunables(raw: unknown): ServerOptions {
   const o = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
   const num = (k: keyof ServerOptions): number => {
     const v = o[k];
     return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : DEFAULT_OPTIONS[k];
   };
+  // Timer lengths are capped, not passed on: an analysisTimeoutMs of 3e9 ("never") failed every analysis after 1 ms.
+  const ms = (k: keyof ServerOptions): number => Math.min(num(k), MAX_TIMER_MS);
   return {
-    debounceMs: num('debounceMs'), maxDiagnostics: Math.max(1, num('maxDiagnostics')), analysisTimeoutMs: num('analysisTimeoutMs'),
-    bigDocumentChars: num('bigDocumentChars'), maxGraphTransactions: Math.max(1, num('maxGraphTransactions')), configurationWaitMs: num('configurationWaitMs'),
+    debounceMs: ms('debounceMs'), maxDiagnostics: Math.max(1, num('maxDiagnostics')), analysisTimeoutMs: ms('analysisTimeoutMs'),
+    bigDocumentChars: num('bigDocumentChars'), maxGraphTransactions: Math.max(1, num('maxGraphTransactions')), configurationWaitMs: ms('configurationWaitMs'),
   };
 }
 
