@@ -3,7 +3,10 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigurationRequest, InitializeRequest } from 'vscode-languageserver-protocol/node';
 import { ReportRequest, WitnessExportRequest } from '../server/src/protocol/messages.ts';
 import { CLI, ensureBuilt, LspClient, ROOT, SERVER } from './helpers/lsp-client.ts';
@@ -308,5 +311,30 @@ describe('the end of the input over stdio (isocheck lsp --stdio)', () => {
       assert.equal(await peer.exitsWithin(5000), 1, args.join(' '));
       assert.match(peer.stderr, /^isocheck: the language server could not write its output \(write EPIPE\); exiting\n$/, args.join(' '));
     }
+  });
+
+  test('--pipe=PATH with an = in the path: the server connects to that path (it was cut at the second =)', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'isocheck-pipe='));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'a=b.sock');
+    const server = createServer();
+    // Closed whatever happens: a server left listening would keep the test process alive.
+    t.after(() => server.close());
+    const connected = new Promise<Socket>((resolve) => server.on('connection', resolve));
+    server.listen(path);
+    const p = spawn(process.execPath, [SERVER, `--pipe=${path}`], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    t.after(() => p.kill());
+    let timer: NodeJS.Timeout | undefined;
+    const socket = await Promise.race([connected, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), 10_000)))]);
+    clearTimeout(timer);
+    assert.ok(socket, 'the server connected to the pipe it was given');
+    t.after(() => socket.destroy());
+    let got = '';
+    socket.on('data', (d: Buffer) => (got += d.toString()));
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
+    socket.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    for (let waited = 0; waited < 10_000 && !got.includes('"id":1'); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    assert.match(got, /"capabilities"/, 'initialize answered over the pipe');
   });
 });

@@ -64,3 +64,36 @@ session s2
 `;
   assert.deepEqual(cycle(text, 'CC'), ['T2 -co-> T1', 'T1 -so-> T2']);
 });
+
+test('completing the forced edges counts every writer it visits: a hot key written across many small components gives up within the budget', async () => {
+  const { parseHist } = await import('../server/src/engine/syntax/hist-parser.ts');
+  const { computeReadsFrom } = await import('../server/src/engine/model/reads-from.ts');
+  const { CheckContext } = await import('../server/src/engine/weak/level-check.ts');
+  const { completeForced } = await import('../server/src/engine/weak/complete-forced.ts');
+  // N fractured-read pairs A_i ↔ B_i (a two-transaction RA cycle each), all also writing the hot key x:
+  // 2N reads of x from cyclic writers, each with 2N cyclic writers of x to look at (the reviewer's case).
+  const N = 400;
+  let text = '';
+  for (let i = 0; i < N; i++) {
+    text += `session a${i}\n  A${i}: w(x, ${2 * i + 1}) w(k${i}, ${2 * i + 1})\nsession b${i}\n  B${i}: w(x, ${2 * i + 2}) w(k${i}, ${2 * i + 2})\n`;
+    text += `session r${i}\n  R${i}: r(x, ${2 * i + 1}) r(k${i}, ${2 * i + 2})\nsession s${i}\n  S${i}: r(x, ${2 * i + 2}) r(k${i}, ${2 * i + 1})\n`;
+  }
+  const h = parseHist(text).history;
+  const rf = computeReadsFrom(h);
+  const ctx = new CheckContext(h, rf);
+  // Components: {A_i, B_i} for each pair, every other transaction alone.
+  const comp = new Int32Array(h.txnCount).fill(-1);
+  const size = new Int32Array(h.txnCount + N);
+  let next = N;
+  for (let t = 1; t < h.txnCount; t++) {
+    const m = /^[AB](\d+)$/.exec(h.names.txnName(t));
+    comp[t] = m ? Number(m[1]) : next++;
+    size[comp[t]]++;
+  }
+  const run = (budget: number) => completeForced(h, rf, ctx.baseCsr, () => ctx.vectorClocks(), () => 'RA', comp, size, budget);
+  // 2N·2N = 640,000 writers visited: over a budget of 250,000 (was: only 2N same-component pairs counted).
+  assert.equal(run(250_000), null);
+  // With room for all of it, every pair's forced edges come back: A_i → B_i and B_i → A_i, once by
+  // R_i's reads and once by S_i's (an edge per justifying read).
+  assert.equal(run(10_000_000)?.length, 4 * N);
+});

@@ -36,7 +36,10 @@ export function startServer(argv: readonly string[]): void {
 /** The transport of `--node-ipc`, `--socket=N` / `--socket N` or `--pipe=P` / `--pipe P`; null for stdio. */
 function namedTransport(argv: readonly string[]): { reader: MessageReader; writer: MessageWriter } | null {
   for (const [i, a] of argv.entries()) {
-    const [flag, value = argv[i + 1]] = a.split('=', 2);
+    // Split at the first '=' only: a pipe's path may hold one (split('=', 2) would cut it there).
+    const eq = a.indexOf('=');
+    const flag = eq < 0 ? a : a.slice(0, eq);
+    const value = eq < 0 ? argv[i + 1] : a.slice(eq + 1);
     if (!TRANSPORT_FLAGS.includes(flag) || flag === '--stdio') continue;
     if (flag === '--node-ipc') return { reader: new IPCMessageReader(process), writer: new IPCMessageWriter(process) };
     const [reader, writer] = flag === '--socket' ? createServerSocketTransport(Number(value)) : createServerPipeTransport(value ?? '');

@@ -80,9 +80,11 @@ export function completeForced(h: History, rf: ReadsFrom, base: Csr, clocks: () 
       if (!cyclic(t1)) continue;
       const x = key[p];
       for (let i = keyStart[x]; i < keyStart[x + 1]; i++) {
+        // Every writer visited counts, the other components' too: a hot key's writers spread over
+        // many small components would otherwise be scanned once per read, uncounted (quadratic).
+        if (++work > budget) return null;
         const t2 = writers[i];
         if (t2 === t1 || t2 === t3 || comp[t2] !== comp[t1]) continue;
-        if (++work > budget) return null;
         const read = firstStamp[t2] === t3 ? firstRead[t2] : -1;
         // The premise as the edge's justification: t3's read from t2 (RC, RA), or so / happens-before.
         if (rule === 'RC') {
