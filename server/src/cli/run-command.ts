@@ -144,14 +144,17 @@ async function record(p: Parsed, io: Io, where: Pick<RunRequest, 'target' | 'set
 
   let workload: Workload | null = null;
   let interrupts = 0;
+  let written = false;
   const onSigint = (): void => {
     interrupts++;
     if (interrupts > 1) {
       // Nothing is assembled or removed now: say where the run so far is (without -o, a temporary directory never printed yet).
       const parts = `${where.outFile}.parts`;
-      io.err(existsSync(parts)
-        ? `isocheck: quit; what was recorded is in the journal ${parts}/ (cat ${parts}/* > history.hist joins it into a history)`
-        : 'isocheck: quit; nothing was recorded');
+      io.err(written
+        ? `isocheck: quit before the check; the history is written: ${where.outFile}`
+        : existsSync(parts)
+          ? `isocheck: quit; what was recorded is in the journal ${parts}/ (cat ${parts}/* > history.hist joins it into a history)`
+          : 'isocheck: quit; nothing was recorded');
       // Ended as Ctrl-C ends a process, by the signal's default action: process.exit() would
       // terminate the SQLite worker threads, and one waiting in SQLite's busy handler then aborts
       // Node with a native stack trace (FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal).
@@ -180,14 +183,20 @@ async function record(p: Parsed, io: Io, where: Pick<RunRequest, 'target' | 'set
           process.stderr.write(`\r  ${secs.toFixed(1)} s  ${done} txns  ${(done / Math.max(secs, 0.001)).toFixed(0)} txn/s  ${s.aborted} aborted  ${s.unknown} unknown   `);
         }, 250);
       },
-      onCheck: (n) => {
+      onCheck: async (n) => {
         if (ticker) clearInterval(ticker);
         ticker = null;
+        written = true;
+        beforeCheck();
+        // A Ctrl-C that came while the history was being written is caught but not yet handed to
+        // the listener; taken off now, the listener would never see it (the check would run to its
+        // end). Two turns of the event loop let it arrive (its I/O poll comes between them).
+        await new Promise<void>((r) => setImmediate(r));
+        await new Promise<void>((r) => setImmediate(r));
         // The history is written and the clients are gone; the check is one synchronous computation
         // during which no handler could run, so the listener would only hold Ctrl-C back until the
         // verdict. Without it Ctrl-C has its default effect: the process ends at once.
         process.off('SIGINT', onSigint);
-        beforeCheck();
         if (io.errIsTty) process.stderr.write(`\n  checking ${n} transactions… (Ctrl-C stops the check; the history is written: ${where.outFile})\n`);
       },
     });

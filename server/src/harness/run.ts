@@ -22,8 +22,8 @@ export interface RunRequest extends WorkloadOptions {
   levels?: readonly Level[];
   /** Called once the workload runs, with a way to stop it (Ctrl-C) and to read live counts. */
   onStart?: (w: Workload) => void;
-  /** Called when recording ends and the check begins (a long check should not look like a hang). */
-  onCheck?: (transactions: number) => void;
+  /** Called when recording ends and the check begins (a long check should not look like a hang); awaited. */
+  onCheck?: (transactions: number) => void | Promise<void>;
 }
 
 export interface RunResult {
@@ -105,7 +105,7 @@ export async function runHarness(r: RunRequest): Promise<RunResult> {
       throw e instanceof OutputError ? new OutputError(`${e.message}; the history itself is written: ${r.outFile}`) : e;
     }
   }
-  r.onCheck?.(recorder.txns.length);
+  await r.onCheck?.(recorder.txns.length);
   const c0 = Date.now();
   const analysis = analyzeHistText(text, { maxWitnesses: 1, levels: r.levels });
   return { stats, outFile: r.outFile, ednFile: r.ednFile, text, analysis, claims: r.setting.claims, elapsedMillis, checkMillis: Date.now() - c0 };
