@@ -178,6 +178,24 @@ describe('canonical ids (issue 9): session-order shuffles change nothing but sou
     }
   });
 
+  test('the outline is capped: sessions and transactions in text order up to the limit, and a cut session says so', () => {
+    let text = '';
+    for (const s of ['b', 'a', 'c']) {
+      text += `session ${s}\n`;
+      for (let i = 1; i <= 4; i++) text += `  ${s.toUpperCase()}${i}: w(x${s}, ${i})\n`;
+    }
+    const { snapshot } = buildSnapshot(text, { uri: 'file:///f.hist', levels: undefined, maxWitnesses: 1, docsBase: null, maxDiagnostics: 100 });
+    const m = new DocModel('file:///f.hist', 1, '', snapshot, false, text);
+    const outline = (max: number): string[] => documentSymbols(m, max).map((s) => `${s.name}: ${(s.children ?? []).map((c) => c.name).join(' ')} (${s.detail})`);
+    assert.deepEqual(outline(100), ['b: B1 B2 B3 B4 (4 transactions)', 'a: A1 A2 A3 A4 (4 transactions)', 'c: C1 C2 C3 C4 (4 transactions)']);
+    assert.deepEqual(outline(8), ['b: B1 B2 B3 B4 (4 transactions)', 'a: A1 A2 (4 transactions (2 in the outline, which shows 8 symbols at most))']);
+    // 8,000 transactions: the outline stays at the cap.
+    const big = toHistString(generateHistory({ ...DEFAULT_GEN_OPTIONS, seed: 3, sessions: 8, transactions: 8_000, keys: 500, store: 'causal' }));
+    const bm = new DocModel('file:///big.hist', 1, '', buildSnapshot(big, { uri: 'file:///big.hist', levels: ['RC'], maxWitnesses: 1, docsBase: null, maxDiagnostics: 100 }).snapshot, false, big);
+    const symbols = documentSymbols(bm);
+    assert.equal(symbols.reduce((n, s) => n + 1 + (s.children?.length ?? 0), 0), 5000);
+  });
+
   test('reads naming their writer (<- T) follow the writer to its new id', () => {
     const text = 'session z\n  B: r(x) <- A\nsession a\n  A: w(x, 1)\n';
     const h = parseHist(text).history;

@@ -6,16 +6,27 @@ import { sessionExtent, txnExtent } from '../../engine/queries.ts';
 import { outcomeWords } from '../../engine/export/layout.ts';
 import type { DocModel } from '../doc-model.ts';
 
-export function documentSymbols(m: DocModel): DocumentSymbol[] {
+/**
+ * At most this many symbols in an outline (sessions and transactions, in text order), as VS Code's
+ * JSON server caps its outline at 5,000 items: a million-operation history has 125,000
+ * transactions, whose outline was 55 MB of JSON per request and no use to read.
+ */
+export const MAX_OUTLINE_SYMBOLS = 5000;
+
+export function documentSymbols(m: DocModel, maxSymbols = MAX_OUTLINE_SYMBOLS): DocumentSymbol[] {
   const h = m.history;
   const r = m.ranges;
   const out: DocumentSymbol[] = [];
   // Session ids are canonical (by name): the outline follows the text instead.
   const starts = Array.from({ length: h.sessionCount }, (_, s) => sessionExtent(h, s).start);
   const byPosition = starts.map((_, s) => s).sort((a, b) => starts[a] - starts[b] || a - b);
+  let room = maxSymbols;
   for (const s of byPosition) {
+    if (room === 0) break;
+    room--;
     const children: DocumentSymbol[] = [];
-    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
+    const txns = h.sessionTxnStart[s + 1] - h.sessionTxnStart[s];
+    for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1] && room > 0; i++, room--) {
       const t = h.sessionTxns[i];
       const e = txnExtent(h, t);
       const status = outcomeWords({ aborted: h.txnAborted[t] === 1, unknown: h.txnUnknown?.[t] === 1, notRun: m.notRun?.[t] === 1 }).trim();
@@ -30,7 +41,8 @@ export function documentSymbols(m: DocModel): DocumentSymbol[] {
     const selStart = Math.max(e.start, Math.min(r.sessionStart[s], e.end));
     const selEnd = Math.max(selStart, Math.min(r.sessionEnd[s], e.end));
     out.push({
-      name: h.names.sessionName(s), detail: `${children.length} transaction${children.length === 1 ? '' : 's'}`, kind: SymbolKind.Namespace,
+      name: h.names.sessionName(s), kind: SymbolKind.Namespace,
+      detail: `${txns} transaction${txns === 1 ? '' : 's'}${children.length < txns ? ` (${children.length} in the outline, which shows ${maxSymbols} symbols at most)` : ''}`,
       range: m.lines.range(e.start, e.end), selectionRange: m.lines.range(selStart, selEnd), children,
     });
   }
