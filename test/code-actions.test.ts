@@ -1,11 +1,11 @@
 // Quick fixes over stdio: request the actions at a diagnostic, apply the edit, and the diagnostic is gone.
 
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CodeActionRequest, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { nearestLevel } from '../server/src/lsp/features/code-actions.ts';
-import { ensureBuilt, fileUri, LspClient } from './helpers/lsp-client.ts';
+import { ensureBuilt, fileUri, suiteClient } from './helpers/lsp-client.ts';
 
 before(() => ensureBuilt());
 
@@ -14,13 +14,7 @@ function apply(text: string, edits: readonly TextEdit[]): string {
 }
 
 describe('quick fixes', () => {
-  let c: LspClient;
-  before(async () => {
-    c = await LspClient.start({ settings: {} });
-  });
-  after(() => {
-    if (c.process.exitCode === null) c.kill();
-  });
+  const c = suiteClient({ settings: {} });
 
   /** Opens text, finds the diagnostic with code, returns the offered actions and the diagnostic. */
   async function actionsFor(name: string, text: string, code: string): Promise<{ uri: string; d: Diagnostic; actions: CodeAction[] }> {
@@ -136,13 +130,7 @@ describe('quick fixes', () => {
 });
 
 describe('quick fixes for every spelling', () => {
-  let c: LspClient;
-  before(async () => {
-    c = await LspClient.start({ settings: {} });
-  });
-  after(async () => {
-    await c.stop();
-  });
+  const c = suiteClient({ settings: {} });
 
   test('ambiguous read: writers spelled W( or write(, keys quoted, still found', async () => {
     const text = 'session s1\n  T1: W(x, 1)\n  T2: write("x", 1)\nsession s2\n  T3: r(x, 1)\n';

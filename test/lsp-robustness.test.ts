@@ -1,6 +1,6 @@
 // The server under random mutations of the examples: it must answer every request and never die or log a handler failure.
 
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import {
   ReferencesRequest, type Position,
 } from 'vscode-languageserver-protocol/node';
 import { AnalysisRequest } from '../server/src/protocol/messages.ts';
-import { ensureBuilt, fileUri, LspClient, ROOT } from './helpers/lsp-client.ts';
+import { ensureBuilt, fileUri, suiteClient, ROOT } from './helpers/lsp-client.ts';
 import { Rng } from '../server/src/engine/gen/generate.ts';
 
 const MUTATIONS = Number(process.env.ISOCHECK_LSP_MUTATIONS ?? 3000);
@@ -76,14 +76,8 @@ function randomPosition(text: string, r: () => number): Position {
 before(() => ensureBuilt());
 
 describe('robustness', () => {
-  let c: LspClient;
-  before(async () => {
-    // No debounce: every mutation is analysed, not just the last of a burst.
-    c = await LspClient.start({ settings: {}, initializationOptions: { debounceMs: 0 } });
-  });
-  after(async () => {
-    if (c.process.exitCode === null) await c.stop();
-  });
+  // No debounce: every mutation is analysed, not just the last of a burst.
+  const c = suiteClient({ settings: {}, initializationOptions: { debounceMs: 0 } });
 
   test(`${MUTATIONS} random mutations of the examples: every one analysed, every request answered`, async (t) => {
     const r = rng(SEED);

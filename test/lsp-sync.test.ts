@@ -1,6 +1,6 @@
 // How open documents follow the client's edits: after any edits ending in a text, the server holds that text and checks it as if freshly opened.
 
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { DocModel } from '../server/src/lsp/doc-model.ts';
 import { definitionAt } from '../server/src/lsp/features/navigation.ts';
 import { buildSnapshot } from '../server/src/lsp/snapshot.ts';
 import { SyncedDocument } from '../server/src/lsp/synced-document.ts';
-import { ensureBuilt, fileUri, LspClient, ROOT } from './helpers/lsp-client.ts';
+import { ensureBuilt, fileUri, suiteClient, ROOT } from './helpers/lsp-client.ts';
 
 type Pos = { line: number; character: number };
 
@@ -107,13 +107,7 @@ describe('the server\'s copy of a document', () => {
 before(() => ensureBuilt());
 
 describe('the server over edits', () => {
-  let c: LspClient;
-  before(async () => {
-    c = await LspClient.start({ settings: {}, initializationOptions: { debounceMs: 0 } });
-  });
-  after(async () => {
-    await c.stop();
-  });
+  const c = suiteClient({ settings: {}, initializationOptions: { debounceMs: 0 } });
 
   test('a change notification with a malformed change: refused whole; the next edit is checked on the text before it', async () => {
     const uri = fileUri('sync-malformed.hist');

@@ -1,6 +1,6 @@
 // The server's readers and workers: plume, dbcop and .txt documents, the graph JSON and witness export off the message loop, cancellable, capped.
 
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import { readHistory } from '../server/src/engine/readers/registry.ts';
 import { fileReport } from '../server/src/engine/report.ts';
 import { SEVERITY } from '../server/src/lsp/convert.ts';
 import { AnalysisRequest, WitnessExportRequest } from '../server/src/protocol/messages.ts';
-import { ensureBuilt, fileUri, LspClient, ROOT } from './helpers/lsp-client.ts';
+import { ensureBuilt, fileUri, LspClient, suiteClient, ROOT } from './helpers/lsp-client.ts';
 
 const PLUME = 'w(1,1,0,1)\nw(2,1,0,1)\nr(2,0,1,2)\nr(1,1,1,2)\nbad\n';
 const DBCOP = readFileSync(join(ROOT, 'test', 'fixtures', 'dbcop', 'write-skew.dbcop'), 'utf8');
@@ -22,14 +22,7 @@ const DBCOP = readFileSync(join(ROOT, 'test', 'fixtures', 'dbcop', 'write-skew.d
 before(() => ensureBuilt());
 
 describe('documents in other formats', () => {
-  let c: LspClient;
-  before(async () => {
-    c = await LspClient.start({ settings: {}, initializationOptions: { debounceMs: 0 } });
-  });
-  after(async () => {
-    assert.deepEqual(c.logs.filter((l) => /failed/.test(l)), [], 'no handler or analysis failed');
-    await c.stop();
-  });
+  const c = suiteClient({ settings: {}, initializationOptions: { debounceMs: 0 } }, { noFailures: true });
 
   const asCli = (name: string, text: string, format?: string): unknown[] => fileReport(name, analyzeSource(readHistory({ text }, { format, fileName: name }))).diagnostics
     .map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range }));
@@ -100,14 +93,7 @@ describe('documents in other formats', () => {
 });
 
 describe('graph JSON and witness export run in the workers', () => {
-  let c: LspClient;
-  before(async () => {
-    c = await LspClient.start({ settings: {}, initializationOptions: { debounceMs: 0, maxGraphTransactions: 4 } });
-  });
-  after(async () => {
-    assert.deepEqual(c.logs.filter((l) => /failed/.test(l)), [], 'no handler or analysis failed');
-    await c.stop();
-  });
+  const c = suiteClient({ settings: {}, initializationOptions: { debounceMs: 0, maxGraphTransactions: 4 } }, { noFailures: true });
 
   test('a history larger than the cap: every transaction listed, only the witnesses\' neighbourhood in full, flagged', async () => {
     const text = toHistString(generateHistory({ ...optionsForEvents(300, { store: 'read-committed', seed: 3 }), sessions: 3 }));

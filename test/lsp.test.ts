@@ -1,6 +1,6 @@
 // The language server over stdio, as an editor drives it: diagnostics, edits, hover, navigation, symbols, lenses, completion.
 
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import { generateHistory, optionsForEvents } from '../server/src/engine/gen/gene
 import { toHistString } from '../server/src/engine/gen/history-writers.ts';
 import { fileReport } from '../server/src/engine/report.ts';
 import { AnalysisRequest, ReportRequest, WitnessExportRequest } from '../server/src/protocol/messages.ts';
-import { CLI, ensureBuilt, fileUri, LspClient, ROOT } from './helpers/lsp-client.ts';
+import { CLI, ensureBuilt, fileUri, LspClient, suiteClient, ROOT } from './helpers/lsp-client.ts';
 
 const FRACTURED = [
   'level RA',
@@ -67,16 +67,9 @@ function hoverText(h: { contents: unknown } | null): string {
 before(() => ensureBuilt());
 
 describe('language server over stdio', () => {
-  let c: LspClient;
+  const c = suiteClient({ settings: {} });
   const uri = fileUri('test-fractured.hist');
   const problems = fileUri('test-problems.hist');
-
-  before(async () => {
-    c = await LspClient.start({ settings: {} });
-  });
-  after(() => {
-    if (c.process.exitCode === null) c.kill();
-  });
 
   test('diagnostics on open: code, range, severity, link, related information', async () => {
     await c.open(uri, FRACTURED);
@@ -342,14 +335,8 @@ describe('settings', () => {
 });
 
 describe('answers for the text the client shows', () => {
-  let c: LspClient;
-  before(async () => {
-    // Checking on save: an edit leaves the previous analysis in place, as a long re-analysis does.
-    c = await LspClient.start({ settings: { checkOn: 'save' } });
-  });
-  after(async () => {
-    await c.stop();
-  });
+  // Checking on save: an edit leaves the previous analysis in place, as a long re-analysis does.
+  const c = suiteClient({ settings: { checkOn: 'save' } });
   const STALE = 'session s2\n  T2: r(x, 1)\nsession s1\n  T1: w(x, 1)\n';
 
   test('before the re-analysis, definitions and hovers from the previous one point where the edits moved the text', async () => {
@@ -436,13 +423,7 @@ describe('answers for the text the client shows', () => {
 });
 
 describe('formats and requests the docs promise', () => {
-  let c: LspClient;
-  before(async () => {
-    c = await LspClient.start({ settings: {} });
-  });
-  after(async () => {
-    await c.stop();
-  });
+  const c = suiteClient({ settings: {} });
 
   test('a Jepsen .edn document is analysed, whatever its language id; a deps.edn is left alone', async () => {
     const uri = fileUri('test-jepsen.edn');

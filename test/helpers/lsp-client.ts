@@ -1,5 +1,7 @@
 // A minimal LSP client for tests and benchmarks: spawns the bundled server over stdio and waits for what it publishes.
 
+import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
 import { spawn, execSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -181,4 +183,29 @@ export class LspClient {
     this.connection.dispose();
     this.process.kill();
   }
+}
+
+/**
+ * One server for the tests of a `describe` block (call it in the block): started before them, stopped
+ * after them unless it already exited; with `noFailures`, its log must show no failed handler or
+ * analysis by then. The value stands for the client once started (a proxy: the tests read it as
+ * the client itself, though it exists only when their `before` has run).
+ */
+export function suiteClient(options: StartOptions, check: { noFailures?: boolean } = {}): LspClient {
+  let client: LspClient | null = null;
+  before(async () => {
+    client = await LspClient.start(options);
+  });
+  after(async () => {
+    if (!client) return;
+    if (check.noFailures) assert.deepEqual(client.logs.filter((l) => /failed/.test(l)), [], 'no handler or analysis failed');
+    await client.stop();
+  });
+  return new Proxy({} as LspClient, {
+    get(_, property) {
+      if (!client) throw new Error('suiteClient: the server is used before its describe block started it');
+      const value: unknown = Reflect.get(client, property, client);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(client) : value;
+    },
+  });
 }
