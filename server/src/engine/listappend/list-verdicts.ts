@@ -4,7 +4,7 @@ import { finding, type Finding } from '../model/diagnostics.ts';
 import type { History } from '../model/history.ts';
 import type { AnomalyExpectation, Directives } from '../syntax/hist-parser.ts';
 import type { Witness } from '../witness/witness.ts';
-import { anomalyRow, type ListLevel } from './anomaly-table.ts';
+import type { ListLevel } from './anomaly-table.ts';
 import { levelsBroken, reportedCodes, type ListAnalysis, type ListAnomaly } from './list-analysis.ts';
 import { listLevelId } from './list-levels.ts';
 import { levelById, levelRow, weakerOrEqual } from '../levels/levels.ts';
@@ -17,7 +17,8 @@ export function listWitness(list: ListAnalysis, level: ListLevel): Witness {
   if (bad) return { anomaly: bad.code, edges: [], message: bad.message, span: bad.span };
   // The first anomaly that breaks the level by the table, else any cycle: under the commit-order
   // axioms a weak level can fail on a cycle Adya would allow (a read observed part of a transaction).
-  const a = list.anomalies.find((x) => anomalyRow(x.code).violates.includes(level)) ?? list.anomalies.find((x) => x.cycle.length > 0);
+  // A reread after the transaction's own appends breaks no level (levelsBroken): it never explains one.
+  const a = list.anomalies.find((x) => levelsBroken(x).includes(level)) ?? list.anomalies.find((x) => x.cycle.length > 0);
   if (a) {
     return {
       anomaly: a.code, message: a.message, span: a.span,
