@@ -62,6 +62,13 @@ usage: isocheck lsp [--stdio]                (the language server, for editors: 
 usage: isocheck --version
 `;
 
+/** `lsp --help`: the server's transports (without this the server started and waited for LSP messages). */
+const LSP_HELP = `usage: isocheck lsp [--stdio | --node-ipc | --socket=PORT | --pipe=PATH]
+  Runs the IsoCheck language server, the one the VS Code extension starts, for any editor with an
+  LSP client (Neovim, Helix, Emacs…: docs/editors.md). Without a flag it talks over standard input
+  and output, as --stdio does.
+`;
+
 /** `check --help` and `convert --help`: their options are the main help's (the other commands have their own). */
 function asksHelp(args: readonly string[]): boolean {
   return args.includes('--help') || args.includes('-h');
@@ -95,6 +102,10 @@ function main(argv: readonly string[]): number | Promise<number> {
     case 'convert':
       return asksHelp(rest) ? help(io) : runConvert(rest, io);
     case 'lsp':
+      if (asksHelp(rest)) {
+        io.out(LSP_HELP);
+        return 0;
+      }
       // Loaded on demand, so that `check` does not pay for the LSP libraries. The server runs until
       // the client sends exit (or closes stdin), then ends the process itself. Its output is the
       // protocol: a client that closes it is gone without `shutdown`, which the server's transport
