@@ -2,9 +2,9 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { generateHistory, type GeneratedHistory, type StoreKind } from '../server/src/engine/gen/generate.ts';
+import { generateHistory, optionsForEvents, type GeneratedHistory, type StoreKind } from '../server/src/engine/gen/generate.ts';
 import { toHistString } from '../server/src/engine/gen/history-writers.ts';
-import type { Level } from '../server/src/engine/levels/levels.ts';
+import { LEVELS, type Level } from '../server/src/engine/levels/levels.ts';
 import { computeReadsFrom } from '../server/src/engine/model/reads-from.ts';
 import { checkStrong, DEFAULT_STRONG_BUDGET, EVENT_CLOCK_ENTRIES } from '../server/src/engine/strong/strong-check.ts';
 import { verifyOrder } from '../server/src/engine/strong/verify-order.ts';
@@ -12,6 +12,7 @@ import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
 import { CheckContext } from '../server/src/engine/weak/level-check.ts';
 import { injectLostUpdate } from './helpers/inject.ts';
 import { analyzeHistText } from '../server/src/engine/analyze.ts';
+import { exportWitnessOfText } from '../server/src/engine/export/witness-of-text.ts';
 
 /** A budget no machine load can exhaust here: the verdicts below must not depend on time. */
 const BUDGET = { ...DEFAULT_STRONG_BUDGET, millis: 600_000 };
@@ -98,4 +99,24 @@ test('SI checked alone: its violation is shrunk against PSI (the levels table\'s
   assert.ok(siTxns.length >= 2 && siTxns.length <= 6, si.witness!.message);
   assert.deepEqual(siTxns, named(psi.witness!.message), `${si.witness!.message}\n${psi.witness!.message}`);
   assert.match(si.witness!.message, /satisfies SI|satisfy SI/);
+});
+
+test('PSI above its own search\'s size: decided on the small part of the history that violates SI or SER, whatever levels are asked', () => {
+  // Causal-store histories of ~5,000 transactions (PSI's own search stops at 4,000): CC holds, SI
+  // and SER do not, and the part a stronger level's witness keeps violates PSI too. A violation of
+  // a sub-history is one of the history (dropping transactions and reads only removes constraints).
+  for (const [seed, keys, from] of [[2, 6000, 'SI'], [1, 2000, 'SER']] as const) {
+    const text = toHistString(generateHistory(optionsForEvents(40_000, { store: 'causal', sessions: 16, keys, seed })));
+    for (const levels of [['PSI'], LEVELS] as Level[][]) {
+      const v = analyzeHistText(text, { levels, strongMillis: BUDGET.millis }).levels.find((l) => l.level === 'PSI');
+      assert.equal(v?.consistent, false, `seed ${seed}, levels ${levels.join(',')}: ${v?.note}`);
+      assert.match(v?.note ?? '', new RegExp(`^decided on the part of the history that violates ${from} \\(\\d+ transactions\\)`));
+    }
+    // The witness written out is a small history that violates PSI on its own.
+    const out = exportWitnessOfText(text, { file: 'causal.hist', level: 'PSI', format: 'hist' }, BUDGET.millis);
+    assert.ok(out.ok, out.ok ? '' : out.message);
+    const part = analyzeHistText(out.text, { levels: ['PSI'] });
+    assert.ok(part.history.txnCount - 1 <= 20, `${part.history.txnCount - 1} transactions`);
+    assert.equal(part.levels.find((l) => l.level === 'PSI')?.consistent, false);
+  }
 });

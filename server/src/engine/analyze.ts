@@ -48,6 +48,8 @@ export interface Analysis {
   expectations: Expectation[];
   /** The history as written when `history` (what was checked) is less of it, for editors; else null. */
   written: WrittenHistory | null;
+  /** Per strong level found violated, the smallest part of the history found that violates it (LevelVerdicts.violatingParts). */
+  violatingParts: ReadonlyMap<Level, { h: History; rf: ReadsFrom }>;
 }
 
 export interface AnalyzeOptions {
@@ -187,6 +189,7 @@ export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): An
   return {
     history: h, lines: src.lines, readsFrom: read.rf, title: d?.title ?? null, levels, mixed: mixed?.verdict ?? null,
     findings, forced: verdicts.forced, mixedLevels: mixed?.levels ?? null, partial: read.partial, list, expectations, written: read.written,
+    violatingParts: verdicts.violatingParts(),
   };
 }
 
@@ -223,5 +226,6 @@ function nothingRead(src: ReadSource, read: ReadStage, findings: Finding[], opti
     mixed: d && (d.level || src.hasTags) ? undecided('mixed', reason) : null,
     findings, forced: new Map(), mixedLevels: null, partial: true, list: null,
     expectations: (d?.expects ?? []).map((e) => ({ level: e.level, ok: e.ok, span: e.span, consistent: null })), written: read.written,
+    violatingParts: new Map(),
   };
 }

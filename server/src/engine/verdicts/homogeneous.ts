@@ -6,7 +6,8 @@ import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongBudget, type StrongResul
 import { checkCycles, forcedEdges, MAX_CLOCK_ENTRIES } from '../weak/level-check.ts';
 import { nonRepeatableCycles } from '../weak/non-repeatable.ts';
 import { explainStrong, liftWitness, ranksBefore, wholeHistoryCycle } from '../witness/strong-witness.ts';
-import { levelOfTarget, minimizeWitness, type Target } from '../witness/violation.ts';
+import { levelOfTarget, minimizeWitness, violates, type Minimized, type Target } from '../witness/violation.ts';
+import { composeOrigin } from '../model/restrict.ts';
 import type { Witness } from '../witness/witness.ts';
 import type { Checks } from './checks.ts';
 import { decided, implied, pending, undecided, type Verdict } from './verdict.ts';
@@ -41,6 +42,8 @@ export class LevelVerdicts {
   private readonly weak = new Map<Rule, Verdict>();
   private readonly strong = new Map<Level, Verdict>();
   private readonly searches = new Map<Level, StrongResult>();
+  /** The minimal violating sub-history of each homogeneous level shrunk so far (shared by its witness and partVerdict). */
+  private readonly parts = new Map<Level, Minimized>();
 
   constructor(readonly checks: Checks, private readonly options: VerdictOptions) {
     this.strongBudget = { ...DEFAULT_STRONG_BUDGET, millis: options.strongMillis ?? DEFAULT_STRONG_BUDGET.millis, stop: options.stop };
@@ -56,8 +59,46 @@ export class LevelVerdicts {
     if (v) return v;
     if (this.options.deferStrong) return pending(level);
     v = this.shortcut(level) ?? this.witnessFromWeaker(level) ?? this.strongVerdict(level, this.search(level), { level });
+    if (v.consistent === null && v.basis.kind === 'undecided') v = this.partVerdict(level) ?? v;
     this.strong.set(level, v);
     return v;
+  }
+
+  /**
+   * `level` undecided by its own search (PSI's above 4,000 transactions, or out of budget) while a
+   * stronger level it consults first (the table's decideFirst) was found violated: the small part
+   * that violates the stronger level is checked at `level`. A violation there is one of the whole
+   * history (a sub-history keeps fewer constraints), so `level` is violated, its witness shrunk
+   * from that part. A causal store's history of 10,000 transactions: SI's lost update (a part of 15
+   * transactions) decides PSI, which was `?`. Null when no such part violates `level`. Only the
+   * stronger levels' own searches are used, each run once whatever asked first: the verdict does
+   * not depend on the order in which levels are evaluated.
+   */
+  private partVerdict(level: Level): Verdict | null {
+    for (const stronger of levelRow(level).decideFirst) {
+      if (stronger === level || !weakerOrEqual(level, stronger) || this.search(stronger).kind !== 'violated') continue;
+      const part = this.part({ level: stronger });
+      if (part.stopped || !violates(part.h, part.rf, { level })) continue;
+      const min = minimizeWitness(part.h, part.rf, { level }, { work: this.options.witnessWork ?? WITNESS_WORK, stop: this.options.stop });
+      if (min.stopped) return null;
+      const origin = composeOrigin(part, min);
+      // The export's minimisation starts from it (witness-export.ts), not from the whole history.
+      this.parts.set(level, { ...min, ...origin });
+      const w = liftWitness(explainStrong(level, min.h, min.rf, levelOfTarget(min.h, { level }), MAX_ORDERS_EXPLAINED), origin);
+      return decided(level, false, w, `decided on the part of the history that violates ${stronger} (${part.h.txnCount - 1} transactions): it violates ${level} too`);
+    }
+    return null;
+  }
+
+  /** The smallest sub-history found that violates `shrinkAs` (the witness minimiser), kept per homogeneous level. */
+  private part(shrinkAs: Target): Minimized {
+    const known = shrinkAs.level === 'mixed' ? undefined : this.parts.get(shrinkAs.level);
+    if (known) return known;
+    const { h, rf } = this.checks;
+    // Shrinking re-checks many sub-histories, each within a small search budget, all within a work budget.
+    const min = minimizeWitness(h, rf, shrinkAs, { work: this.options.witnessWork ?? WITNESS_WORK, stop: this.options.stop });
+    if (shrinkAs.level !== 'mixed' && !min.stopped) this.parts.set(shrinkAs.level, min);
+    return min;
   }
 
   /**
@@ -180,8 +221,7 @@ export class LevelVerdicts {
     if (r.kind === 'consistent') return decided(name, true, null, undefined, r.order);
     if (r.kind === 'unknown') return undecided(name, `${name === 'mixed' ? 'the mixed verdict' : name} could not be decided: ${r.reason}`);
     const { h, rf } = this.checks;
-    // Shrinking re-checks many sub-histories, each within a small search budget, all within a work budget.
-    const min = minimizeWitness(h, rf, shrinkAs, { work: this.options.witnessWork ?? WITNESS_WORK, stop: this.options.stop });
+    const min = this.part(shrinkAs);
     if (min.stopped) return undecided(name, 'not decided: the analysis was stopped');
     // Explained on the sub-history, reported with the ids of the file's transactions and operations.
     const w = liftWitness(explainStrong(name, min.h, min.rf, levelOfTarget(min.h, target), MAX_ORDERS_EXPLAINED), min);
@@ -189,6 +229,14 @@ export class LevelVerdicts {
     const whole = wholeHistoryCycle(name, h, rf, levelOfTarget(h, target));
     if (whole && (w.edges.length === 0 || ranksBefore(whole.edges, w.edges))) return decided(name, false, whole);
     return decided(name, false, w);
+  }
+
+  /**
+   * The smallest part of the history found violating each strong level whose witness was shrunk
+   * (its ids the part's own; names and spans the history's): where a witness export starts.
+   */
+  violatingParts(): ReadonlyMap<Level, Minimized> {
+    return this.parts;
   }
 
   /** Whether the CC vector clocks could be built (false: CC-based checks are undecided). */
