@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { analyzeHistText, type Analysis, type Verdict } from '../server/src/engine/analyze.ts';
 import { anomalyRow, parseAnomaly } from '../server/src/engine/listappend/anomaly-table.ts';
 import { listOf } from '../server/src/engine/listappend/infer.ts';
+import { levelsBroken } from '../server/src/engine/listappend/list-analysis.ts';
 import { LK_RW, LK_SO, LK_WR, LK_WW } from '../server/src/engine/listappend/infer.ts';
 import { LEVELS, levelRow, weakerOrEqual, type Level } from '../server/src/engine/levels/levels.ts';
 import { OP_APPEND, OP_LIST_READ } from '../server/src/engine/model/history.ts';
@@ -52,7 +53,8 @@ function witnessProblems(a: Analysis, label: string): string[] {
     }
     return false;
   };
-  const brokenBy = (l: Level): string[] => list.anomalies.filter((x) => anomalyRow(x.code).violates.includes(l)).map((x) => x.code);
+  // A reread after the transaction's own appends is reported but breaks no level (levelsBroken): never a level's witness.
+  const brokenBy = (l: Level): string[] => list.anomalies.filter((x) => (levelsBroken(x) as readonly string[]).includes(l)).map((x) => x.code);
   for (const v of [...a.levels, ...(a.mixed ? [a.mixed] : [])]) {
     if (v.consistent !== false || !v.witness) continue;
     const w = v.witness;
