@@ -38,16 +38,19 @@ export function readJepsenJson(text: string): JepsenFile {
   const asm = new JepsenAssembler((text.length / 30) | 0, looksListAppend(text), 'json');
   let pos = 0;
   let lineNo = 0;
+  let lf = text.indexOf('\n');
+  let cr = text.indexOf('\r');
   while (pos <= text.length) {
     starts.push(pos);
     lineNo++;
-    let nl = text.indexOf('\n', pos);
-    if (nl < 0) nl = text.length;
+    // A line ends at \n, \r\n or a lone \r, as editors count lines: a CR-only file is not one
+    // line whose errors' ranges run past the lines shown. (JSON strings hold no raw \r.)
+    if (lf >= 0 && lf < pos) lf = text.indexOf('\n', pos);
+    if (cr >= 0 && cr < pos) cr = text.indexOf('\r', pos);
+    const nl = lf < 0 ? (cr < 0 ? text.length : cr) : cr < 0 ? lf : Math.min(lf, cr);
     const line = text.slice(pos, nl).trim();
     const start = pos;
-    pos = nl + 1;
-    // A CRLF line ends before its \r: a range past it would point into the next line.
-    if (nl > start && text.charCodeAt(nl - 1) === 13) nl--;
+    pos = text.charCodeAt(nl) === 13 && text.charCodeAt(nl + 1) === 10 ? nl + 2 : nl + 1;
     if (line.length === 0 || line === '[' || line === ']') continue;
     const json = line.endsWith(',') ? line.slice(0, -1) : line;
     try {

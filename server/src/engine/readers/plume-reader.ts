@@ -2,8 +2,8 @@
 
 import { finding, type Finding } from '../model/diagnostics.ts';
 import { HistoryBuilder, INIT_VALUE, OP_READ, OP_WRITE, type History } from '../model/history.ts';
-import { Int32Vec } from '../util/int-vec.ts';
-import { LineIndex } from '../syntax/line-index.ts';
+import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
+import { LineIndex, utf8Sequences } from '../syntax/line-index.ts';
 import { DIRECT_LIMIT, IntTable } from '../util/int-table.ts';
 
 export interface PlumeFile {
@@ -25,6 +25,11 @@ export interface PlumeOptions {
    * initial write (PolySI and IsoVista files write 0 explicitly).
    */
   init?: 'zero' | 'none';
+  /**
+   * Whether the bytes are the file's UTF-8 (default), whose multi-byte sequences columns count as
+   * one or two UTF-16 code units; false: bytesOf a text, one byte per code unit already.
+   */
+  utf8?: boolean;
 }
 
 /** Decimal texts of the rare numbers above 2^31−1, interned to dense ids (the hot path stays on int32). */
@@ -167,6 +172,10 @@ function lastCertainLineStart(bytes: Uint8Array): number {
  */
 export class PlumeReader {
   private readonly zeroIsInit: boolean;
+  private readonly utf8: boolean;
+  /** The multi-byte UTF-8 sequences of the lines read (utf8Sequences, file offsets): a line with any is an error's, shown in code units. */
+  private readonly wideAt = new Int32Vec();
+  private readonly wideExtra = new Uint8Vec();
   private readonly bigKeys = new TextIds();
   private readonly bigValues = new TextIds();
   private readonly bigSessions = new TextIds();
@@ -195,6 +204,7 @@ export class PlumeReader {
   /** sizeHint: the file's length if known, to size the buffers once (a plume line is about 20 bytes). */
   constructor(options: PlumeOptions = {}, sizeHint = 0) {
     this.zeroIsInit = options.init !== 'none';
+    this.utf8 = options.utf8 !== false;
     const lineEstimate = (sizeHint / 18) | 0;
     this.builder = new HistoryBuilder(true, lineEstimate);
     this.sessions = new DenseIds(lineEstimate);
@@ -231,6 +241,14 @@ export class PlumeReader {
     let i = base === 0 && n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
     if (base === 0 && n < 3 && !final) return 0; // too little to tell whether a byte order mark starts the file
     const { builder, sessions, keys, txnOf, txnSessionOf, strict, lineStarts, bigStart, bigEnd, bigText, zeroIsInit } = this;
+    // Lines end where `to` is: no sequence is cut, and none is counted twice when the rest comes again.
+    const wide = this.utf8 ? utf8Sequences(bytes.subarray(0, to), base === 0) : null;
+    if (wide) {
+      for (let w = 0; w < wide.at.length; w++) {
+        this.wideAt.push(base + wide.at[w]);
+        this.wideExtra.push(wide.extra[w]);
+      }
+    }
     let { lastTxnId, lastTxn, lastSession } = this;
     while (i < to) {
       const lineStart = i;
@@ -384,7 +402,8 @@ export class PlumeReader {
     );
     if (this.size === 0 || this.endsWithBreak) lineStarts.push(this.size); // the empty last line
     // A view, not a copy: the copy of a 4M-line file's starts cost 8 ms and 16 MB at its peak.
-    return { history, findings, lines: LineIndex.ofLineStarts(lineStarts.data.subarray(0, lineStarts.length)) };
+    const wide = this.wideAt.length > 0 ? { at: this.wideAt.toArray(), extra: this.wideExtra.toArray() } : null;
+    return { history, findings, lines: LineIndex.ofLineStarts(lineStarts.data.subarray(0, lineStarts.length), wide) };
   }
 }
 

@@ -21,9 +21,12 @@ export interface Utf8Sequences {
 /**
  * Utf8Sequences of bytes, or null when they are all ASCII (the usual Jepsen history: checked four
  * bytes at a time, ~20 ms for 70 MB). A 2-byte sequence is 1 code unit (1 extra byte), 3 bytes 1
- * unit (2 extra), 4 bytes a surrogate pair (2 extra).
+ * unit (2 extra), 4 bytes a surrogate pair (2 extra). Bytes that are not UTF-8 count as the
+ * decoder (TextDecoder, WHATWG) shows them, one U+FFFD per maximal invalid subpart: counted as
+ * well-formed sequences, a lone lead byte (0xef before ASCII, 0xff) made columns run backwards.
+ * `fileStart`: the bytes open the file, whose byte order mark the decoder drops (3 bytes, no unit).
  */
-export function utf8Sequences(bytes: Uint8Array): Utf8Sequences | null {
+export function utf8Sequences(bytes: Uint8Array, fileStart = true): Utf8Sequences | null {
   const n = bytes.length;
   let i = 0;
   const head = Math.min(n, (4 - (bytes.byteOffset & 3)) & 3);
@@ -39,13 +42,37 @@ export function utf8Sequences(bytes: Uint8Array): Utf8Sequences | null {
   }
   const at: number[] = [];
   const extra: number[] = [];
-  for (i = 0; i < n; i++) {
-    const b = bytes[i];
-    if (b < 0xc0) continue;
-    at.push(i);
-    extra.push(b >= 0xe0 ? 2 : 1); // 3 bytes: one code unit; 4 bytes: two
+  i = 0;
+  if (fileStart && n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    at.push(0);
+    extra.push(3);
+    i = 3;
   }
-  return { at: Int32Array.from(at), extra: Uint8Array.from(extra) };
+  while (i < n) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    // The continuation bytes a lead byte needs, and the range of its first one (no overlong forms, surrogates or > U+10FFFF).
+    const need = b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : 0;
+    let lo = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;
+    let hi = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
+    let len = 1;
+    while (len <= need && i + len < n && bytes[i + len] >= lo && bytes[i + len] <= hi) {
+      len++;
+      lo = 0x80;
+      hi = 0xbf;
+    }
+    // A whole 4-byte sequence is a surrogate pair; anything else (a sequence, or an invalid subpart as U+FFFD) one unit.
+    const units = need === 3 && len === 4 ? 2 : 1;
+    if (len > units) {
+      at.push(i);
+      extra.push(len - units);
+    }
+    i += len;
+  }
+  return at.length === 0 ? null : { at: Int32Array.from(at), extra: Uint8Array.from(extra) };
 }
 
 export class LineIndex {
@@ -89,11 +116,15 @@ export class LineIndex {
     return { line: lo, character: Math.max(0, offset - starts[lo] - (this.wide ? this.extraBytes(starts[lo], offset) : 0)) };
   }
 
-  /** Bytes in [from, to) beyond the UTF-16 code units they encode. */
+  /**
+   * Bytes in [from, to) beyond the UTF-16 code units they encode. A sequence `to` cuts (a span a
+   * reader ended one byte into `→`) counts only up to `to`: columns never run backwards, so a
+   * range's end is never before its start.
+   */
   private extraBytes(from: number, to: number): number {
     const { at, extra } = this.wide as Utf8Sequences;
     let sum = 0;
-    for (let i = lowerBound(at, from); i < at.length && at[i] < to; i++) sum += extra[i];
+    for (let i = lowerBound(at, from); i < at.length && at[i] < to; i++) sum += Math.min(extra[i], to - at[i]);
     return sum;
   }
 
@@ -108,6 +139,28 @@ export class LineIndex {
     const line = Math.min(Math.max(p.line, 0), starts.length - 1);
     const at = starts[line] + Math.max(0, p.character);
     return line + 1 < starts.length ? Math.min(at, starts[line + 1] - 1) : at;
+  }
+}
+
+/**
+ * Where lines start in bytes after the first (pushed to `into`): `\n`, `\r\n` and a lone `\r`
+ * each end a line, as in textLineStarts and LSP; readers of bytes that counted `\n` only put a
+ * CR-only file on one line, and ranges past the ends of the lines an editor shows. Native searches
+ * only: a file without `\r` costs one more scan.
+ */
+export function pushByteLineStarts(bytes: Uint8Array, into: { push(v: number): void }): void {
+  let lf = bytes.indexOf(10);
+  let cr = bytes.indexOf(13);
+  while (lf >= 0 || cr >= 0) {
+    if (cr >= 0 && (lf < 0 || cr < lf)) {
+      const end = bytes[cr + 1] === 10 ? cr + 1 : cr;
+      into.push(end + 1);
+      if (end !== cr) lf = bytes.indexOf(10, end + 1);
+      cr = bytes.indexOf(13, end + 1);
+    } else {
+      into.push(lf + 1);
+      lf = bytes.indexOf(10, lf + 1);
+    }
   }
 }
 
