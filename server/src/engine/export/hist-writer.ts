@@ -142,6 +142,10 @@ export function identifiers(names: string[], prefix: string): string[] {
     used.add(n.toLowerCase());
     return n;
   });
+  // Per base name, the first suffix not yet tried: names only ever become used, so the search for
+  // the next one resumes there. Restarting at 2 made n copies of one name quadratic (20,000
+  // transactions named `a`: 13 s to convert a 60 KB file).
+  const nextSuffix = new Map<string, number>();
   return names.map((n, i) => {
     const kept = out[i];
     if (kept !== null) return kept;
@@ -149,7 +153,9 @@ export function identifiers(names: string[], prefix: string): string[] {
     if (!/^[A-Za-z_]/.test(id)) id = `${prefix}${id}`;
     if (id === prefix) id = `${prefix}${i}`;
     let unique = id;
-    for (let k = 2; used.has(unique.toLowerCase()); k++) unique = `${id}_${k}`;
+    let k = nextSuffix.get(id.toLowerCase()) ?? 2;
+    for (; used.has(unique.toLowerCase()); k++) unique = `${id}_${k}`;
+    nextSuffix.set(id.toLowerCase(), k);
     used.add(unique.toLowerCase());
     return unique;
   });
