@@ -70,7 +70,7 @@ function headerLines(h: History, title: string, d: Directives | null, names: Nam
   for (const e of d?.expects ?? []) lines.push(`expect ${e.level} ${e.ok ? 'ok' : 'violated'}`);
   for (const e of d?.anomalyExpects ?? []) lines.push(`expect ${e.anomaly} ${e.found ? 'found' : 'absent'}`);
   const inits = [...h.initValues].map(([k, v]): [number, string] => [k, names.values.of(v)]);
-  inits.push(...names.initLiteral);
+  for (const x of names.initLiteral) inits.push(x); // one per key: too many to spread as arguments
   inits.sort((a, b) => a[0] - b[0]);
   for (const [k, literal] of inits) lines.push(`init ${names.keys[k]} = ${literal}`);
   return lines;

@@ -33,11 +33,14 @@ export function writeWitnessDot(a: AnalysisResult, level: string, w: WitnessJson
       const lines = [name(t) + (tx?.level ? ` [${tx.level}]` : '') + (tx ? outcomeWords(tx) : ''), ...(tx?.ops ?? [])];
       return `    t${t} [label=${dotString(lines.join('\n'))}${tx?.aborted || tx?.notRun ? ', style="rounded,dashed"' : ''}];`;
     });
+    // Pushed one by one: a session may hold 200,000 witness transactions, too many to spread as arguments.
     if (s < 0) {
-      out.push(...nodes.map((n) => n.slice(2)));
+      for (const n of nodes) out.push(n.slice(2));
       continue;
     }
-    out.push(`  subgraph cluster_s${s} {`, `    label=${dotString(`session ${a.sessions[s]?.name ?? s}`)}; style=dotted;`, ...nodes, '  }');
+    out.push(`  subgraph cluster_s${s} {`, `    label=${dotString(`session ${a.sessions[s]?.name ?? s}`)}; style=dotted;`);
+    for (const n of nodes) out.push(n);
+    out.push('  }');
   }
   for (const e of w.cycle) {
     const kind = isRealTimeEdge(e) ? 'rt' : e.kind;

@@ -617,7 +617,7 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
   for (const t of txns) {
     const b = nodes[index.get(t.id)!];
     const head = b.bottom ? 16 : textCells(boxHeader(b));
-    const ops = Math.max(0, ...b.ops.map((op) => Math.min(OP_CHARS, textCells(op))));
+    const ops = b.ops.reduce((m, op) => Math.max(m, Math.min(OP_CHARS, textCells(op))), 0); // folded: a transaction may have 200,000 operations
     colW[col[t.id]] = Math.min(BOX_W, Math.max(colW[col[t.id]], Math.ceil(Math.max(head * HEAD_CHAR_W, ops * CHAR_W) + 14)));
   }
   const laneX = new Float64Array(columns);
@@ -683,10 +683,11 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
   let focus: Layout['focus'] = null;
   const story = nodes.filter((b) => b.witness);
   if (story.length > 0) {
-    const x0 = Math.min(...story.map((b) => b.x));
-    const y0 = Math.min(...story.map((b) => b.y));
-    const x1 = Math.max(...story.map((b) => b.x + b.w));
-    const y1 = Math.max(...story.map((b) => b.y + b.h));
+    // Folded, not spread: a witness of 200,000 transactions is more arguments than the stack holds.
+    const x0 = story.reduce((m, b) => Math.min(m, b.x), Infinity);
+    const y0 = story.reduce((m, b) => Math.min(m, b.y), Infinity);
+    const x1 = story.reduce((m, b) => Math.max(m, b.x + b.w), -Infinity);
+    const y1 = story.reduce((m, b) => Math.max(m, b.y + b.h), -Infinity);
     focus = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
   }
   return { width: r1(width), height: r1(Math.max(height, MARGIN * 2 + LANE_TITLE_H + 40)), lanes, nodes, edges, level: o.level, verdict, witness, title: a.title, focus };

@@ -58,7 +58,7 @@ export function renderSvg(l: Layout, p: Palette = LIGHT_PALETTE, sentences: stri
   const lines = sentences.map((s, i) => `${i + 1}. ${s}`);
   const shown = lines.map((s) => clipCells(s, CAPTION_CHARS));
   const captionH = sentences.length > 0 ? 24 + sentences.length * 16 : 0;
-  const width = Math.max(l.width, sentences.length > 0 ? MARGIN * 2 + Math.max(...shown.map(textCells)) * CAPTION_CHAR_W + 24 : 0);
+  const width = Math.max(l.width, sentences.length > 0 ? MARGIN * 2 + shown.reduce((m, s) => Math.max(m, textCells(s)), 0) * CAPTION_CHAR_W + 24 : 0);
   const height = l.height + captionH;
   const story = l.focus !== null;
   const fade = (on: boolean): string => (story && !on ? ` opacity="${FADED}"` : '');

@@ -248,7 +248,7 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
       }
     }
     if (fresh.length === 0) return null;
-    edges.push(...fresh);
+    for (const e of fresh) edges.push(e); // no spread: a derivation round may add more edges than the stack holds arguments
     const cycle = bestCycle(n, edges, true);
     if (cycle) return cycle;
     reachable = closure(n, edges);
@@ -353,7 +353,7 @@ function bestCycle(n: number, edges: readonly { from: number; to: number; edge: 
   }
   // Told from the edge derived last (the one that closed the cycle), as the derivation found it;
   // a cycle of base edges from the first (session order before the real time that contradicts it).
-  const start = ids.indexOf(fromLast ? Math.max(...ids) : Math.min(...ids));
+  const start = ids.indexOf(ids.reduce((m, i) => (fromLast ? Math.max(m, i) : Math.min(m, i)))); // folded: a long cycle spread overflowed the stack
   return [...ids.slice(start), ...ids.slice(0, start)].map((i) => edges[i].edge);
 }
 
