@@ -41,6 +41,22 @@ test('a witness cycle of 150,000 edges: the table and the DOT export are written
   assert.ok((dot.out.join('').match(/^ {4}t\d+ \[label=/gm)?.length ?? 0) > 150_000);
 });
 
+test('--json is JSON.stringify(reports, null, 2) to the byte, written in pieces of about a megabyte (one report may outgrow a V8 string)', () => {
+  const big = capture();
+  assert.equal(runCheck([chain(20_000), '--json'], big.io), 1);
+  assert.ok(big.out.length > 40, `${big.out.length} pieces`);
+  for (const piece of big.out) assert.ok(piece.length < 1.1 * 2 ** 20, `a piece of ${piece.length} characters`);
+  const json = big.out.join('');
+  const reports = JSON.parse(json) as { levels: Record<string, { witness?: { cycle: unknown[] } }> }[];
+  assert.ok((reports[0].levels.SER.witness?.cycle.length ?? 0) > 19_900);
+  assert.equal(json, `${JSON.stringify(reports, null, 2)}\n`);
+  // Many small reports, with every optional member (partial, anomalies, expectations, explanations).
+  const many = capture();
+  runCheck([join(import.meta.dirname, '..', 'examples'), join(import.meta.dirname, 'fixtures', 'elle'), '--json'], many.io);
+  const all = many.out.join('');
+  assert.equal(all, `${JSON.stringify(JSON.parse(all), null, 2)}\n`);
+});
+
 test('150,000 `expect A found` lines: one finding each, no stack overflow (they were spread into the findings)', () => {
   const text = `session s1\n  T1: append(x, 1)\n  T2: r(x, [1])\n${'expect G1c found\n'.repeat(150_000)}`;
   const a = analyzeHistText(text);

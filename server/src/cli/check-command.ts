@@ -142,9 +142,13 @@ export function runCheck(argv: readonly string[], io: Io): number {
   return undecided && undecidedText === 'fail' ? EXIT_UNDECIDED : EXIT_OK;
 }
 
+/** Characters of JSON lines gathered before one write. */
+const JSON_PIECE = 1 << 20;
+
 /**
- * The same bytes as JSON.stringify(reports, null, 2), written one report at a time: thousands of
- * files must not make one string longer than V8 allows.
+ * The same bytes as JSON.stringify(reports, null, 2), written a megabyte of lines at a time:
+ * neither thousands of files nor one report may make one string longer than V8 allows (a witness
+ * cycle of 200,000 edges, once per level, was a RangeError and a stack trace from a 1.4 MB file).
  */
 function writeJsonArray(reports: readonly ClaimedReport[], io: Io): void {
   if (reports.length === 0) {
@@ -153,10 +157,59 @@ function writeJsonArray(reports: readonly ClaimedReport[], io: Io): void {
   }
   io.out('[');
   reports.forEach((r, i) => {
-    const body = jsonSafe(JSON.stringify(r, null, 2)).replace(/\n/g, '\n  ');
-    io.out(`  ${body}${i < reports.length - 1 ? ',' : ''}`);
+    let piece: string[] = [];
+    let size = 0;
+    for (const line of jsonLines(r, '  ', '', i < reports.length - 1 ? ',' : '')) {
+      piece.push(line);
+      size += line.length;
+      if (size >= JSON_PIECE) {
+        io.out(jsonSafe(piece.join('\n')));
+        piece = [];
+        size = 0;
+      }
+    }
+    if (piece.length > 0) io.out(jsonSafe(piece.join('\n')));
   });
   io.out(']');
+}
+
+/** Whether an object holds no array, nor objects nested deeper than `depth`: its JSON is small. */
+function arrayless(v: object, depth: number): boolean {
+  for (const x of Object.values(v) as unknown[]) {
+    if (x === null || typeof x !== 'object') continue;
+    if (Array.isArray(x) || depth <= 1 || !arrayless(x, depth - 1)) return false;
+  }
+  return true;
+}
+
+/**
+ * The lines of JSON.stringify(v, null, 2) (plain data: no toJSON), each after `pad`; the first
+ * after `head` (a member's name), the last before `end`. Containers are entered, never stringified whole.
+ */
+function* jsonLines(v: unknown, pad: string, head: string, end: string): Generator<string> {
+  if (v === null || typeof v !== 'object') {
+    yield `${pad}${head}${JSON.stringify(v)}${end}`;
+    return;
+  }
+  if (!Array.isArray(v) && arrayless(v, 3)) {
+    // A small object (an edge, a range) at once: entering each made the writing 75% slower.
+    const lines = JSON.stringify(v, null, 2).split('\n');
+    for (let i = 0; i < lines.length; i++) yield `${i === 0 ? `${pad}${head}` : pad}${lines[i]}${i === lines.length - 1 ? end : ''}`;
+    return;
+  }
+  // As JSON.stringify: members without a JSON value are left out, array elements become null.
+  const none = (x: unknown): boolean => x === undefined || typeof x === 'function' || typeof x === 'symbol';
+  const entries: [string, unknown][] = Array.isArray(v)
+    ? v.map((x: unknown) => ['', none(x) ? null : x])
+    : Object.entries(v).filter(([, x]) => !none(x)).map(([k, x]) => [`${JSON.stringify(k)}: `, x]);
+  const [open, close] = Array.isArray(v) ? ['[', ']'] : ['{', '}'];
+  if (entries.length === 0) {
+    yield `${pad}${head}${open}${close}${end}`;
+    return;
+  }
+  yield `${pad}${head}${open}`;
+  for (let i = 0; i < entries.length; i++) yield* jsonLines(entries[i][1], `${pad}  `, entries[i][0], i < entries.length - 1 ? ',' : '');
+  yield `${pad}${close}${end}`;
 }
 
 function usage(io: Io, message: string): number {
