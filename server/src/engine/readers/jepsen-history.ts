@@ -1,6 +1,6 @@
 // Jepsen/Elle histories into the history model: invoke/complete pairs become transactions with intervals, processes become sessions.
 
-import { finding, type Finding } from '../model/diagnostics.ts';
+import { finding, hiddenFindingsMessage, MAX_FINDINGS_PER_CODE, type Finding } from '../model/diagnostics.ts';
 import { HistoryBuilder, INIT_VALUE, OP_APPEND, OP_READ, OP_WRITE, type History } from '../model/history.ts';
 import { Float64Vec, Int32Vec, Uint8Vec } from '../util/int-vec.ts';
 import { DIRECT_LIMIT, IntTable } from '../util/int-table.ts';
@@ -40,6 +40,10 @@ export const EV_INFO = 3;
 export const MOP_APPEND = 0;
 export const MOP_READ = 1;
 export const MOP_WRITE = 2;
+/** What a key holds, as in hist-parser: decided by its first operation (KEY_FREE: a read of nil, which fits either). */
+const KEY_FREE = 0;
+const KEY_REGISTER = 1;
+const KEY_LIST = 2;
 
 /** Value ids of scalars: numbers through a flat table or a map, other texts through a map. */
 export class ScalarIds {
@@ -238,6 +242,40 @@ export class JepsenAssembler {
     if (this.reported++ < 100) this.findings.push(finding('syntax', 'error', message, { start, end }));
   }
 
+  /** Per key id: KEY_LIST or KEY_REGISTER once an operation decided it (undefined: free), and where that operation is. */
+  private readonly keyKind: number[] = [];
+  private readonly keyKindStart: number[] = [];
+  private readonly keyKindEnd: number[] = [];
+  private mixedKeys = 0;
+  private firstHiddenMixed = { start: 0, end: 0 };
+
+  /**
+   * Keys hold registers or lists, never both, as in .hist (hist-parser keyHolds): the first
+   * operation decides (a read of nil fits either in a register workload), and one that mixes them
+   * is an error, left out. Kept, a register read of a list key was a thin-air read breaking every
+   * level, while `convert` wrote it as a .hist whose check leaves it out (every level holding).
+   */
+  private keyHolds(k: number, wants: number, start: number, end: number): boolean {
+    if (wants === KEY_FREE) return true;
+    const has = this.keyKind[k];
+    if (has === undefined) {
+      this.keyKind[k] = wants;
+      this.keyKindStart[k] = start;
+      this.keyKindEnd[k] = end;
+      return true;
+    }
+    if (has === wants) return true;
+    if (this.mixedKeys++ < MAX_FINDINGS_PER_CODE) {
+      const key = this.keys.name(k);
+      this.findings.push(finding('mixed-key', 'error',
+        `key ${key} holds ${has === KEY_LIST ? 'lists' : 'registers'}, so this ${wants === KEY_LIST ? 'list operation' : 'register operation'} is left out: a key holds registers (w) or lists (append), never both`,
+        { start, end }, [{ span: { start: this.keyKindStart[k], end: this.keyKindEnd[k] }, message: `${key} first used here` }]));
+    } else if (this.mixedKeys === MAX_FINDINGS_PER_CODE + 1) {
+      this.firstHiddenMixed = { start, end };
+    }
+    return false;
+  }
+
   /** The slot of a process numbered `process` (a non-negative safe integer) in the per-process columns, made on first sight. */
   processSlot(process: number): number {
     const small = process < this.smallSlot.length;
@@ -416,6 +454,9 @@ export class JepsenAssembler {
       const k = this.mKey.data[i];
       const s = this.mStart.data[i];
       const e = this.mEnd.data[i];
+      const list = kind === MOP_APPEND || this.mListStart.data[i] >= 0 || (kind === MOP_READ && this.mValue.data[i] < 0 && this.listWorkload);
+      const free = kind === MOP_READ && this.mValue.data[i] < 0 && !this.listWorkload;
+      if (!this.keyHolds(k, free ? KEY_FREE : list ? KEY_LIST : KEY_REGISTER, s, e)) continue;
       if (kind === MOP_APPEND) this.builder.addOp(t, OP_APPEND, k, this.mValue.data[i], s, e);
       else if (kind === MOP_WRITE) this.builder.addOp(t, OP_WRITE, k, this.mValue.data[i], s, e);
       else if (this.mListStart.data[i] >= 0) {
@@ -433,7 +474,7 @@ export class JepsenAssembler {
   private addScratchWrites(t: number): void {
     for (let i = 0; i < this.mKind.length; i++) {
       const kind = this.mKind.data[i];
-      if (kind === MOP_READ) continue;
+      if (kind === MOP_READ || !this.keyHolds(this.mKey.data[i], kind === MOP_APPEND ? KEY_LIST : KEY_REGISTER, this.mStart.data[i], this.mEnd.data[i])) continue;
       this.builder.addOp(t, kind === MOP_APPEND ? OP_APPEND : OP_WRITE, this.mKey.data[i], this.mValue.data[i], this.mStart.data[i], this.mEnd.data[i]);
     }
   }
@@ -444,7 +485,7 @@ export class JepsenAssembler {
     const p = this.pool;
     for (let i = from; i < from + count; i++) {
       const kind = p.kind.data[i];
-      if (kind === MOP_READ) continue;
+      if (kind === MOP_READ || !this.keyHolds(p.key.data[i], kind === MOP_APPEND ? KEY_LIST : KEY_REGISTER, p.start.data[i], p.end.data[i])) continue;
       this.builder.addOp(t, kind === MOP_APPEND ? OP_APPEND : OP_WRITE, p.key.data[i], p.value.data[i], p.start.data[i], p.end.data[i]);
     }
   }
@@ -467,6 +508,7 @@ export class JepsenAssembler {
     open.sort((a, b) => (Number.isNaN(proc[a]) ? (Number.isNaN(proc[b]) ? a - b : 1) : Number.isNaN(proc[b]) ? -1 : proc[a] - proc[b]));
     for (const p of open) this.finishIncomplete(p);
     if (!this.sawInvoke) this.completionsOnly();
+    if (this.mixedKeys > MAX_FINDINGS_PER_CODE) this.findings.push(finding('mixed-key', 'error', hiddenFindingsMessage('mixed-key', this.mixedKeys - MAX_FINDINGS_PER_CODE), this.firstHiddenMixed));
     // With a problem reported, nothing read is already loud: every level is undecided ("nothing could be read").
     if (this.txns === 0 && this.reported === 0) this.findings.push(finding('not-checked', 'warning', this.nothingChecked(), { start: 0, end: 0 }));
     const keys = this.keys;
