@@ -199,7 +199,10 @@ export function suiteClient(options: StartOptions, check: { noFailures?: boolean
   after(async () => {
     if (!client) return;
     if (check.noFailures) assert.deepEqual(client.logs.filter((l) => /failed/.test(l)), [], 'no handler or analysis failed');
-    await client.stop();
+    // A server that hangs (the failure a test may be reporting) is killed rather than waited for.
+    const stopped = client.stop();
+    const gaveUp = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), 5000).unref());
+    if ((await Promise.race([stopped, gaveUp])) === 'late') client.kill();
   });
   return new Proxy({} as LspClient, {
     get(_, property) {

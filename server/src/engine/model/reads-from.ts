@@ -17,6 +17,12 @@ export interface ReadsFrom {
   findings: Finding[];
   /** Number of read-consistency errors found (every level is violated when > 0); ambiguous reads are not counted. */
   violations: number;
+  /**
+   * Per op, 1 for a read left out of the checks because its writer is unknown (ambiguous-read);
+   * absent when there is none. A sub-history drops these reads (restrict.ts): kept, one writer of
+   * the value dropped, the read would get a writer the whole history never gave it.
+   */
+  leftOut?: Uint8Array;
 }
 
 /** The source span of op o, or an empty span at offset 0 when the history has no ranges. */
@@ -93,8 +99,10 @@ export function computeReadsFrom(h: History): ReadsFrom {
 
   // An ambiguous read is an error at the read but no violation: it is left out of the checks
   // (wrSource stays -1), so the verdicts are those of the history without it.
+  let leftOut: Uint8Array | undefined;
   const ambiguous = (o: number, message: string): void => {
     findings.push(finding('ambiguous-read', 'error', message, opSpan(h, o)));
+    (leftOut ??= new Uint8Array(opCount))[o] = 1;
   };
 
   // Names are built only on the failure paths: the loop below runs once per operation.
@@ -182,7 +190,7 @@ export function computeReadsFrom(h: History): ReadsFrom {
       }
     }
   }
-  return { wrSource, observedWrite, observedTxn, writeKeyStart, writeKeys, findings: findings.done(), violations };
+  return { wrSource, observedWrite, observedTxn, writeKeyStart, writeKeys, findings: findings.done(), violations, ...(leftOut ? { leftOut } : {}) };
 }
 
 /** The write of x in txn t with value v (or its final write of x when v is NO_VALUE), or -1. */

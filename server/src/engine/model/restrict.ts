@@ -14,7 +14,8 @@ export interface Restricted {
 
 /**
  * The transactions marked in `keep` with their operations, minus the reads that observed a dropped
- * transaction or a dropped append (they would read from thin air) and the ops marked in `dropOps`.
+ * transaction or a dropped append (they would read from thin air), the reads the history left out
+ * of the checks (ambiguous: their writer unknown) and the ops marked in `dropOps`.
  * Names, keys, values and source spans are the original ones, so findings on it point into the
  * original text.
  * Dropping transactions and reads only removes constraints: a violation here is one there.
@@ -65,6 +66,9 @@ export function restrictWithOrigin(h: History, rf: ReadsFrom, keep: Uint8Array, 
       if (dropOps?.[o] === 1) continue;
       const seen = rf.observedTxn[o];
       if (h.opKind[o] === OP_READ && seen >= 0 && newId[seen] < 0) continue;
+      // A read the history left out of the checks (its writer unknown) stays out: in the part it
+      // could get a writer (one of the value's writers dropped) that the history never gave it.
+      if (h.opKind[o] === OP_READ && rf.leftOut?.[o] === 1) continue;
       if (h.opKind[o] === OP_LIST_READ && h.opListStart && h.listElems) {
         const list = h.listElems.subarray(h.opListStart[o], h.opListStart[o + 1]);
         // An element nobody appended (a garbage read of the original) is no reason to drop it.
