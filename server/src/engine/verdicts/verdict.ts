@@ -1,6 +1,6 @@
 // A verdict and its typed basis: decided, implied by another level, pending, or undecided with a reason.
 
-import type { Level } from '../levels/levels.ts';
+import { isWeakLevel, type Level } from '../levels/levels.ts';
 import type { Witness } from '../witness/witness.ts';
 
 /**
@@ -11,7 +11,7 @@ import type { Witness } from '../witness/witness.ts';
  */
 export type VerdictBasis =
   | { kind: 'decided'; detail?: string }
-  | { kind: 'implied'; from: Level }
+  | { kind: 'implied'; from: Level; detail?: string }
   | { kind: 'pending' }
   | { kind: 'undecided'; reason: string };
 
@@ -36,8 +36,11 @@ export function decided(level: Level | 'mixed', consistent: boolean, witness: Wi
 /** `level`'s verdict as decided by `from`'s (which holds, or is violated, and is comparable to it). */
 export function implied(level: Level | 'mixed', from: Verdict): Verdict {
   const source = from.basis.kind === 'implied' ? from.basis.from : (from.level as Level);
+  // How a strong source was decided, when that is worth saying (PSI decided on a stronger level's
+  // part, verdicts/homogeneous.ts): the witness borrowed is that decision's, so the basis says so too.
+  const detail = isWeakLevel(source) ? undefined : from.basis.kind === 'decided' || from.basis.kind === 'implied' ? from.basis.detail : undefined;
   return {
-    level, consistent: from.consistent, witness: from.witness, basis: { kind: 'implied', from: source },
+    level, consistent: from.consistent, witness: from.witness, basis: { kind: 'implied', from: source, ...(detail === undefined ? {} : { detail }) },
     note: `implied: ${source} ${from.consistent ? 'holds' : 'is violated'}`, ...(from.order ? { order: from.order } : {}),
   };
 }
