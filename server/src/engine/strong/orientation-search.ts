@@ -36,7 +36,6 @@ export function searchOrientations(h: History, rf: ReadsFrom, levelOf: (t: numbe
   // Propagation rounds are the work count: a budget in steps gives the same answer on every run.
   // A round over many pairs counts as several (see ROUND_UNIT), so a budget bounds work, not rounds.
   let rounds = 0;
-  let roundWeight = 1;
   const over = (): boolean => rounds > maxRounds || Date.now() > deadline || stop();
   const txns: number[] = [];
   for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 0) txns.push(t);
@@ -57,18 +56,17 @@ export function searchOrientations(h: History, rf: ReadsFrom, levelOf: (t: numbe
   // premise is tested against. Above the bound the search is not started: one writer of a key
   // among thousands (a lost update behind 5,000 writes of x) made 12.5 million pairs, rounds of
   // seconds and 3 GB, and the witness minimiser's candidates each ran hundreds of such rounds.
-  const writerCount = new Float64Array(h.keyCount);
+  // Writers per key (the conflicting pairs below are theirs).
+  const writers: number[][] = Array.from({ length: h.keyCount }, () => []);
+  for (const t of txns) for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) writers[rf.writeKeys[j]].push(t);
   const readCount = new Float64Array(h.keyCount);
-  for (const t of txns) {
-    for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) writerCount[rf.writeKeys[j]]++;
-    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (rf.wrSource[o] >= 0) readCount[h.opKey[o]]++;
-  }
+  for (const t of txns) for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (rf.wrSource[o] >= 0) readCount[h.opKey[o]]++;
   let roundSize = 0;
-  for (let x = 0; x < h.keyCount; x++) roundSize += (writerCount[x] * (writerCount[x] - 1)) / 2 + readCount[x] * writerCount[x];
+  for (let x = 0; x < h.keyCount; x++) roundSize += (writers[x].length * (writers[x].length - 1)) / 2 + readCount[x] * writers[x].length;
   if (roundSize > MAX_ROUND_SIZE) {
     return { kind: 'unknown', reason: `the PSI search handles up to ${MAX_ROUND_SIZE} write-conflicting pairs and read-writer tests (this history has ${roundSize})` };
   }
-  roundWeight = 1 + Math.floor(roundSize / ROUND_UNIT);
+  const roundWeight = 1 + Math.floor(roundSize / ROUND_UNIT);
   type Read = { op: number; t3: number; t1: number; x: number; level: Level; earlier: number[] };
   const reads: Read[] = [];
   // RA premise: every so-predecessor (Session) and every wr source. Only RA readers need it (a
@@ -97,9 +95,7 @@ export function searchOrientations(h: History, rf: ReadsFrom, levelOf: (t: numbe
       if (t1 !== BOTTOM) earlierSources.push(t1);
     }
   }
-  // Conflicting pairs (a < b), indexed; writers per key.
-  const writers: number[][] = Array.from({ length: h.keyCount }, () => []);
-  for (const t of txns) for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) writers[rf.writeKeys[j]].push(t);
+  // Conflicting pairs (a < b), indexed.
   const pairIndex = new Map<number, number>();
   const pairs: [number, number][] = [];
   const pairOf = (a: number, b: number): number => {

@@ -76,16 +76,16 @@ export class LevelVerdicts {
    */
   private partVerdict(level: Level): Verdict | null {
     for (const stronger of levelRow(level).decideFirst) {
-      if (stronger === level || !weakerOrEqual(level, stronger) || this.search(stronger).kind !== 'violated') continue;
+      if (!weakerOrEqual(level, stronger) || this.search(stronger).kind !== 'violated') continue;
       const part = this.part({ level: stronger });
       if (part.stopped || !violates(part.h, part.rf, { level })) continue;
       const min = minimizeWitness(part.h, part.rf, { level }, { work: this.options.witnessWork ?? WITNESS_WORK, stop: this.options.stop });
       if (min.stopped) return null;
-      const origin = composeOrigin(part, min);
-      // The export's minimisation starts from it (witness-export.ts), not from the whole history.
-      this.parts.set(level, { ...min, ...origin });
-      const w = liftWitness(explainStrong(level, min.h, min.rf, levelOfTarget(min.h, { level }), MAX_ORDERS_EXPLAINED), origin);
-      return decided(level, false, w, `decided on the part of the history that violates ${stronger} (${part.h.txnCount - 1} transactions): it violates ${level} too`);
+      // `level`'s own part, in the history's ids: its witness is explained as any violation's, and
+      // the export's minimisation starts from it (witness-export.ts), not from the whole history.
+      this.parts.set(level, { ...min, ...composeOrigin(part, min) });
+      const v = this.strongVerdict(level, { kind: 'violated' }, { level });
+      return decided(level, false, v.witness, `decided on the part of the history that violates ${stronger} (${part.h.txnCount - 1} transactions): it violates ${level} too`);
     }
     return null;
   }

@@ -38,7 +38,7 @@ export function implied(level: Level | 'mixed', from: Verdict): Verdict {
   const source = from.basis.kind === 'implied' ? from.basis.from : (from.level as Level);
   // How a strong source was decided, when that is worth saying (PSI decided on a stronger level's
   // part, verdicts/homogeneous.ts): the witness borrowed is that decision's, so the basis says so too.
-  const detail = isWeakLevel(source) ? undefined : from.basis.kind === 'decided' || from.basis.kind === 'implied' ? from.basis.detail : undefined;
+  const detail = !isWeakLevel(source) && 'detail' in from.basis ? from.basis.detail : undefined;
   return {
     level, consistent: from.consistent, witness: from.witness, basis: { kind: 'implied', from: source, ...(detail === undefined ? {} : { detail }) },
     note: `implied: ${source} ${from.consistent ? 'holds' : 'is violated'}`, ...(from.order ? { order: from.order } : {}),
