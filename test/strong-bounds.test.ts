@@ -33,3 +33,14 @@ test('a search under the bound still decides: 40 writers between the two', () =>
   const held = parseHist('session s1\n  T1: r(x, init) w(x, 1)\nsession s2\n  T2: r(x, 1) w(x, 2)\n').history;
   assert.equal(searchOrientations(held, computeReadsFrom(held), () => 'PSI', Number.POSITIVE_INFINITY).kind, 'consistent');
 });
+
+test('a round counts by its size against the step budget: five rounds\' budget decides a small search, not one over 20,000 pairs', () => {
+  const small = parseHist(lostUpdateBehind(10)).history;
+  assert.equal(searchOrientations(small, computeReadsFrom(small), () => 'PSI', Number.POSITIVE_INFINITY, () => false, 5).kind, 'violated');
+  // 202 writers of x: 20,301 pairs and 404 read-writer tests, so each round counts as 3.
+  const large = parseHist(lostUpdateBehind(200)).history;
+  const r = searchOrientations(large, computeReadsFrom(large), () => 'PSI', Number.POSITIVE_INFINITY, () => false, 5);
+  assert.equal(r.kind, 'unknown');
+  assert.match(r.kind === 'unknown' ? r.reason : '', /stopped after 5 propagation rounds/);
+  assert.equal(searchOrientations(large, computeReadsFrom(large), () => 'PSI', Number.POSITIVE_INFINITY).kind, 'violated');
+});
