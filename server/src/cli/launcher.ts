@@ -24,9 +24,8 @@ const CACHE = join(__dirname, 'cli-main.jsc');
 const HASH_BYTES = 32;
 
 function run(): void {
-  let source = readFileSync(MAIN, 'utf8');
-  // The bundle's #! line (it can run alone too) is a comment here: a function body cannot hold it.
-  if (source.startsWith('#!')) source = `//${source.slice(2)}`;
+  // Built without a #! line (the launcher has it): the text is a function body as it is.
+  const source = readFileSync(MAIN, 'utf8');
   const hash = createHash('sha256').update(source).digest();
   let cachedData: Buffer | undefined;
   let state = 'absent';
