@@ -412,6 +412,15 @@ describe('--claim L: the level the system under test claims', () => {
     for (const s of [/0\s+no errors/, /1\s+some file has an error/, /2\s+usage error/, /3\s+the claimed level is undecided/]) assert.match(r.stdout, s);
     assert.match(r.stdout, /--claim L/);
   });
+
+  test('check --help explains every option its usage line names, each on a line of its own', () => {
+    const r = run(['check', '--help']);
+    assert.equal(r.status, 0);
+    const usage = /usage: isocheck check .*/.exec(r.stdout)![0];
+    const options = [...new Set(usage.match(/--[a-z-]+/g))];
+    assert.ok(options.length >= 10, usage);
+    for (const o of options) assert.match(r.stdout, new RegExp(`^  ${o}[ =]`, 'm'), `${o} has no line of its own`);
+  });
 });
 
 describe('gen into pipes', () => {

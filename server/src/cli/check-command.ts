@@ -16,7 +16,7 @@ import { renderDetails, renderHeading, renderTable } from './text-report.ts';
 
 
 /** The most witness cycles per level `--witnesses` may ask for. */
-const MAX_WITNESSES = 1000;
+export const MAX_WITNESSES = 1000;
 
 export const CHECK_USAGE = `usage: isocheck check FILE|DIR… [--level L,L…] [--claim L [--undecided ok|fail]] [--json | --output-format table|json|sarif|junit] [--quiet] [--docs-url URL] [--format ${FORMAT_NAMES.join('|')}] [--plume-init zero|none] [--witnesses N]`;
 

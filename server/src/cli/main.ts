@@ -1,6 +1,7 @@
 // The isocheck command line: dispatches to check, witness, gen and lsp; exit 0 clean, 1 findings, 2 usage or I/O, 3 undecided claim.
 
-import { CHECK_USAGE, runCheck, type Io } from './check-command.ts';
+import { CHECK_USAGE, MAX_WITNESSES, runCheck, type Io } from './check-command.ts';
+import { DEFAULT_LEVELS, LEVELS } from '../engine/levels/levels.ts';
 import { runGen } from './gen-command.ts';
 import { HERMITAGE_USAGE, RUN_USAGE } from '../harness/usage.ts';
 import { packageVersion } from './report-formats.ts';
@@ -8,7 +9,7 @@ import { terminalSafeLines } from './terminal-text.ts';
 import { CONVERT_USAGE, runConvert } from './convert-command.ts';
 import { runWitness, WITNESS_USAGE } from './witness-command.ts';
 import { createRequire } from 'node:module';
-import { DIRECTORY_EXTENSIONS } from '../engine/readers/registry.ts';
+import { DIRECTORY_EXTENSIONS, FORMAT_NAMES } from '../engine/readers/registry.ts';
 import { join } from 'node:path';
 
 /**
@@ -27,8 +28,13 @@ ${CHECK_USAGE}
   dbcop histories: .dbcop, .txt; AWDIT's test histories: .txt) at all seven levels (or those
   given with --level) and the file's mixed levels; prints a verdict table and each violation's
   witness. A .txt file is read as the format it looks like (plume when none fits).
-  --output-format table|json|sarif|junit  json (or --json) is the report as JSON, sarif is SARIF
-                  2.1.0 for code scanning, junit is JUnit XML for test reports (docs/ci.md)
+  --level L,L…    only these of ${LEVELS.join(', ')} (may be repeated; default: all
+                  but ${LEVELS.filter((l) => !DEFAULT_LEVELS.includes(l)).join(', ')})
+  --format F      read every input as F (${FORMAT_NAMES.join(', ')}) whatever its ending
+  --witnesses N   up to N witness cycles per violated level (default 1, at most ${MAX_WITNESSES})
+  --output-format table|json|sarif|junit  json is the report as JSON, sarif is SARIF 2.1.0 for
+                  code scanning, junit is JUnit XML for test reports (docs/ci.md)
+  --json          short for --output-format json
   --quiet         no progress bar (drawn on standard error only when that is a terminal)
   --docs-url URL  where SARIF help links point (docs/anomalies.md; default: the installed copy)
   --claim L       the level the system under test claims (added to --level): its violation is an

@@ -20,6 +20,7 @@ export const WITNESS_HELP = `${WITNESS_USAGE}
     svg   the graph drawing with the witness highlighted, self-contained
     hist  a minimised litmus history that still violates L (delta debugging), as a .hist file
   -o FILE is written atomically (a temporary file renamed over FILE); FILE may not be the input.
+  --input-format F reads FILE as F whatever its ending (as check's --format does).
   --plume-init none reads a plume value 0 as an ordinary value (see isocheck --help).
   Exit status: 0 written (L is violated), 1 L holds or is undecided (nothing written), 2 usage error,
   unreadable or non-regular input, or an output that cannot be written (the old file is kept).`;
