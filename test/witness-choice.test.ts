@@ -97,3 +97,46 @@ test('completing the forced edges counts every writer it visits: a hot key writt
   // R_i's reads and once by S_i's (an edge per justifying read).
   assert.equal(run(10_000_000)?.length, 4 * N);
 });
+
+test('session order is transitive: a run of so edges is one edge of the cycle, in its rank and as shown', () => {
+  // A →wr B, B before C in s2 (three transactions between), C →wr A: three edges (six consecutive
+  // steps); A →wr D →wr E →wr F →wr A: four. The first is the smaller cycle, shown as B -so-> C.
+  const text = `session s1
+  A: r(y, 1) r(q, 1) w(x, 1) w(p, 1)
+session s2
+  B: r(x, 1)
+  M1: w(m1, 1)
+  M2: w(m2, 1)
+  M3: w(m3, 1)
+  C: w(y, 1)
+session s3
+  D: r(p, 1) w(d, 1)
+session s4
+  E: r(d, 1) w(e, 1)
+session s5
+  F: r(e, 1) w(q, 1)
+`;
+  const steps = cycle(text, 'RC');
+  const at = steps.findIndex((s) => s.startsWith('A '));
+  assert.deepEqual([...steps.slice(at), ...steps.slice(0, at)], ['A -wr-> B', 'B -so-> C', 'C -wr-> A']);
+  const a = analyzeHistText(text, { levels: ['RC'] });
+  const found = a.findings.find((f) => f.code === 'causality-cycle');
+  assert.match(found?.message ?? '', /B precedes C in session s2/);
+});
+
+test('a happens-before path in a CC sentence steps along a session in one step', () => {
+  const text = `session s1
+  T1: w(x, 1)
+  T2: w(z, 5)
+  T3: w(z, 6)
+  T4: w(y, 1)
+session s2
+  T5: r(y, 1)
+  T6: w(q, 1)
+  T7: w(q, 2)
+  T8: r(x, init)
+`;
+  const a = analyzeHistText(text, { levels: ['CC'] });
+  const w = a.levels.find((x) => x.level === 'CC')?.witness;
+  assert.match(w?.message ?? '', /T1, which happens before T8 \(T1 → T4 → T5 → T8\), also writes x/);
+});

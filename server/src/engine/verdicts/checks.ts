@@ -24,7 +24,7 @@ export class Checks {
   }
 
   toWitness(anomaly: string, cycle: Int32Array, view: EdgeView, readerLevel: ((t: number) => string) | null = null): Witness {
-    const edges = Array.from(cycle, (e) => this.explain.edge(view.ref(e), readerLevel));
+    const edges = this.explain.sessionRuns(Array.from(cycle, (e) => this.explain.edge(view.ref(e), readerLevel)));
     const first = edges.find((e) => e.kind === 'co') ?? edges[0];
     return { anomaly, edges, message: first.because, span: first.span };
   }

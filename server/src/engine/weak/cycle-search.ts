@@ -1,6 +1,6 @@
 // Finds witness cycles, one per SCC: fewest so ∪ wr edges first, then fewest edges (Dijkstra, no recursion).
 
-import { EK_CO, type EdgeView } from '../model/edges.ts';
+import { EK_CO, EK_SO, type EdgeView } from '../model/edges.ts';
 import type { Csr } from '../util/graph.ts';
 import { Int32Vec } from '../util/int-vec.ts';
 
@@ -67,26 +67,39 @@ class Heap {
   }
 }
 
-/** A cycle's rank: fewer so ∪ wr (and ⊥) edges first, then fewer edges (level witnesses); fewer edges only otherwise. */
+/**
+ * A cycle's rank: fewer so ∪ wr (and ⊥) edges first, then fewer edges (level witnesses); fewer edges
+ * only otherwise. Session order is transitive: a run of consecutive so edges is one edge of the
+ * cycle (T3 → T9 [so]), counted once (`heavy`, `length`), as the witness shows it.
+ */
 export interface RankedCycle {
   edges: Int32Array;
   heavy: number;
+  /** Edges with so runs counted once. */
+  length: number;
 }
 
 /** Whether cycle a ranks before b. */
 export function ranksBefore(a: RankedCycle, b: RankedCycle): boolean {
-  return a.heavy < b.heavy || (a.heavy === b.heavy && a.edges.length < b.edges.length);
+  return a.heavy < b.heavy || (a.heavy === b.heavy && a.length < b.length);
 }
 
 /**
  * The best cycle of each component of one graph, on demand. The nodes are grouped by component
  * once and the scratch arrays are shared, so searching many small components costs their own
  * size, not the graph's each time. `work` counts edge relaxations over every search.
+ *
+ * The search runs over states (node, whether it was entered by so): an so edge taken right after
+ * another costs nothing, so a path along a session to its far end costs one so edge, as the spec's
+ * transitive so has it (and as the witness shows it, a run merged). Without this a long session
+ * made every path along it look long: the search spent its budget and kept a cycle of thousands of
+ * so edges where one of four existed.
  */
 export class CycleFinder {
   private readonly dist: Float64Array;
   private readonly seen: Int32Array;
-  private readonly parent: Int32Array; // CSR position of the edge that reached the node
+  private readonly parent: Int32Array; // per state: the CSR position of the edge that reached it
+  private readonly parentState: Int32Array;
   private readonly heap = new Heap();
   private readonly nodeStart: Int32Array;
   private readonly nodes: Int32Array;
@@ -95,9 +108,10 @@ export class CycleFinder {
 
   constructor(private readonly g: Csr, private readonly view: EdgeView, private readonly comp: Int32Array, count: number, private readonly search: CycleSearch) {
     const n = g.nodeCount;
-    this.dist = new Float64Array(n);
-    this.seen = new Int32Array(n).fill(-1);
-    this.parent = new Int32Array(n);
+    this.dist = new Float64Array(2 * n);
+    this.seen = new Int32Array(2 * n).fill(-1);
+    this.parent = new Int32Array(2 * n);
+    this.parentState = new Int32Array(2 * n);
     this.nodeStart = new Int32Array(count + 1);
     for (let u = 0; u < n; u++) if (comp[u] >= 0) this.nodeStart[comp[u] + 1]++;
     for (let c = 0; c < count; c++) this.nodeStart[c + 1] += this.nodeStart[c];
@@ -111,7 +125,7 @@ export class CycleFinder {
    * when the budget is not exhausted; otherwise the best cycle found so far.
    */
   find(c: number): RankedCycle | null {
-    const { g, view, comp, search, dist, seen, parent, heap } = this;
+    const { g, view, comp, search, dist, seen, parent, parentState, heap } = this;
     const componentSize = this.nodeStart[c + 1] - this.nodeStart[c];
     const heavy = search.preferCo ? componentSize + 1 : 1;
     const closing = new Int32Vec(16);
@@ -143,41 +157,49 @@ export class CycleFinder {
         }
         continue;
       }
-      // Dijkstra from v towards u, inside the component, pruned by the best cycle so far.
+      // Dijkstra from v towards u over (node, entered by so) states, inside the component, pruned
+      // by the best cycle so far. (The closing edge is never so: the cycle starts with no run.)
       const stamp = this.stamp++;
       heap.clear();
-      seen[v] = stamp;
-      dist[v] = 0;
-      heap.push(0, v);
-      let reached = false;
+      const s0 = 2 * v + (kindOf(g.edgeId[p0]) === EK_SO ? 1 : 0);
+      seen[s0] = stamp;
+      dist[s0] = 0;
+      heap.push(0, s0);
+      let reachedState = -1;
       while (heap.size > 0) {
         const d = heap.topDist();
-        const x = heap.pop();
-        if (d > dist[x] || d + w0 >= best) {
+        const s = heap.pop();
+        if (d > dist[s] || d + w0 >= best) {
           if (d + w0 >= best) break;
           continue;
         }
+        const x = s >> 1;
         if (x === u) {
-          reached = true;
+          reachedState = s;
           break;
         }
+        const inRun = (s & 1) === 1;
         for (let p = g.start[x]; p < g.start[x + 1]; p++) {
           work++;
           const y = g.target[p];
           if (comp[y] !== c) continue;
-          const nd = d + weightOf(g.edgeId[p]);
-          if (seen[y] !== stamp || nd < dist[y]) {
-            seen[y] = stamp;
-            dist[y] = nd;
-            parent[y] = p;
-            heap.push(nd, y);
+          const e = g.edgeId[p];
+          const so = kindOf(e) === EK_SO;
+          const nd = d + (so && inRun ? 0 : weightOf(e));
+          const t = 2 * y + (so ? 1 : 0);
+          if (seen[t] !== stamp || nd < dist[t]) {
+            seen[t] = stamp;
+            dist[t] = nd;
+            parent[t] = p;
+            parentState[t] = s;
+            heap.push(nd, t);
           }
         }
       }
-      if (reached && dist[u] + w0 < best) {
-        best = dist[u] + w0;
+      if (reachedState >= 0 && dist[reachedState] + w0 < best) {
+        best = dist[reachedState] + w0;
         const path: number[] = [];
-        for (let x = u; x !== v; x = searchSource(g, parent[x])) path.push(g.edgeId[parent[x]]);
+        for (let s = reachedState; s !== s0; s = parentState[s]) path.push(g.edgeId[parent[s]]);
         path.reverse();
         bestPath = [g.edgeId[p0], ...path];
       }
@@ -185,8 +207,15 @@ export class CycleFinder {
     this.work += work;
     if (bestPath.length === 0) return null;
     let heavyEdges = 0;
-    for (const e of bestPath) if (search.preferCo && kindOf(e) !== EK_CO) heavyEdges++;
-    return { edges: Int32Array.from(bestPath), heavy: heavyEdges };
+    let length = 0;
+    for (let i = 0; i < bestPath.length; i++) {
+      const e = bestPath[i];
+      // An so edge after an so edge continues its run (the cycle starts with the closing edge, never so).
+      if (kindOf(e) === EK_SO && i > 0 && kindOf(bestPath[i - 1]) === EK_SO) continue;
+      length++;
+      if (search.preferCo && kindOf(e) !== EK_CO) heavyEdges++;
+    }
+    return { edges: Int32Array.from(bestPath), heavy: heavyEdges, length };
   }
 }
 

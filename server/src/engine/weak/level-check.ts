@@ -215,7 +215,7 @@ function witnessCycles(g: Csr, view: EdgeView, scc: { comp: Int32Array; count: n
     if (!cycle) continue;
     found.push(cycle);
     // Two edges and none of so ∪ wr: nothing ranks before it.
-    if (max === 1 && cycle.edges.length <= 2 && (cycle.heavy === 0 || !preferCo)) break;
+    if (max === 1 && cycle.length <= 2 && (cycle.heavy === 0 || !preferCo)) break;
   }
   // Stable: among equals, the smaller component's cycle stays first.
   found.sort((a, b) => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0));

@@ -51,9 +51,9 @@ export function sessionTimeCycle(h: History, rf: ReadsFrom, realTime: (t: number
   const explain = new Explainer(h, rf, null);
   const ids: number[] = [closing];
   for (let v = edges.from.data[closing]; v !== root; v = edges.from.data[via[v]]) ids.push(via[v]);
-  return ids.reverse().map((e) => {
+  return explain.sessionRuns(ids.reverse().map((e) => {
     const from = edges.from.data[e];
     const to = edges.to.data[e];
     return edges.kind.data[e] === SO ? explain.edge({ from, to, kind: 0, a: -1, b: -1 }) : realTimeEdge(h, explain, from, to);
-  });
+  }));
 }

@@ -139,7 +139,9 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
   const preds: number[][] = Array.from({ length: n }, () => []);
   for (let t = 1; t < n; t++) {
     if (soPrev[t] < 0) continue;
-    add(soPrev[t], t, explain.edge({ from: soPrev[t], to: t, kind: 0, a: -1, b: -1 }), true);
+    // Session order is transitive: an edge from every earlier transaction of the session, so that a
+    // cycle along a session counts one so edge, as the spec ranks them (n is small here).
+    for (let u = soPrev[t]; u >= 0; u = soPrev[u]) add(u, t, explain.edge({ from: u, to: t, kind: 0, a: -1, b: -1 }), true);
     preds[t].push(soPrev[t]);
   }
   // SSER: real time orders the commit order into real-time transactions.

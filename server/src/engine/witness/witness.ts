@@ -75,6 +75,30 @@ export class Explainer {
     }
   }
 
+  /**
+   * The cycle with each run of consecutive so edges as one edge (T3 → T9 [so]): session order is
+   * transitive, and the searches count a run once. ⊥'s edges are not runs.
+   */
+  sessionRuns(edges: WitnessEdge[]): WitnessEdge[] {
+    const n = edges.length;
+    const isSo = (e: WitnessEdge): boolean => e.kind === 'so' && e.from !== BOTTOM;
+    const continues = (i: number): boolean => {
+      const a = edges[(i + n - 1) % n];
+      return n > 1 && isSo(a) && isSo(edges[i]) && a.to === edges[i].from;
+    };
+    // Start at an edge that continues no run (a cycle of so edges alone cannot exist): the first, mostly.
+    let start = 0;
+    while (start < n && continues(start)) start++;
+    if (start === n) return edges;
+    const out: WitnessEdge[] = [];
+    for (let k = 0; k < n; k++) {
+      const i = (start + k) % n;
+      if (k > 0 && continues(i)) out[out.length - 1] = this.edge({ from: out[out.length - 1].from, to: edges[i].to, kind: EK_SO, a: -1, b: -1 });
+      else out.push(edges[i]);
+    }
+    return out;
+  }
+
   /** "T2 must commit before T1: T3 read x from T1 after it read y from T2, and T2 also writes x". */
   private forced(e: EdgeRef, readerLevel: ((t: number) => string) | null): string {
     const { h } = this;
@@ -94,13 +118,20 @@ export class Explainer {
       : `${head} and ${this.readPhrase(e.b)}, and ${this.txn(e.from)} also writes ${x}`;
   }
 
-  /** A shortest so ∪ wr path from a to b, as "T2 → T5 → T3" (BFS over the base graph). */
+  /**
+   * A shortest so ∪ wr path from a to b, as "T2 → T5 → T3": a BFS over the base graph where session
+   * order is transitive (a visited transaction reaches every later one of its session in one step,
+   * each handed out once per session), so "T1 → T4 → T5", not every transaction of T1's session between.
+   */
   private hbPath(a: number, b: number): string {
+    const { h } = this;
     if (this.hb) this.hbGraph ??= this.hb();
     const g = this.hbGraph;
     if (!g) return `${this.txn(a)} → … → ${this.txn(b)}`;
     const prev = new Int32Array(g.nodeCount).fill(-1);
     const queue = new Int32Array(g.nodeCount);
+    // Per session: positions from here on are queued already (by an earlier, so no later, step).
+    const handedOut = Int32Array.from({ length: h.sessionCount }, (_, s) => h.sessionTxnStart[s + 1]);
     let head = 0;
     let tail = 0;
     queue[tail++] = a;
@@ -114,6 +145,17 @@ export class Explainer {
           queue[tail++] = w;
         }
       }
+      const s = v === BOTTOM ? -1 : h.txnSession[v];
+      if (s < 0 || h.txnAborted[v] === 1) continue;
+      const from = h.sessionTxnStart[s] + h.txnIndexInSession[v] + 1;
+      for (let i = from; i < handedOut[s]; i++) {
+        const w = h.sessionTxns[i];
+        if (h.txnAborted[w] === 0 && prev[w] < 0) {
+          prev[w] = v;
+          queue[tail++] = w;
+        }
+      }
+      handedOut[s] = Math.min(handedOut[s], from);
     }
     if (prev[b] < 0) return `${this.txn(a)} → … → ${this.txn(b)}`;
     const path: string[] = [];
