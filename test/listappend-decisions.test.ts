@@ -41,6 +41,8 @@ function witnessProblems(a: Analysis, label: string): string[] {
   const e = list.inference.edges;
   const KIND: Record<string, number> = { so: LK_SO, wr: LK_WR, ww: LK_WW, rw: LK_RW };
   const hasEdge = (from: number, to: number, kind: number, op: number): boolean => {
+    // so: session order, which is transitive (a witness shows a run of it as one edge).
+    if (kind === LK_SO) return from > 0 && h.txnSession[from] === h.txnSession[to] && h.txnIndexInSession[from] < h.txnIndexInSession[to];
     for (let i = 0; i < e.length; i++) if (e.from.data[i] === from && e.to.data[i] === to && e.kind.data[i] === kind) return true;
     // wr: an appender of an element the edge's own read (a list read of `to`) returned (the spec's
     // wr; the graph keeps one per read, and the others where a cycle needs them).

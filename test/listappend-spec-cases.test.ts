@@ -123,3 +123,11 @@ describe('which cycle of a class is shown', () => {
     }
   });
 });
+
+test('a list-append cycle along a session shows the run of so edges as one edge (session order is transitive)', () => {
+  const text = 'session s1\n  A: a(x, 1) r(y, [1])\nsession s2\n  B: r(x, [1])\n  M1: a(m, 1)\n  M2: a(m, 2)\n  C: a(y, 1)\n';
+  const a = analyzeHistText(text, { levels: ['SER'] });
+  const w = a.levels.find((v) => v.level === 'SER')?.witness;
+  const name = (t: number): string => a.history.names.txnName(t);
+  assert.deepEqual(w?.edges.map((e) => `${name(e.from)} -${e.kind}-> ${name(e.to)}`), ['A -wr-> B', 'B -so-> C', 'C -wr-> A']);
+});

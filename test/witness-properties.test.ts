@@ -51,7 +51,12 @@ function sentenceNamesItsEdge(e: EdgeJson): boolean {
 /** Problems with the witnesses of one report (empty when every property holds). */
 function witnessProblems(a: Analysis, label: string): string[] {
   const names = new Set<string>(['init']);
-  for (let t = 1; t < a.history.txnCount; t++) names.add(a.history.names.txnName(t));
+  const txnOf = new Map<string, number>();
+  for (let t = 1; t < a.history.txnCount; t++) {
+    names.add(a.history.names.txnName(t));
+    txnOf.set(a.history.names.txnName(t), t);
+  }
+  const analysisHistory = a.history;
   const r = fileReport(label, a);
   const out: string[] = [];
   const check = (level: string, v: VerdictJson | null): void => {
@@ -62,6 +67,13 @@ function witnessProblems(a: Analysis, label: string): string[] {
       if (e.to !== next.from) out.push(`${label} ${level}: edge ${i} ends at ${e.to}, edge ${(i + 1) % cycle.length} starts at ${next.from}`);
       if (!names.has(e.from) || !names.has(e.to)) out.push(`${label} ${level}: edge ${i} names ${e.from} → ${e.to}, not transactions of the file`);
       if (!sentenceNamesItsEdge(e)) out.push(`${label} ${level}: edge ${e.from} → ${e.to} [${e.kind}] says "${e.because}"`);
+      // so is session order (transitive): the two in one session, in this order; a run of so edges is shown as one.
+      if (e.kind === 'so' && e.from !== 'init') {
+        const [a, b] = [txnOf.get(e.from) ?? -1, txnOf.get(e.to) ?? -1];
+        const h = analysisHistory;
+        if (a < 0 || b < 0 || h.txnSession[a] !== h.txnSession[b] || h.txnIndexInSession[a] >= h.txnIndexInSession[b]) out.push(`${label} ${level}: so edge ${e.from} → ${e.to} is not session order`);
+        if (next.kind === 'so' && next.from !== 'init' && cycle.length > 2) out.push(`${label} ${level}: so edges ${e.from} → ${e.to} → ${next.to} are not shown as one`);
+      }
     }
   };
   for (const [level, v] of Object.entries(r.levels)) check(level, v);

@@ -122,16 +122,17 @@ export function findCycles(inf: ListInference, withRealtime: boolean, classes: r
   const out: FoundCycle[] = [];
   for (const cls of classes) {
     const c = g.smallest(RULES[cls], false);
-    if (c) out.push({ cls, realtime: false, edges: c });
+    if (c) out.push({ cls, realtime: false, edges: sessionRuns(c) });
   }
   if (g.hasRt) {
     for (const cls of classes) {
       if (out.some((c) => c.cls === cls)) continue;
       const c = g.smallest(RULES[cls], true);
-      if (c) out.push({ cls, realtime: true, edges: c });
+      if (c) out.push({ cls, realtime: true, edges: sessionRuns(c) });
     }
   }
-  return { found: out, causality: g.smallest(CAUSALITY, false) };
+  const causality = g.smallest(CAUSALITY, false);
+  return { found: out, causality: causality && sessionRuns(causality) };
 }
 
 class CycleGraph {
@@ -434,6 +435,29 @@ class CycleGraph {
     }
     return null;
   }
+}
+
+/**
+ * The cycle with each run of consecutive so edges as one edge (T3 → T9 [so]: session order is
+ * transitive), starting at its smallest transaction id. The search counts each step of a run
+ * (a class's length); the witness shows the run once, as register witnesses do.
+ */
+function sessionRuns(cycle: CycleEdge[]): CycleEdge[] {
+  const n = cycle.length;
+  const continues = (i: number): boolean => {
+    const a = cycle[(i + n - 1) % n];
+    return n > 1 && a.kind === LK_SO && cycle[i].kind === LK_SO && a.to === cycle[i].from;
+  };
+  let start = 0;
+  while (start < n && continues(start)) start++;
+  if (start === n) return cycle;
+  const out: CycleEdge[] = [];
+  for (let k = 0; k < n; k++) {
+    const i = (start + k) % n;
+    if (k > 0 && continues(i)) out[out.length - 1] = { ...out[out.length - 1], to: cycle[i].to };
+    else out.push(cycle[i]);
+  }
+  return out.length === n ? cycle : rotate(out);
 }
 
 /** The cycle starting at its smallest transaction id: one cycle, one presentation. */
