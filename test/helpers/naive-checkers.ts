@@ -56,14 +56,13 @@ function hasCycle(adj: Set<number>[]): boolean {
 }
 
 /**
- * Whether the history satisfies the rules: each committed transaction's reads obey the rule
- * `ruleOf(t)` (null: the transaction is not constrained). Read-consistency problems are the
- * caller's (they violate every level); so ∪ wr must be acyclic.
+ * The relations of the axioms, literally: `base` is so ∪ wr (so transitive, ⊥ before every committed
+ * transaction) and `forced` the co edges t2 → t1 each read's rule forces (t3 reads x from t1, t2 also
+ * writes x, the premise holds). Premises use the base relation (happens-before for CC).
  */
-export function naiveConsistent(h: History, rf: ReadsFrom, ruleOf: (t: number) => NaiveRule | null): boolean {
+export function naiveRelations(h: History, rf: ReadsFrom, ruleOf: (t: number) => NaiveRule | null): { base: Set<number>[]; forced: Set<number>[] } {
   const base = baseRelation(h, rf);
-  if (hasCycle(base)) return false;
-  const co = base.map((s) => new Set(s));
+  const forced: Set<number>[] = Array.from({ length: h.txnCount }, () => new Set<number>());
   const hbCache = new Map<number, Uint8Array>();
   // Strict happens-before of t3: everything that reaches t3 in so ∪ wr.
   const reaches = (t2: number, t3: number): boolean => {
@@ -92,9 +91,20 @@ export function naiveConsistent(h: History, rf: ReadsFrom, ruleOf: (t: number) =
         } else {
           premise = reaches(t2, t3);
         }
-        if (premise) co[t2].add(t1);
+        if (premise) forced[t2].add(t1);
       }
     }
   }
-  return !hasCycle(co);
+  return { base, forced };
+}
+
+/**
+ * Whether the history satisfies the rules: each committed transaction's reads obey the rule
+ * `ruleOf(t)` (null: the transaction is not constrained). Read-consistency problems are the
+ * caller's (they violate every level); so ∪ wr must be acyclic.
+ */
+export function naiveConsistent(h: History, rf: ReadsFrom, ruleOf: (t: number) => NaiveRule | null): boolean {
+  const { base, forced } = naiveRelations(h, rf, ruleOf);
+  if (hasCycle(base)) return false;
+  return !hasCycle(base.map((s, t) => new Set([...s, ...forced[t]])));
 }

@@ -159,7 +159,7 @@ export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: n
   // The union's left-over nodes are those of the merged graph: no second topological pass.
   const g = mergeCsr(ctx.baseCsr, extra.from.data, extra.to.data, extra.length, view.extraBase);
   const scc = stronglyConnected(g, leftOver);
-  const more = ruleOf ? completeForced(ctx.h, ctx.rf, ctx.baseCsr, () => ctx.vectorClocks(), ruleOf, scc.comp, scc.size, COMPLETION_BUDGET) : null;
+  const more = ruleOf ? completeForced(ctx.h, ctx.rf, () => ctx.vectorClocks(), ruleOf, scc.comp, scc.size, COMPLETION_BUDGET) : null;
   if (!more || more.length === 0) return { acyclic: false, cycles: witnessCycles(g, view, scc, maxWitnesses, EK_CO, true), view };
   // Edges inside components leave the components as they are.
   const all = extra.copy(more.length);
