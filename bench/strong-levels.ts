@@ -10,7 +10,7 @@ import { toHistString } from '../server/src/engine/gen/history-writers.ts';
 import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
 import { CheckContext } from '../server/src/engine/weak/level-check.ts';
 import type { Level } from '../server/src/engine/levels/levels.ts';
-import { injectLostUpdate } from '../test/helpers/inject.ts';
+import { injectConcurrentLostUpdate } from '../test/helpers/inject.ts';
 import { computeReadsFrom } from '../server/src/engine/model/reads-from.ts';
 import { checkStrong, DEFAULT_STRONG_BUDGET } from '../server/src/engine/strong/strong-check.ts';
 
@@ -108,7 +108,7 @@ function large(sizes: number[], millis: number): void {
       let g = generateHistory({ sessions: 64, transactions, opsPerTxn: 8, keys: 500, distribution: 'uniform', zipfS: 0.8, readRatio: 0.6, store, seed: 1 });
       let what = '';
       if (inject === 'lost update') {
-        const lost = injectLostUpdate(g);
+        const lost = injectConcurrentLostUpdate(g);
         what = lost ? 'lost update' : 'no lost update found';
         g = lost ?? g;
       }

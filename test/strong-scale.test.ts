@@ -10,7 +10,7 @@ import { checkStrong, DEFAULT_STRONG_BUDGET, EVENT_CLOCK_ENTRIES } from '../serv
 import { verifyOrder } from '../server/src/engine/strong/verify-order.ts';
 import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
 import { CheckContext } from '../server/src/engine/weak/level-check.ts';
-import { injectLostUpdate } from './helpers/inject.ts';
+import { injectConcurrentLostUpdate, injectLostUpdate } from './helpers/inject.ts';
 import { analyzeHistText } from '../server/src/engine/analyze.ts';
 import { exportWitnessOfText } from '../server/src/engine/export/witness-of-text.ts';
 
@@ -55,6 +55,13 @@ test('an injected lost update violates SI, PSI and SER', () => {
     assert.ok(g, `seed ${seed}: no place for a lost update`);
     for (const level of ['SER', 'SI', 'PSI'] as Level[]) assert.equal(decide(g, level).kind, 'violated', `seed ${seed} ${level}`);
   }
+});
+
+test('a lost update between concurrent transactions (a new session\'s read-modify-write): CC and PC hold, PSI, SI and SER are violated', () => {
+  const g = injectConcurrentLostUpdate(history('serial', 1500, 1));
+  assert.ok(g);
+  const a = analyzeHistText(toHistString(g), { levels: ['CC', 'PC', 'PSI', 'SI', 'SER'] });
+  assert.deepEqual(a.levels.map((v) => `${v.level} ${v.consistent}`), ['CC true', 'PC true', 'PSI false', 'SI false', 'SER false']);
 });
 
 test("the event propagation's clock tables hold 64 sessions × 125,000 transactions and ⊥ (the bench's 1M-operation histories)", () => {

@@ -58,3 +58,45 @@ export function injectLostUpdate(g: GeneratedHistory): GeneratedHistory | null {
   return null;
 }
 
+
+/**
+ * A lost update between concurrent transactions: T1 (a writer of x whose first op writes it) gets a
+ * first read of the version before its own, and a new transaction in a new session reads that
+ * version too and writes x. The new transaction's causal past is its writer's, so CC (and PC)
+ * still hold and only PSI, SI and SER break; injectLostUpdate's changed read may break CC instead,
+ * as its reader often follows T1 already. Null when no writer of a second version exists.
+ */
+export function injectConcurrentLostUpdate(g: GeneratedHistory): GeneratedHistory | null {
+  let maxValue = 0;
+  for (let o = 0; o < g.opCount; o++) maxValue = Math.max(maxValue, g.opValue[o]);
+  const versions = new Map<number, number[]>(); // key → values written, sorted
+  for (let o = 0; o < g.opCount; o++) if (g.opIsWrite[o] === 1) (versions.get(g.opKey[o]) ?? versions.set(g.opKey[o], []).get(g.opKey[o])!).push(g.opValue[o]);
+  for (const v of versions.values()) v.sort((a, b) => a - b);
+  // T1: the first committed transaction past the middle whose first op writes a key's second version or later.
+  for (let t1 = g.txnCount >> 1; t1 < g.txnCount; t1++) {
+    const o = g.txnOpStart[t1];
+    if (g.txnAborted[t1] === 1 || o === g.txnOpStart[t1 + 1] || g.opIsWrite[o] !== 1) continue;
+    const x = g.opKey[o];
+    const vs = versions.get(x)!;
+    const v0 = vs[vs.indexOf(g.opValue[o]) - 1] ?? 0;
+    const ops = g.opCount;
+    const grow = <A extends Int32Array | Uint8Array>(a: A, at: number, inserted: number, appended: number[]): A => {
+      const out = new (a.constructor as { new (n: number): A })(a.length + 1 + appended.length);
+      out.set(a.subarray(0, at), 0);
+      out[at] = inserted;
+      out.set(a.subarray(at), at + 1);
+      out.set(appended, a.length + 1);
+      return out;
+    };
+    return {
+      ...g, sessionCount: g.sessionCount + 1, txnCount: g.txnCount + 1, opCount: ops + 3,
+      txnSession: Int32Array.from([...g.txnSession, g.sessionCount]),
+      txnAborted: Uint8Array.from([...g.txnAborted, 0]),
+      txnOpStart: Int32Array.from([...g.txnOpStart.map((s, t) => (t > t1 ? s + 1 : s)), ops + 3]),
+      opIsWrite: grow(g.opIsWrite, o, 0, [0, 1]),
+      opKey: grow(g.opKey, o, x, [x, x]),
+      opValue: grow(g.opValue, o, v0, [v0, maxValue + 1]),
+    };
+  }
+  return null;
+}
