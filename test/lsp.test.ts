@@ -213,8 +213,8 @@ describe('language server over stdio', () => {
     await c.diagnosticsOfVersion(uri, v);
     const levels = await labels({ line: 5, character: 6 });
     assert.deepEqual(levels.slice(0, 7), ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER']);
-    // (`<- T4` parses as T3's source here, so T4 is no transaction of this version.)
-    assert.deepEqual(await labels({ line: 7, character: 14 }), ['T1', 'T2', 'T3']);
+    // (The `<-` at the line's end does not take the next line's `T4:` for its source: T4 is a transaction.)
+    assert.deepEqual(await labels({ line: 7, character: 14 }), ['T1', 'T2', 'T3', 'T4']);
     assert.deepEqual(await labels({ line: 8, character: 8 }), ['x', 'y']);
     const anywhere = await labels({ line: 6, character: 0 });
     for (const w of ['session', 'history', 'expect', 'aborted', 'r', 'w', 'RA', 'x', 'T2']) assert.ok(anywhere.includes(w), `missing ${w}`);

@@ -129,6 +129,8 @@ describe('other single typos: one syntax error each, where it is', () => {
     { what: 'a level and its verdict run together', text: 'expect [[RAviolated]]\nsession s1\n  T1: w(x, 1)\n', message: /a level .* and 'ok' or 'violated'/, shape: ['s1/T1: 1 op'] },
     { what: "a check whose levels are commented out, before an expect", text: 'check [[expect]] # RC\nexpect RA ok\nsession s1\n  T1: w(x, 1)\n', message: /one or more levels/ },
     { what: 'a level directive whose level is commented out, before a session', text: 'level # RA\n[[session]] s1\n  T1: w(x, 1)\n', message: /expected a level/, shape: ['s1/T1: 1 op'] },
+    { what: "a read's '<-' at a line's end, before the next header", text: 'session s1\n  T1: w(x, 1)\n  T2: r(x) [[<-]]\n  T3: r(x, 1)\n', message: /the id of the transaction read from/, shape: ['s1/T1: 1 op', 's1/T2: 0 ops', 's1/T3: 1 op'] },
+    { what: "a read's '<-' at a line's end, before a directive", text: 'session s1\n  T1: w(x, 1) r(x, 1) [[<-]]\nlevel RA\n', message: /the id of the transaction read from/, shape: ['s1/T1: 1 op'] },
   ];
   for (const { what, text, message, shape: expectedShape } of ONE_ERROR) {
     test(`${what}: one error of any code`, () => {

@@ -652,7 +652,13 @@ class Parser {
         this.problemAt(`only a read can name its writer with '<-'`, this.span());
         return;
       }
-      this.pos++;
+      const arrowAt = this.pos++;
+      // A writer left out (`r(x) <-` at a line's end) does not take the next line's item for it:
+      // `T3:` there is a header, not T3 as the writer (one typo, one error, T3 still checked).
+      if (!this.sameLine() && this.atItemStart()) {
+        this.problemAt("expected the id of the transaction read from after '<-'", this.span(arrowAt));
+        return;
+      }
       if (this.kind() !== TK_IDENT && this.kind() !== TK_NUMBER) {
         this.fail('the id of the transaction read from');
         return;
