@@ -117,6 +117,19 @@ describe('read consistency', () => {
       sorted([0, 1, 2].map((i) => expected(m, 'duplicate-write', 'warning', i))));
   });
 
+  test('a write of the value an init line gives its key duplicates ⊥\'s write: a warning at the write, reads of the value ambiguous', () => {
+    const m = marked('init x = 1, y = "s"\nsession s1\n  T1: [[w(x, 1)]] [[w(y, "s")]] w(z, 1)\nsession s2\n  T2: [[r(x, 1)]] r(x, 1) <- T1\nsession s3\n  T3: r(y, init)\n');
+    const a = analyzeHistText(m.text);
+    assert.deepEqual(fmtFindings(m.text, a.findings), [
+      expected(m, 'duplicate-write', 'warning', 0),
+      expected(m, 'duplicate-write', 'warning', 1),
+      expected(m, 'ambiguous-read', 'error', 2),
+    ]);
+    assert.match(a.findings[0].message, /initial value \(init x = 1\)/);
+    assert.match(a.findings[2].message, /both the initial value .* and written by T1/);
+    assert.deepEqual(verdictMap(a), { RC: true, RA: true, CC: true });
+  });
+
   test('causality-cycle: an error at each read whose wr edge closes the cycle, the cycle as related information', () => {
     const m = marked(`session s1
   T1: [[r(x, 2)]] w(y, 1)

@@ -82,11 +82,19 @@ export function computeReadsFrom(h: History): ReadsFrom {
     warned.add(first);
     note(o, first);
   }
-  // A write of the initial value itself (value 0 in plume files) cannot be told apart from ⊥.
-  for (let o = 0; o < opCount && initWrites; o++) {
-    if (opKind[o] !== OP_WRITE || opValue[o] !== INIT_VALUE) continue;
+  // A write of the initial value itself (value 0 in plume files, a value an `init` line gives its
+  // key) cannot be told apart from ⊥, which writes it too: a duplicate write like any other.
+  const inits = h.initValues;
+  for (let o = 0; o < opCount && (initWrites || inits.size > 0); o++) {
+    if (opKind[o] !== OP_WRITE) continue;
+    const v = opValue[o];
+    if (v !== INIT_VALUE && (inits.size === 0 || inits.get(opKey[o]) !== v)) continue;
+    if (!findings.wants('duplicate-write')) {
+      findings.skip('duplicate-write', 'warning', opSpan(h, o));
+      continue;
+    }
     findings.push(finding('duplicate-write', 'warning',
-      `${names.txnName(h.opTxn[o])} writes ${names.keyName(opKey[o])} = ${names.valueText(INIT_VALUE)}, the initial value: reads of it cannot tell this write from the initial state`, opSpan(h, o)));
+      `${names.txnName(h.opTxn[o])} writes ${names.keyName(opKey[o])} = ${names.valueText(v)}, the initial value${v === INIT_VALUE ? '' : ` (init ${names.keyName(opKey[o])} = ${names.valueText(v)})`}: reads of it cannot tell this write from the initial state`, opSpan(h, o)));
   }
 
   const ownStamp = stamp.fill(-1);
@@ -164,6 +172,9 @@ export function computeReadsFrom(h: History): ReadsFrom {
         if (w < 0 && init === v) fromInit = true;
         else if (w < 0) {
           fail('thin-air', o, `${tn(t)} read ${key(x)} = ${names.valueText(v)}, but no transaction writes ${names.valueText(v)} to ${key(x)}`);
+          continue;
+        } else if (init === v && !writerOf.isDuplicated(x, v)) {
+          ambiguous(o, `${key(x)} = ${names.valueText(v)} is both the initial value (init ${key(x)} = ${names.valueText(v)}) and written by ${names.txnName(h.opTxn[w])}, so this read's writer is unknown and it is left out of the checks: name it, e.g. r(${key(x)}, ${names.valueText(v)}) <- ${names.txnName(h.opTxn[w])}, or read r(${key(x)}, init)`);
           continue;
         } else if (writerOf.isDuplicated(x, v) || init === v) {
           ambiguous(o, `${key(x)} = ${names.valueText(v)} is written more than once, so this read's writer is unknown and it is left out of the checks: name it, e.g. r(${key(x)}, ${names.valueText(v)}) <- ${names.txnName(h.opTxn[w])}`);
