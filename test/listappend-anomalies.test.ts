@@ -52,6 +52,21 @@ describe('a failed anomaly expectation', () => {
     assert.match(errs[0].message, /expected G0 to be found, but it is absent/);
     assert.match(errs[1].message, /T1 → T2 \[wr\] T2 observed T1's append of 1: T2 read y = \[1\]/);
   });
+
+  test('G1a, G1b and future-read of register reads count as reported, as those of lists do', () => {
+    const reads = 'session s1\n  T1 aborted: w(x, 1)\n  T2: w(y, 1) w(y, 2) r(z, 5) w(z, 5)\nsession s2\n  T3: r(x, 1) r(y, 1)\n';
+    const found = 'expect G1a found\nexpect intermediate-read found\nexpect future-read found\n';
+    assert.deepEqual(analyzeHistText(found + reads).findings.filter((x) => x.code === 'expectation-failed'), []);
+    const absent = 'expect aborted-read absent\nexpect G1b absent\nexpect future-read absent\n';
+    const text = absent + reads;
+    const errs = analyzeHistText(text).findings.filter((x) => x.code === 'expectation-failed');
+    assert.deepEqual(errs.map((x) => text.slice(x.span.start, x.span.end)), absent.trim().split('\n'));
+    assert.match(errs[0].message, /expected G1a absent, but it is found: T3 read x = 1 from T1, which aborted/);
+    assert.deepEqual(errs[0].related.map((r) => text.slice(r.span.start, r.span.end)), ['r(x, 1)']);
+    // A history whose reads are clean finds none of them.
+    const clean = analyzeHistText(`${found}session s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 1)\n`);
+    assert.equal(clean.findings.filter((x) => x.code === 'expectation-failed').length, 3);
+  });
 });
 
 const RUNS = Number(process.env.LIST_DIFF_RUNS ?? 2000);

@@ -185,7 +185,7 @@ export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): An
     }
   } else expectations = expectationFindings(verdicts, d);
   // One finding per `expect A found|absent` line: pushed one by one, as a file may hold 200,000 (a spread overflowed the stack).
-  if (d) for (const f of anomalyExpectations(list, d.anomalyExpects)) findings.push(f);
+  if (d) for (const f of anomalyExpectations(list, d.anomalyExpects, read.rf.findings)) findings.push(f);
   findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
   return {
     history: h, lines: src.lines, readsFrom: read.rf, title: d?.title ?? null, levels, mixed: mixed?.verdict ?? null,

@@ -4,7 +4,7 @@ import { finding, type Finding } from '../model/diagnostics.ts';
 import type { History } from '../model/history.ts';
 import type { AnomalyExpectation, Directives } from '../syntax/hist-parser.ts';
 import type { Witness } from '../witness/witness.ts';
-import type { ListLevel } from './anomaly-table.ts';
+import type { AnomalyCode, ListLevel } from './anomaly-table.ts';
 import { levelsBroken, reportedCodes, type ListAnalysis, type ListAnomaly } from './list-analysis.ts';
 import { listLevelId } from './list-levels.ts';
 import { levelById, levelRow, weakerOrEqual } from '../levels/levels.ts';
@@ -82,14 +82,27 @@ export function breaksClaim(a: ListAnomaly, levels: Int8Array | null): boolean {
   return levelsBroken(a).some((l) => a.readers.every((t) => weakerOrEqual(l, levelById(levels[t]))));
 }
 
-/** `expect A found|absent` against what the analysis reported (nothing is reported without list operations). */
-export function anomalyExpectations(list: ListAnalysis | null, expects: readonly AnomalyExpectation[]): Finding[] {
-  const codes = list ? reportedCodes(list) : new Set<string>();
+/** The table's codes that register reads are reported with too (read consistency): G1a, G1b and future-read. */
+const REGISTER_CODES: ReadonlyMap<string, AnomalyCode> = new Map([['aborted-read', 'G1a'], ['intermediate-read', 'G1b'], ['future-read', 'future-read']]);
+
+/**
+ * `expect A found|absent` against what the analysis reported: the list-append analysis's anomalies
+ * and findings, and the register reads' findings of the table's codes (`registerFindings`: an
+ * aborted read of a register is reported as `aborted-read`, G1a, as on a list).
+ */
+export function anomalyExpectations(list: ListAnalysis | null, expects: readonly AnomalyExpectation[], registerFindings: readonly Finding[] = []): Finding[] {
+  const codes: Set<string> = list ? reportedCodes(list) : new Set<string>();
+  const registerFound = new Map<AnomalyCode, Finding>();
+  for (const f of registerFindings) {
+    const code = REGISTER_CODES.get(f.code);
+    if (code && !registerFound.has(code)) registerFound.set(code, f);
+  }
+  for (const code of registerFound.keys()) codes.add(code);
   const out: Finding[] = [];
   for (const e of expects) {
     const found = codes.has(e.anomaly);
     if (found === e.found) continue;
-    const where = list?.anomalies.find((a) => a.code === e.anomaly);
+    const where = list?.anomalies.find((a) => a.code === e.anomaly) ?? registerFound.get(e.anomaly);
     out.push(finding('expectation-failed', 'error',
       e.found ? `expected ${e.anomaly} to be found, but it is absent` : `expected ${e.anomaly} absent, but it is found${where ? `: ${where.message}` : ''}`,
       e.span, where ? [{ span: where.span, message: where.message }] : []));
