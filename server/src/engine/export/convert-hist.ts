@@ -88,7 +88,7 @@ function opText(h: History, o: number, names: Names): string {
   const k = h.opKey[o];
   const key = names.keys[k];
   const kind = h.opKind[o];
-  if (kind === OP_LIST_READ) return `r(${key}, [${listItems(h, o, names).join(', ')}])`;
+  if (kind === OP_LIST_READ) return `r(${key}, [${listItems(h, o, names).join(', ')}])${h.opSource[o] >= 0 ? ` <- ${names.txns[h.opSource[o]]}` : ''}`;
   if (kind !== OP_READ) return `${kind === OP_APPEND ? 'a' : 'w'}(${key}, ${valueToken(h.opValue[o], k, names)})`;
   const v = h.opValue[o];
   const src = h.opSource[o];

@@ -215,7 +215,7 @@ export function writeHistText(h: History, o: HistWriteOptions): string {
         if (kind === OP_LIST_READ) {
           const ls = h.opListStart as Int32Array;
           const items = Array.from((h.listElems as Int32Array).subarray(ls[op], ls[op + 1]), (x) => values.of(x));
-          ops.push(`r(${key}, [${items.join(', ')}])`);
+          ops.push(`r(${key}, [${items.join(', ')}])${h.opSource[op] >= 0 ? ` <- ${txnNames[h.opSource[op]]}` : ''}`);
         } else if (kind === OP_APPEND) {
           ops.push(`a(${key}, ${values.of(v)})`);
         } else if (kind === OP_READ) {

@@ -346,6 +346,18 @@ export function inferListAppend(h: History): ListInference {
           }
         }
       }
+      // `r(k, [… e]) <- T` names the read's source, as `r(k, v) <- T` does a register's writer: T
+      // must have appended e (the last element); `[]` is the initial state's list, no one's append.
+      const named = h.opSource[o];
+      const last = named >= 0 && n > 0 ? appenderOf(k, elemsAll[ls0 + n - 1]) : -1;
+      if (named >= 0 && (n === 0 || (last >= 0 && opTxn[last] !== named))) {
+        const list = listOf(h, o);
+        const shown = `${names.keyName(k)} = ${listText(h, list)}`;
+        findings.push(finding('thin-air', 'error', n === 0
+          ? `${names.txnName(t)} read ${shown} from ${names.txnName(named)}, but the empty list is the initial state, which no transaction appended`
+          : `${names.txnName(t)} read ${shown} from ${names.txnName(named)}, but its last element ${names.valueText(list[n - 1])} was appended by ${names.txnName(opTxn[last])}`,
+        opSpan(h, o), last >= 0 ? [{ span: opSpan(h, last), message: 'the append of the last element' }] : []));
+      }
       // Every read is a prefix of the longest one: also a read with a bad element or a wrong tail
       // (Elle compares every read of a key), so whether it is reported does not depend on the others.
       if (d < n) {

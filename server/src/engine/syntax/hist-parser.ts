@@ -774,8 +774,9 @@ class Parser {
    * left out (a read of `init` or one naming only its writer fits either).
    */
   private keyHolds(key: number, opKind: number, value: number, start: number, end: number): boolean {
+    // A read of `init` fits either; `r(k) <- T` (no value) reads T's write of a register.
     const wants = opKind === OP_APPEND || opKind === OP_LIST_READ ? KEY_LIST
-      : opKind === OP_WRITE || value >= 0 ? KEY_REGISTER : KEY_FREE;
+      : opKind === OP_WRITE || value >= 0 || value === NO_VALUE ? KEY_REGISTER : KEY_FREE;
     if (wants === KEY_FREE) return true;
     const has = this.keyKind[key] ?? KEY_FREE;
     if (has === KEY_FREE) {
