@@ -32,3 +32,25 @@ test('its patterns recognise headers, operations, directives and comments', () =
   assert.match('expect SER violated', compile(repo.directive.patterns![2].begin!));
   assert.match('# a comment', compile(repo.comment.patterns![0].match!));
 });
+
+test('a header with any status of the language and a real-time interval is a header, its parts captured', () => {
+  const header = compile(grammar.repository!.transaction.match!);
+  for (const [line, status, start, end] of [
+    ['  T1 unknown: a(x, 1)', 'unknown', undefined, undefined],
+    ['  T2 [SSER] info @ 100..130 : a(x, 1)', 'info', '100', '130'],
+    ['  T3 indeterminate @ -5..-1: r(x, [])', 'indeterminate', '-5', '-1'],
+    ['  T4 @ 1..2: w(x, 1)', undefined, '1', '2'],
+  ] as const) {
+    const m = header.exec(line);
+    assert.ok(m, line);
+    assert.deepEqual([m[5], m[7], m[9], m[10]], [status, start, end, ':'], line);
+  }
+});
+
+test('an anomaly expectation highlights the anomaly and found/absent', () => {
+  const expect = grammar.repository!.directive.patterns![2];
+  const [anomaly, , verdict] = expect.patterns!.map((r) => (r.match ? compile(r.match) : null));
+  for (const a of ['G-single', 'g2-item', 'G0-realtime', 'lost-update', 'aborted-read', 'G1a']) assert.match(`expect ${a} found`, anomaly!, a);
+  assert.doesNotMatch('expect SER ok', anomaly!);
+  assert.match('expect G-single absent', verdict!);
+});

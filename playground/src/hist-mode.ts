@@ -19,7 +19,7 @@ const TRANSACTION = sticky(repo.transaction.match!);
 const OPERATION = sticky(repo.operation.begin!);
 const NUMBER = sticky(repo.values.patterns![0].match!);
 const DIRECTIVE = /(history|level|check|expect|init)\b/iy;
-const WORD = /(committed|aborted|ok|violated|init)\b/iy;
+const WORD = /(committed|aborted|unknown|info|indeterminate|ok|violated|found|absent|init)\b/iy;
 
 const parser: StreamParser<{ inString: boolean }> = {
   name: 'hist',
