@@ -89,6 +89,16 @@ describe('witness export', () => {
     assert.ok(exported >= 60, `${exported} witnesses exported`);
   });
 
+  test('the JSON export carries the history title (null without one), as the spec says exports show it', () => {
+    const body = 'session s1\n  T1: w(x, 1) w(y, 1)\nsession s2\n  T2: r(y, init) r(x, 1)\n';
+    for (const [text, title] of [[`history "fractured \\"read\\""\n${body}`, 'fractured "read"'], [body, null]] as const) {
+      const r = exportWitness(analyzeHistText(text), { file: 'f.hist', level: 'RA', format: 'json', claimed: null });
+      assert.ok(r.ok);
+      const doc = JSON.parse(r.text) as { file: string; title: string | null; level: string };
+      assert.deepEqual([doc.file, doc.title, doc.level], ['f.hist', title, 'RA']);
+    }
+  });
+
   test('DOT of every violating example is accepted by Graphviz (dot -Tsvg)', { skip: dotSkip }, () => {
     for (const f of examples) {
       const text = readFileSync(join(EXAMPLES, f), 'utf8');

@@ -37,6 +37,8 @@ export type WitnessExportResult =
 
 export interface WitnessJsonDocument extends ReportWitnessJson {
   file: string;
+  /** The `history` directive's title, or null (shown in exports, as the spec asks). */
+  title: string | null;
   level: ViewLevel;
 }
 
@@ -51,7 +53,7 @@ export function exportWitness(a: Analysis, o: WitnessExportOptions): WitnessExpo
     case 'json': {
       const report = fileReport(o.file, a);
       const witness = (o.level === 'mixed' ? report.mixed : report.levels[o.level])!.witness!;
-      const doc: WitnessJsonDocument = { file: o.file, level: o.level, ...witness };
+      const doc: WitnessJsonDocument = { file: o.file, title: a.title, level: o.level, ...witness };
       return { ok: true, text: JSON.stringify(doc, null, 2) + '\n', extension: 'json' };
     }
     case 'dot':
