@@ -7,10 +7,16 @@ import grammar from '../../syntaxes/hist.tmLanguage.json';
 interface Rule { match?: string; begin?: string }
 const repo = grammar.repository as unknown as Record<string, Rule & { patterns?: Rule[] }>;
 
-/** A TextMate (Oniguruma) pattern as a sticky JS regex: a leading (?i) becomes the i flag; ^ / $ keep their meaning per line. */
-function sticky(source: string): RegExp {
-  const ci = source.startsWith('(?i)');
-  return new RegExp(ci ? source.slice(4) : source, ci ? 'iy' : 'y');
+/**
+ * A TextMate (Oniguruma) pattern as a sticky JS regex: a leading (?i) becomes the i flag; ^ / $ keep
+ * their meaning per line. A case-insensitive group (?i:…) becomes a plain group under the i flag:
+ * JavaScript has such groups only since ES2025 (Safari and older browsers throw on them, and the
+ * playground lost its highlighting; the grammar's patterns that use them match either case anyway).
+ */
+export function sticky(source: string): RegExp {
+  const ci = source.startsWith('(?i)') || source.includes('(?i:');
+  const body = (source.startsWith('(?i)') ? source.slice(4) : source).replaceAll('(?i:', '(?:');
+  return new RegExp(body, ci ? 'iy' : 'y');
 }
 
 const LEVEL = sticky(repo.level.match!);
