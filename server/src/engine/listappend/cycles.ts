@@ -1,5 +1,6 @@
 // Cycle anomalies of the list-append graph: SCCs, then the smallest cycle of each class in Elle's order (breadth-first, no recursion).
 
+import { mergeRuns } from '../util/cycle-runs.ts';
 import { Int32Vec } from '../util/int-vec.ts';
 import type { CycleClass } from './anomaly-table.ts';
 import { LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
@@ -443,21 +444,8 @@ class CycleGraph {
  * (a class's length); the witness shows the run once, as register witnesses do.
  */
 function sessionRuns(cycle: CycleEdge[]): CycleEdge[] {
-  const n = cycle.length;
-  const continues = (i: number): boolean => {
-    const a = cycle[(i + n - 1) % n];
-    return n > 1 && a.kind === LK_SO && cycle[i].kind === LK_SO && a.to === cycle[i].from;
-  };
-  let start = 0;
-  while (start < n && continues(start)) start++;
-  if (start === n) return cycle;
-  const out: CycleEdge[] = [];
-  for (let k = 0; k < n; k++) {
-    const i = (start + k) % n;
-    if (k > 0 && continues(i)) out[out.length - 1] = { ...out[out.length - 1], to: cycle[i].to };
-    else out.push(cycle[i]);
-  }
-  return out.length === n ? cycle : rotate(out);
+  const out = mergeRuns(cycle, (e) => e.kind === LK_SO, (first, last) => ({ ...first, to: last.to }));
+  return out.length === cycle.length ? cycle : rotate(out);
 }
 
 /** The cycle starting at its smallest transaction id: one cycle, one presentation. */

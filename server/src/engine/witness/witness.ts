@@ -1,5 +1,6 @@
 // Witness cycles as data, and the plain sentence that justifies each of their edges.
 
+import { mergeRuns } from '../util/cycle-runs.ts';
 import type { Span } from '../model/diagnostics.ts';
 import { EK_CO, EK_INIT, EK_SO, EK_WR, PREMISE_HB, PREMISE_SO, type EdgeRef } from '../model/edges.ts';
 import type { Csr } from '../util/graph.ts';
@@ -80,23 +81,7 @@ export class Explainer {
    * transitive, and the searches count a run once. ⊥'s edges are not runs.
    */
   sessionRuns(edges: WitnessEdge[]): WitnessEdge[] {
-    const n = edges.length;
-    const isSo = (e: WitnessEdge): boolean => e.kind === 'so' && e.from !== BOTTOM;
-    const continues = (i: number): boolean => {
-      const a = edges[(i + n - 1) % n];
-      return n > 1 && isSo(a) && isSo(edges[i]) && a.to === edges[i].from;
-    };
-    // Start at an edge that continues no run (a cycle of so edges alone cannot exist): the first, mostly.
-    let start = 0;
-    while (start < n && continues(start)) start++;
-    if (start === n) return edges;
-    const out: WitnessEdge[] = [];
-    for (let k = 0; k < n; k++) {
-      const i = (start + k) % n;
-      if (k > 0 && continues(i)) out[out.length - 1] = this.edge({ from: out[out.length - 1].from, to: edges[i].to, kind: EK_SO, a: -1, b: -1 });
-      else out.push(edges[i]);
-    }
-    return out;
+    return mergeRuns(edges, (e) => e.kind === 'so' && e.from !== BOTTOM, (first, last) => this.edge({ from: first.from, to: last.to, kind: EK_SO, a: -1, b: -1 }));
   }
 
   /** "T2 must commit before T1: T3 read x from T1 after it read y from T2, and T2 also writes x". */
