@@ -223,6 +223,17 @@ describe('exit status', () => {
     assert.equal(run(['check', file('thin-air2.hist', THIN_AIR), join(dir, 'nope.hist')]).status, 2);
   });
 
+  test('--json keeps one object per file in order: a file it could not read has one saying why, with no verdicts', () => {
+    const missing = join(dir, 'nope-json.hist');
+    const r = run(['check', file('thin-air3.hist', THIN_AIR), missing, file('clean-json.hist', CLEAN), '--json']);
+    assert.equal(r.status, 2);
+    const reports = JSON.parse(r.stdout) as { file: string; error?: string; levels: object; mixed: null; diagnostics: unknown[] }[];
+    assert.deepEqual(reports.map((x) => x.file.split('/').pop()), ['thin-air3.hist', 'nope-json.hist', 'clean-json.hist']);
+    assert.deepEqual(reports[1], { file: missing, error: 'cannot read: no such file or directory', levels: {}, mixed: null, diagnostics: [] });
+    assert.equal(reports[0].error, undefined);
+    assert.match(r.stderr, /cannot read .*nope-json\.hist: no such file or directory/);
+  });
+
   test('2 for an unreadable entry of a directory (a dangling link)', () => {
     const d = join(dir, 'with-broken-entry');
     mkdirSync(d);

@@ -76,6 +76,8 @@ export function runCheck(argv: readonly string[], io: Io): number {
   const progress = createProgress(io.errIsTty && !args.switches.has('--quiet'));
 
   const reports: ClaimedReport[] = [];
+  // --json has one object per file given, in order: one that could not be read or checked says why.
+  const entries: (ClaimedReport | UncheckedFile)[] = [];
   let unreadable = false;
   let internal = false;
   let errors = false;
@@ -89,6 +91,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
     if ('error' in input) {
       progress.end();
       io.err(`isocheck: ${inputErrorLine(input)}`);
+      entries.push(unchecked(input.file, `cannot read: ${input.error}`));
       unreadable = true;
       continue;
     }
@@ -111,6 +114,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
       // The engine reports problems as findings; a throw is a bug or an exhausted resource, and
       // must not take the other files' reports with it.
       io.err(`isocheck: internal error while checking ${input.file}: ${(e as Error).message}`);
+      entries.push(unchecked(input.file, `internal error: ${(e as Error).message}`));
       internal = true;
       continue;
     }
@@ -122,6 +126,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
     }
     capDiagnostics(report);
     reports.push(report);
+    entries.push(report);
   }
   progress.end();
   if (output === 'sarif' || output === 'junit') {
@@ -129,7 +134,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
     // XML keeps C1 controls and bidi overrides as they are: escaped only when a terminal shows them.
     io.out(io.outIsTty && output === 'junit' ? terminalSafeLines(text) : text);
   } else if (output === 'json') {
-    writeJsonArray(reports, io);
+    writeJsonArray(entries, io);
   } else if (reports.length > 0) {
     io.out(renderTable(reports));
     for (const r of reports) {
@@ -142,6 +147,19 @@ export function runCheck(argv: readonly string[], io: Io): number {
   return undecided && undecidedText === 'fail' ? EXIT_UNDECIDED : EXIT_OK;
 }
 
+/** A file --json has an object for although it was not checked: why, and no verdicts. */
+interface UncheckedFile {
+  file: string;
+  error: string;
+  levels: Record<string, never>;
+  mixed: null;
+  diagnostics: never[];
+}
+
+function unchecked(file: string, error: string): UncheckedFile {
+  return { file, error, levels: {}, mixed: null, diagnostics: [] };
+}
+
 /** Characters of JSON lines gathered before one write. */
 const JSON_PIECE = 1 << 20;
 
@@ -150,7 +168,7 @@ const JSON_PIECE = 1 << 20;
  * neither thousands of files nor one report may make one string longer than V8 allows (a witness
  * cycle of 200,000 edges, once per level, was a RangeError and a stack trace from a 1.4 MB file).
  */
-function writeJsonArray(reports: readonly ClaimedReport[], io: Io): void {
+function writeJsonArray(reports: readonly (ClaimedReport | UncheckedFile)[], io: Io): void {
   if (reports.length === 0) {
     io.out('[]');
     return;
