@@ -91,7 +91,9 @@ export function runCheck(argv: readonly string[], io: Io): number {
     if ('error' in input) {
       progress.end();
       io.err(`isocheck: ${inputErrorLine(input)}`);
-      entries.push(unchecked(input.file, `cannot read: ${input.error}`));
+      // (A file named on the command line; a directory's entries that are passed over, and a
+      // directory that cannot be listed, are not files of the run: their message says so.)
+      if (!('inDirectory' in ref && ref.inDirectory) && !input.error.startsWith('cannot read directory')) entries.push(unchecked(input.file, `cannot read: ${input.error}`));
       unreadable = true;
       continue;
     }
