@@ -124,3 +124,32 @@ test('list-append: a key takes its share of appends, then its slot moves on to a
   const finallyRead = new Set(recorded.filter((t) => t.session === 'final').flatMap((t) => t.ops.map((o) => o.key)));
   for (const k of keys) assert.ok(finallyRead.has(k), `key ${k} not read at the end`);
 });
+
+test('a server that stops answering at ROLLBACK or at the goodbye: the run ends within the statement bound, the connection dropped', { timeout: 10_000 }, async () => {
+  // Every write is refused as a conflict; then ROLLBACK, and close, never get an answer (pg and mysql2 wait for one).
+  const never = (): Promise<never> => new Promise(() => undefined);
+  let destroyed = 0;
+  const base = memoryDriver();
+  const driver: Driver = {
+    ...base,
+    open: async () => ({
+      ...(await base.open('serializable')),
+      write: () => Promise.reject(new DbError('could not serialize access', 'aborted', '40001')),
+      rollback: never,
+      close: never,
+      destroy: () => void destroyed++,
+    }),
+  };
+  const recorded: RecordedTxn[] = [];
+  const w = new Workload(driver, {
+    workload: 'rw-register', isolation: 'serializable', clients: 2, txns: 6, keys: 2, opsMin: 2, opsMax: 2, seed: 4, statementMillis: 100,
+  }, (_client, t) => recorded.push(t));
+  const t0 = Date.now();
+  const stats = await w.run();
+  assert.ok(Date.now() - t0 < 5000, `took ${Date.now() - t0} ms`);
+  assert.equal(stats.committed + stats.aborted + stats.unknown, 6);
+  // A refused transaction is aborted whether or not ROLLBACK answered; its connection is dropped, the next one is a new session.
+  assert.ok(recorded.filter((t) => t.session !== 'final').every((t) => t.status !== 'committed' || t.ops.every((o) => o.kind === 'r')));
+  assert.ok(destroyed >= 2, `${destroyed} connections dropped`);
+  assert.match(w.lastLoss ?? '', /^ROLLBACK: no answer/);
+});

@@ -171,7 +171,32 @@ export class Workload {
         }
       }
     } finally {
-      if (session) await session.close();
+      if (session) await this.closeSession(session);
+    }
+  }
+
+  /**
+   * ROLLBACK after a refusal, within the statement bound: a server that stops answering right
+   * then hung the client for ever (pg and mysql2 wait for its reply), and the run with it. False
+   * when it did not answer: the connection is dropped, as after any lost statement.
+   */
+  private async rolledBack(session: Session): Promise<boolean> {
+    try {
+      await bounded(session.rollback(), this.o.statementMillis ?? STATEMENT_TIMEOUT_MS);
+      return true;
+    } catch (e) {
+      session.destroy();
+      this.lastLoss = `ROLLBACK: ${e instanceof Error ? e.message : String(e)}`;
+      return false;
+    }
+  }
+
+  /** A polite close, within the statement bound (pg's end() waits for the server's goodbye); else dropped. */
+  private async closeSession(session: Session): Promise<void> {
+    try {
+      await bounded(session.close(), this.o.statementMillis ?? STATEMENT_TIMEOUT_MS);
+    } catch {
+      session.destroy();
     }
   }
 
@@ -196,13 +221,13 @@ export class Workload {
       if (!(e instanceof DbError)) throw e;
       if (e.failure === 'aborted') {
         status = 'aborted';
-        await session.rollback();
+        lost = !(await this.rolledBack(session));
       } else if (e.failure === 'error') {
         // Refused before COMMIT: rolled back here. A refused COMMIT should not have committed, but
         // unknown claims nothing either way.
         status = phase === 'commit' ? 'unknown' : 'aborted';
         refused = e.message;
-        await session.rollback();
+        lost = !(await this.rolledBack(session));
       } else {
         // Lost before COMMIT was sent: the server rolls the transaction back. During COMMIT: nobody knows.
         status = phase === 'commit' ? 'unknown' : 'aborted';
@@ -240,7 +265,7 @@ export class Workload {
       if (lost) return;
       if (refused !== null) break;
     }
-    await session.close();
+    await this.closeSession(session);
   }
 
   private plan(random: () => number): Planned[] {
