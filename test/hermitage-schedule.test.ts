@@ -138,3 +138,45 @@ test('G-single under two-phase locking: T2 blocks on T1\'s read lock, its later 
     'T2 commit: ok (after the blocked step)',
   ]);
 });
+
+test('a server that stops answering mid-script, or at the goodbye: the scenario ends (failed, or recorded), its connections dropped', { timeout: 15_000 }, async () => {
+  const never = (): Promise<never> => new Promise(() => undefined);
+  /** The locking database, but from the `frozenAfter`-th statement on nothing answers; close never does. */
+  const freezing = (frozenAfter: number): Driver & { dropped: () => number } => {
+    const base = lockingDriver();
+    let statements = 0;
+    let dropped = 0;
+    const gate = <A extends unknown[], R>(f: (...a: A) => Promise<R>) => (...a: A): Promise<R> => (++statements > frozenAfter ? never() : f(...a));
+    return {
+      ...base,
+      open: async (isolation) => {
+        const s = await base.open(isolation);
+        return {
+          ...s,
+          read: gate((k: number) => s.read(k)),
+          write: gate((k: number, v: number) => s.write(k, v)),
+          commit: gate(() => s.commit()),
+          rollback: gate(() => s.rollback()),
+          close: never,
+          destroy: () => void dropped++,
+        };
+      },
+      dropped: () => dropped,
+    };
+  };
+  const dir = tempDir('isocheck-sched-');
+  // Frozen after G1a's first write: every later step blocks, the script's end finds them stuck.
+  const frozen = freezing(1);
+  const t0 = Date.now();
+  const r = await runScenario(frozen, 'read-committed', scenario('G1a'), join(dir, 'frozen.hist'), { blockMillis: 50, stuckMillis: 300, statementMillis: 300 });
+  assert.equal(r.outcome, 'failed', r.log.join('\n'));
+  assert.match(r.error ?? '', /stayed blocked/);
+  assert.equal(frozen.dropped(), 2);
+  // Answers every statement of G1c, but never its goodbye: recorded and decided all the same (its
+  // reads see uncommitted writes: allowed).
+  const mute = freezing(Infinity);
+  const g = await runScenario(mute, 'read-uncommitted', scenario('G1c'), join(dir, 'mute.hist'), { blockMillis: 50, stuckMillis: 300, statementMillis: 300 });
+  assert.equal(g.outcome, 'allowed', g.log.join('\n'));
+  assert.equal(mute.dropped(), 2);
+  assert.ok(Date.now() - t0 < 5000, `took ${Date.now() - t0} ms`);
+});

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { analyzeHistText } from '../engine/analyze.ts';
 import { writeFileAtomicOrThrow } from '../io/atomic-write.ts';
-import { bounded, DbError, type Driver, type Session } from './driver.ts';
+import { bounded, DbError, STATEMENT_TIMEOUT_MS, type Driver, type Session } from './driver.ts';
 import { histFeatures } from './hist-features.ts';
 import { INITIAL, KEY_NAMES, type Scenario, type Step } from './hermitage-scenarios.ts';
 import { renderHistory, type RecordedOp, type RecordedTxn } from './recorder.ts';
@@ -27,6 +27,8 @@ export interface HermitageOptions {
   blockMillis: number;
   /** A blocked step still waiting this long after the script needs its session again: the scenario failed. */
   stuckMillis?: number;
+  /** How long the closing ROLLBACK or goodbye of a session may take before the connection is dropped. */
+  statementMillis?: number;
 }
 
 const keyName = (k: number): string => KEY_NAMES[k] ?? `k${k}`;
@@ -165,14 +167,16 @@ export async function runScenario(driver: Driver, isolation: string, sc: Scenari
     const stuck = pending.findIndex((p, i) => p !== null && !finished[i]);
     lost ??= `${txns[Math.max(0, stuck)].name} stayed blocked for ${stuckMillis / 1000} s after the script's last step`;
   }
+  // Bounded, then dropped: a server that stopped answering (a step stuck, or its ROLLBACK or
+  // goodbye never answered) hung the command for ever here; dropping the connection rolls back.
+  const settle = async (p: Promise<void>): Promise<boolean> => bounded(p, o.statementMillis ?? STATEMENT_TIMEOUT_MS).then(() => true, () => false);
   for (let i = 0; i < sessions.length; i++) {
     if (!finished[i]) {
-      await sessions[i].rollback();
+      if (!lost && !(await settle(sessions[i].rollback()))) lost = `${txns[i].name}'s ROLLBACK got no answer`;
       txns[i].status = 'aborted';
       txns[i].end = now();
     }
-    if (failed[i]?.failure === 'lost' || lost) sessions[i].destroy();
-    else await sessions[i].close();
+    if (failed[i]?.failure === 'lost' || lost || !(await settle(sessions[i].close()))) sessions[i].destroy();
   }
 
   const text = renderHistory({
