@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DbError, type Driver, type Session } from '../server/src/harness/driver.ts';
 import type { RecordedTxn } from '../server/src/harness/recorder.ts';
-import { APPENDS_PER_KEY, Workload } from '../server/src/harness/workload.ts';
+import { APPENDS_PER_KEY, clientSeed, Workload } from '../server/src/harness/workload.ts';
 
 /**
  * Registers and lists in memory, every statement answered on the next turn of the event loop, as
@@ -152,4 +152,22 @@ test('a server that stops answering at ROLLBACK or at the goodbye: the run ends 
   assert.ok(recorded.filter((t) => t.session !== 'final').every((t) => t.status !== 'committed' || t.ops.every((o) => o.kind === 'r')));
   assert.ok(destroyed >= 2, `${destroyed} connections dropped`);
   assert.match(w.lastLoss ?? '', /^ROLLBACK: no answer/);
+});
+
+test('--seed: every client draws its own transactions, a millisecond timestamp or 2^53 - 1 as seed too', async () => {
+  for (const seed of [1, 1_764_547_200_000, 10 ** 16, Number.MAX_SAFE_INTEGER]) {
+    const recorded: RecordedTxn[] = [];
+    const w = new Workload(memoryDriver(), {
+      workload: 'rw-register', isolation: 'serializable', clients: 4, txns: 40, keys: 8, opsMin: 4, opsMax: 4, seed,
+    }, (_client, t) => recorded.push(t));
+    await w.run();
+    // Each client's first transaction: which keys it reads and writes (values are the run's counter).
+    const first = new Map<string, string>();
+    for (const t of recorded) if (!first.has(t.session) && t.session !== 'final') first.set(t.session, t.ops.map((o) => `${o.kind}${o.key}`).join(' '));
+    assert.equal(first.size, 4);
+    assert.equal(new Set(first.values()).size, 4, `seed ${seed}: ${JSON.stringify([...first])}`);
+  }
+  // Seeds whose product is exact keep the streams they always had.
+  assert.equal(clientSeed(7, 3), 7 * 1000003 + 3);
+  assert.notEqual(clientSeed(10 ** 16, 0), clientSeed(10 ** 16, 3));
 });

@@ -72,6 +72,9 @@ describe('targets and options', () => {
     assert.match(errorOf(parseRunArgs(['--keys', '100000000'])), /--keys: at most 100000/);
     assert.ok(typeof parseRunArgs(['--keys', '100000']) === 'object');
     assert.match(errorOf(parseRunArgs(['--workload', 'bank'])), /unknown workload/);
+    // Beyond 2^53 the seed would not be the number given (…993 is read as …992): refused.
+    assert.match(errorOf(parseRunArgs(['--seed', '9007199254740993'])), /--seed needs an integer between/);
+    assert.ok(typeof parseRunArgs(['--seed', '-9007199254740991']) === 'object');
     const o = parseRunArgs(['--ops-per-txn', '2..6', '--txns', '10']);
     assert.ok(typeof o === 'object' && o.opsMin === 2 && o.opsMax === 6 && o.seconds === undefined);
   });

@@ -56,7 +56,8 @@ export function parseRunArgs(argv: readonly string[]): Parsed | string {
   const keys = positiveInt(lastValue(args, '--keys'), '--keys', 8);
   const seed = lastValue(args, '--seed') === undefined ? 1 : Number(lastValue(args, '--seed'));
   for (const v of [clients, txns, keys]) if (typeof v === 'string') return v;
-  if (!Number.isInteger(seed)) return '--seed needs an integer';
+  // Beyond 2^53 a seed is not the number given (9007199254740993 is read as ...992): refused, not rounded.
+  if (!Number.isSafeInteger(seed)) return '--seed needs an integer between -(2^53 - 1) and 2^53 - 1';
   if ((clients as number) > 1000) return '--clients: at most 1000';
   // Each key is a row made when the run starts, in one statement: 10^8 keys ran out of memory
   // (SQLite: a V8 heap dump; MySQL: "Invalid string length") before a transaction ran.
