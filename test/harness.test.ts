@@ -275,6 +275,26 @@ describe('isocheck run (CLI)', () => {
     }
   });
 
+  test('run -o: a journal left by an interrupted run is replaced, a directory of that name holding anything else is refused and kept', () => {
+    const dir = tempDir('isocheck-run-parts-');
+    const out = join(dir, 'h.hist');
+    const parts = `${out}.parts`;
+    mkdirSync(parts);
+    writeFileSync(join(parts, 'notes.txt'), 'not a journal');
+    const refused = spawnSync(process.execPath, [CLI, 'run', '--txns', '20', '-o', out], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(refused.status, 2, refused.stderr);
+    assert.equal(refused.stderr, `isocheck: cannot write the journal ${parts}: that directory holds notes.txt, which is not a journal's (move it, or choose another -o)\n`);
+    assert.equal(readFileSync(join(parts, 'notes.txt'), 'utf8'), 'not a journal');
+    assert.deepEqual(readdirSync(dir), ['h.hist.parts']);
+    // A journal's own files (as a second Ctrl-C leaves them): replaced by the run, which removes it at the end.
+    rmSync(join(parts, 'notes.txt'));
+    writeFileSync(join(parts, '000-header.hist'), 'history "old"\n');
+    writeFileSync(join(parts, '001-c1.hist'), '\nsession c1\n  T1: w(k1, 1)\n');
+    const run = spawnSync(process.execPath, [CLI, 'run', '--txns', '20', '-o', out], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(readdirSync(dir), ['h.hist']);
+  });
+
   test('SQLite out of room (ulimit -f): the run ends at the first refusal and says why, exit 2', () => {
     const dir = tempDir('isocheck-run-full-');
     // 64 KB: the WAL outgrows it within a few dozen commits; each refusal used to pass for a lost connection, and the run went on.

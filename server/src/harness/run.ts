@@ -1,6 +1,6 @@
 // One harness run: reset the tables, run the workload with a journal, assemble the history and check it.
 
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { analyzeHistText, type Analysis } from '../engine/analyze.ts';
 import type { Level } from '../engine/levels/levels.ts';
 import { OutputError, outputProblem, samePath } from '../io/atomic-write.ts';
@@ -54,10 +54,18 @@ export function runOutputsProblem(outFile: string | undefined, ednFile: string |
   if (outFile === undefined) return null;
   if (ednFile !== undefined && samePath(ednFile, outFile)) return `refusing to write ${ednFile}: --edn and -o name the same file`;
   const parts = `${outFile}.parts`;
-  // A journal left by an interrupted run is replaced; anything else of that name is not ours to delete.
-  if (statSync(parts, { throwIfNoEntry: false })?.isDirectory() === false) return `cannot write the journal ${parts}: a file of that name is in the way`;
+  // A journal left by an interrupted run is replaced; anything else of that name is not ours to
+  // delete (a directory of the user's, whatever it held, used to be removed with its contents).
+  const st = statSync(parts, { throwIfNoEntry: false });
+  if (st === undefined) return null;
+  if (!st.isDirectory()) return `cannot write the journal ${parts}: a file of that name is in the way`;
+  const foreign = readdirSync(parts, { withFileTypes: true }).find((e) => !e.isFile() || !JOURNAL_FILE.test(e.name));
+  if (foreign !== undefined) return `cannot write the journal ${parts}: that directory holds ${foreign.name}, which is not a journal's (move it, or choose another -o)`;
   return null;
 }
+
+/** The files of a journal (Recorder): 000-header.hist, then one per client, 001-c1.hist, … */
+const JOURNAL_FILE = /^\d{3,}-[\w.]*\.hist$/;
 
 /** Records and checks one run; throws DbError (the database) or OutputError (a file it cannot write). */
 export async function runHarness(r: RunRequest): Promise<RunResult> {
