@@ -51,6 +51,13 @@ describe('targets and options', () => {
     cliDirs.push(dirname(fresh.location));
     assert.equal(parseTarget('oracle://x').ok, false);
     assert.equal(parseTarget('sqlite:').ok, false);
+    // sqlite:///abs is /abs, sqlite:rel is relative; sqlite://rel was //rel, a file at the root (/rel): refused, with both forms.
+    const abs = parseTarget('sqlite:///tmp/a.db');
+    assert.ok(abs.ok && abs.target.location === '/tmp/a.db');
+    const rel = parseTarget('sqlite:a.db');
+    assert.ok(rel.ok && rel.target.location === 'a.db');
+    const hosty = parseTarget('sqlite://a.db');
+    assert.ok(!hosty.ok && hosty.error === "'sqlite://a.db': write sqlite:a.db for a path relative to the current directory, or sqlite:///ABSOLUTE/PATH", JSON.stringify(hosty));
   });
 
   test('isolation levels by the database’s own names, with the level each claims', () => {

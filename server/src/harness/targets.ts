@@ -48,7 +48,11 @@ export type TargetResult = { ok: true; target: Target } | { ok: false; error: st
 export function parseTarget(url: string | undefined): TargetResult {
   if (url === undefined) return { ok: true, target: { kind: 'sqlite', location: '', label: 'sqlite (a fresh temporary file)' } };
   if (url.startsWith('sqlite:')) {
-    const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    const rest = url.slice('sqlite:'.length);
+    // sqlite://NAME would be the path //NAME, which is /NAME: a file at the root of the file
+    // system, not beside the user (sqlite://test.db made /test.db). Say which form means what.
+    if (/^\/\/(?!\/)/.test(rest)) return { ok: false, error: `'${url}': write sqlite:${rest.slice(2)} for a path relative to the current directory, or sqlite:///ABSOLUTE/PATH` };
+    const path = rest.replace(/^\/\/(?=\/)/, '');
     if (path.length === 0) return { ok: false, error: 'sqlite: needs a file path (sqlite:PATH)' };
     return { ok: true, target: { kind: 'sqlite', location: path, label: `sqlite:${path}` } };
   }
