@@ -423,6 +423,13 @@ describe('isocheck run (CLI)', () => {
     const r = spawnSync(process.execPath, [CLI, 'run', '--isolation', 'snapshot'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     assert.equal(r.status, 2);
     assert.match(r.stderr, /sqlite has no isolation level 'snapshot'/);
+    // Each SQLite client is a worker thread (~8 MB): 1,000 of them held 8 GB. Refused before anything is made.
+    const tmp = tempDir('isocheck-run-clients-');
+    const c = spawnSync(process.execPath, [CLI, 'run', '--clients', '101', '--txns', '1'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, TMPDIR: tmp } });
+    assert.equal(c.status, 2, c.stderr);
+    assert.match(c.stderr, /^isocheck: --clients: at most 100 with SQLite/);
+    assert.deepEqual(readdirSync(tmp), []);
+    assert.ok(typeof parseRunArgs(['--clients', '1000']) === 'object', 'servers take up to 1000');
     const h = spawnSync(process.execPath, [CLI, 'hermitage', '--db', 'oracle://x'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     assert.equal(h.status, 2);
     assert.match(h.stderr, /unsupported database 'oracle:'/);

@@ -19,6 +19,9 @@ import { RUN_USAGE } from '../harness/usage.ts';
 
 const MAX_DETAIL_LINES = 30;
 
+/** SQLite clients are worker threads (see runCommand). */
+const MAX_SQLITE_CLIENTS = 100;
+
 /** More keys than this are hardly ever touched twice (no contention to test) and make the tables' set-up heavy. */
 const MAX_KEYS = 100_000;
 
@@ -91,6 +94,11 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
   const t = parseTarget(p.db);
   if (!t.ok) return usage(io, t.error);
   const kind = t.target.kind;
+  // Each SQLite client is a worker thread, a V8 isolate of its own (about 8 MB resident): 1,000
+  // clients held 8 GB after 30 s, enough to have a smaller machine kill the run with no message.
+  // SQLite takes one writer at a time, so more clients only add waiting (100: 1 GB, 6× fewer
+  // transactions per second than 8).
+  if (kind === 'sqlite' && p.clients > MAX_SQLITE_CLIENTS) return usage(io, `--clients: at most ${MAX_SQLITE_CLIENTS} with SQLite (each client is a worker thread of about 8 MB)`);
   const isoName = p.isolation ?? DEFAULT_ISOLATION[kind];
   const setting = findIsolation(kind, isoName);
   if (!setting) return usage(io, `${kind} has no isolation level '${isoName}' (${ISOLATION[kind].map((s) => s.name).join(', ')})`);

@@ -7,7 +7,7 @@ export const RUN_USAGE = `usage: isocheck run [--db URL] [--isolation LEVEL] [--
   --isolation    the database's own name: read-uncommitted, read-committed, repeatable-read, serializable
                  (default: the database's default; SQLite has serializable only)
   --workload     list-append (default when this build checks list-append histories) or rw-register
-  --clients      concurrent clients, one connection each (default 8)
+  --clients      concurrent clients, one connection each (default 8; at most 1000, 100 with SQLite)
   --txns         transactions in all; or --seconds: run this long (default 10 s)
   --keys         keys the transactions pick from, uniformly (default 8, at most 100000); list-append
                  moves on to a fresh key after 64 appends to one, so that reads stay short
