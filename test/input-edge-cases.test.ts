@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -52,7 +52,8 @@ test('usage errors: empty --level, a directory for witness, no histories in a di
   writeFileSync(join(dir, 'a.hist'), 'session s1\n  T1: w(x, 1)\n');
   assert.equal(run('check', join(dir, 'a.hist'), '--level', ',').status, 2);
   assert.equal(run('witness', dir, '--level', 'RA').status, 2);
-  const empty = mkdtempSync(join(tmpdir(), 'isocheck-empty-'));
+  const empty = join(dir, 'empty');
+  mkdirSync(empty);
   const r = run('check', empty);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /no history files/);
