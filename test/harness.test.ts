@@ -82,6 +82,9 @@ describe('targets and options', () => {
     // Beyond 2^53 the seed would not be the number given (…993 is read as …992): refused.
     assert.match(errorOf(parseRunArgs(['--seed', '9007199254740993'])), /--seed needs an integer between/);
     assert.ok(typeof parseRunArgs(['--seed', '-9007199254740991']) === 'object');
+    // `-o -` is standard output for gen and witness; run prints its report there (it made a file named -).
+    assert.match(errorOf(parseRunArgs(['-o', '-'])), /-o - is not for run/);
+    assert.match(errorOf(parseRunArgs(['--edn', '-'])), /--edn - is not for run/);
     const o = parseRunArgs(['--ops-per-txn', '2..6', '--txns', '10']);
     assert.ok(typeof o === 'object' && o.opsMin === 2 && o.opsMax === 6 && o.seconds === undefined);
   });

@@ -78,6 +78,9 @@ export function parseRunArgs(argv: readonly string[]): Parsed | string {
   const opsMin = m ? Number(m[1]) : NaN;
   const opsMax = m ? Number(m[2] ?? m[1]) : NaN;
   if (!m || opsMin < 1 || opsMax < opsMin || opsMax > 1000) return '--ops-per-txn needs A..B with 1 ≤ A ≤ B ≤ 1000';
+  // gen and witness write `-o -` to standard output; run's report goes there, so the history needs a file.
+  if (lastValue(args, '-o', '--output') === '-') return '-o - is not for run: its report is standard output; name a file for the history';
+  if (lastValue(args, '--edn') === '-') return '--edn - is not for run: its report is standard output; name a file for the history';
   return {
     db: lastValue(args, '--db'), isolation: lastValue(args, '--isolation'), workload, clients: clients as number,
     txns: txns as number | undefined, seconds, keys: keys as number, opsMin, opsMax, seed, out: lastValue(args, '-o', '--output'), edn: lastValue(args, '--edn'),

@@ -14,7 +14,8 @@ export const RUN_USAGE = `usage: isocheck run [--db URL] [--isolation LEVEL] [--
   --ops-per-txn  operations per transaction, uniformly from A to B (default 1..4); half reads, half writes
   --seed         seed of the transaction contents (default 1)
   -o             where the history goes (default: a temporary directory; the path is printed);
-                 checked before the run, an existing file replaced atomically at the end
+                 checked before the run, an existing file replaced atomically at the end (a file:
+                 not -, standard output is the run's report)
   --edn          also write the run as a Jepsen history (EDN: :invoke/:ok/:fail/:info events)`;
 
 
