@@ -7,7 +7,7 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Analysis } from '../server/src/engine/analyze.ts';
-import { parseRunArgs } from '../server/src/cli/run-command.ts';
+import { claimVerdict, parseRunArgs } from '../server/src/cli/run-command.ts';
 import { renderEdn } from '../server/src/harness/edn-writer.ts';
 import { histFeatures } from '../server/src/harness/hist-features.ts';
 import { findIsolation } from '../server/src/harness/isolation.ts';
@@ -88,6 +88,13 @@ describe('targets and options', () => {
     const o = parseRunArgs(['--ops-per-txn', '2..6', '--txns', '10']);
     assert.ok(typeof o === 'object' && o.opsMin === 2 && o.opsMax === 6 && o.seconds === undefined);
   });
+});
+
+test('the claim line of a run with no transaction says it tested nothing (the empty history holds every level)', () => {
+  assert.equal(claimVerdict(true, 0), 'not tested (no transaction ran)');
+  assert.equal(claimVerdict(true, 3), 'holds');
+  assert.equal(claimVerdict(false, 3), 'VIOLATED (witness above)');
+  assert.equal(claimVerdict(null, 3), 'undecided');
 });
 
 describe('recorder', () => {

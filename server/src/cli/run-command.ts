@@ -231,6 +231,15 @@ async function record(p: Parsed, io: Io, where: Pick<RunRequest, 'target' | 'set
   }
 }
 
+/**
+ * The claimed level's verdict in words. With no transaction recorded (every connection refused,
+ * say) the empty history holds every level, which is no finding about the database.
+ */
+export function claimVerdict(consistent: boolean | null, transactions: number): string {
+  if (transactions === 0) return 'not tested (no transaction ran)';
+  return consistent === true ? 'holds' : consistent === false ? 'VIOLATED (witness above)' : 'undecided';
+}
+
 function report(r: RunResult, io: Io, isolation: string): number {
   const s = r.stats;
   const done = s.committed + s.aborted + s.unknown;
@@ -241,11 +250,7 @@ function report(r: RunResult, io: Io, isolation: string): number {
   // A large run can repeat one finding at hundreds of reads: the first lines say it, the file says all.
   if (details.length > 0) io.out(details.slice(0, MAX_DETAIL_LINES).join('\n'));
   if (details.length > MAX_DETAIL_LINES) io.out(`  … ${details.length - MAX_DETAIL_LINES} more lines: isocheck check ${r.outFile}`);
-  if (r.claims) {
-    const v = rep.levels[r.claims];
-    const verdict = v?.consistent === true ? 'holds' : v?.consistent === false ? 'VIOLATED (witness above)' : 'undecided';
-    io.out(`${isolation} claims ${r.claims}: ${verdict}`);
-  }
+  if (r.claims) io.out(`${isolation} claims ${r.claims}: ${claimVerdict(rep.levels[r.claims]?.consistent ?? null, done)}`);
   io.out(`history: ${r.outFile}`);
   if (r.ednFile) io.out(`EDN history: ${r.ednFile}`);
   if (s.fatal) {
