@@ -10,15 +10,15 @@ import { buildSnapshot } from '../server/src/lsp/snapshot.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 
-function model(name: string): { m: DocModel; text: string } {
-  const text = readFileSync(join(ROOT, 'examples', name), 'utf8');
+function model(name: string, source?: string): { m: DocModel; text: string } {
+  const text = source ?? readFileSync(join(ROOT, 'examples', name), 'utf8');
   const { snapshot } = buildSnapshot(text, { uri: `file:///${name}`, levels: undefined, maxWitnesses: 1, docsBase: null, maxDiagnostics: 100 });
   return { m: new DocModel(`file:///${name}`, 1, 'k', snapshot, false, text), text };
 }
 
 /** The hover at the first occurrence of `needle` outside comments (one character in). */
-function hover(name: string, needle: string): string {
-  const { m, text } = model(name);
+function hover(name: string, needle: string, source?: string): string {
+  const { m, text } = model(name, source);
   let i = -1;
   do i = text.indexOf(needle, i + 1); while (i >= 0 && text.lastIndexOf('#', i) > text.lastIndexOf('\n', i));
   assert.ok(i >= 0, needle);
@@ -129,5 +129,13 @@ describe('hover on a transaction header: its place in each level\'s commit order
   test('list-append: a realtime anomaly by its code and meaning', () => {
     const t = hover('la-stale-read-realtime.hist', 'T1 @');
     assert.match(t, /- \*\*SSER\*\* ✗ no commit order: G-single-realtime: a G-single cycle that needs real-time \(rt\) edges; T1 is on the witness cycle \(step 1 of 2\)/);
+  });
+
+  test('an unknown transaction nobody read, in a file with a `level`: its header has a hover (the mixed check leaves it out, with no level; the hover threw)', () => {
+    const text = 'level RA\nsession s1\n  T1: w(x, 1)\n  T3 info: w(y, 5)\nsession s2\n  T2: r(x, 1)\n';
+    const t = hover('unknown-not-run.hist', 'T3 info', text);
+    assert.match(t, /level: untagged: the file's `level`, or SER/);
+    assert.match(t, /status: unknown \(never read: counts as not run\)/);
+    assert.match(hover('unknown-not-run.hist', 'T1:', text), /level: `RA` \(the file's `level`, or SER\)/);
   });
 });

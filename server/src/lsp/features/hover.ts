@@ -72,9 +72,12 @@ function txnHover(m: DocModel, t: number): string {
   const around: string[] = [];
   if (i > 0) around.push(`after ${code(h.names.txnName(h.sessionTxns[first + i - 1]))}`);
   if (i + 1 < count) around.push(`before ${code(h.names.txnName(h.sessionTxns[first + i + 1]))}`);
+  // A transaction the checks leave out (an `unknown` one nobody read) has no level in the mixed check (-1).
+  const mixedLevel = m.mixedLevels?.[t] ?? -1;
   const level = h.txnLevel[t] >= 0
     ? `${code(levelById(h.txnLevel[t]))} (its own tag)`
-    : m.mixedLevels ? `${code(levelById(m.mixedLevels[t]))} (the file's \`level\`, or SER)` : 'untagged: each checked level applies';
+    : mixedLevel >= 0 ? `${code(levelById(mixedLevel))} (the file's \`level\`, or SER)`
+      : m.mixedLevels ? 'untagged: the file\'s `level`, or SER' : 'untagged: each checked level applies';
   const ops = h.txnOpStart[t + 1] - h.txnOpStart[t];
   return [
     `**${md(txnLabel(h, t))}** — ${ordinal(i + 1)} of ${count} transaction${count === 1 ? '' : 's'} in session ${code(h.names.sessionName(s))}${around.length > 0 ? ` (${around.join(', ')})` : ''}`,
