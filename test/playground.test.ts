@@ -269,6 +269,30 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     await page.close();
   });
 
+  test('a dropped file the browser cannot read (a folder, a file deleted since): the page says so, no progress bar left up', async () => {
+    const page = await open();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.locator('#levels button.level[data-level="SER"].violated').waitFor();
+    // Chromium gives a dropped folder as a File whose reads fail with NotFoundError; so does a file deleted after the drop.
+    for (const name of ['folder', 'gone.hist']) {
+      await page.evaluate(`(() => {
+        const f = new File(['session s1\\n'], ${JSON.stringify(name)});
+        const fail = () => Promise.reject(new DOMException('A requested file or directory could not be found', 'NotFoundError'));
+        Object.defineProperty(f, 'arrayBuffer', { value: fail });
+        Object.defineProperty(f, 'text', { value: fail });
+        const dt = new DataTransfer();
+        dt.items.add(f);
+        document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      })()`);
+      await page.locator('#notice', { hasText: `${name}: the file could not be read (A requested file or directory could not be found)` }).waitFor();
+      assert.equal(await page.locator('#progress').isHidden(), true, name);
+    }
+    assert.deepEqual(errors, [], 'no unhandled rejection');
+    assert.match(await page.evaluate<string>('isocheckPlayground.text()'), /Write skew/, 'the editor is untouched');
+    await page.close();
+  });
+
   test('open a Jepsen EDN history: read by the same reader registry as the CLI, verdicts shown', async () => {
     // A fractured read as Jepsen records it: T1 appends to x and y; T2 sees y = [] but x = [1].
     const edn: string[] = [

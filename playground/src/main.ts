@@ -290,9 +290,26 @@ shareButton.addEventListener('click', () => {
   });
 });
 
+/**
+ * What reading a file gives, or null when the browser cannot read it (a dropped folder, a file deleted or changed
+ * since it was chosen): the page says so instead of leaving "Reading…" and its progress bar up for good.
+ */
+async function readFile<T>(f: File, read: () => Promise<T>, current: () => boolean): Promise<T | null> {
+  try {
+    return await read();
+  } catch (e) {
+    if (current()) {
+      progressEl.hidden = true;
+      notice(`${f.name}: the file could not be read (${e instanceof Error ? e.message : String(e)})`);
+    }
+    return null;
+  }
+}
+
 async function openFile(f: File): Promise<void> {
   if (/\.hist$/i.test(f.name) && f.size <= EDITOR_MAX) {
-    setText(await f.text());
+    const text = await readFile(f, () => f.text(), () => true);
+    if (text !== null) setText(text);
     return;
   }
   // A check of the editor's text still waiting for its debounce would terminate the file's worker: drop it.
@@ -300,7 +317,8 @@ async function openFile(f: File): Promise<void> {
   cancelBusy();
   const id = (fileId = nextId++);
   showProgress(`Reading ${f.name}`, 0, 3);
-  const bytes = await f.arrayBuffer();
+  const bytes = await readFile(f, () => f.arrayBuffer(), () => id === fileId);
+  if (bytes === null) return;
   const r = await request({ type: 'file', id, name: f.name, bytes }, [bytes]);
   progressEl.hidden = true;
   if (id !== fileId) return;
