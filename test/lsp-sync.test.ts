@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { DidChangeTextDocumentNotification } from 'vscode-languageserver-protocol/node';
+import { DidChangeTextDocumentNotification, DocumentSymbolRequest, FoldingRangeRequest, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver-protocol/node';
 import { Rng } from '../server/src/engine/gen/generate.ts';
 import { DocModel } from '../server/src/lsp/doc-model.ts';
 import { definitionAt } from '../server/src/lsp/features/navigation.ts';
@@ -177,5 +177,57 @@ describe('the server over edits', () => {
     const fresh = await c.diagnosticsOfVersion(freshUri, 1);
     assert.ok(fresh.some((d) => d.code === 'syntax'), 'the text has lost its transaction header');
     assert.deepEqual(afterEdits.map((d) => [d.code, d.message, d.range]), fresh.map((d) => [d.code, d.message, d.range]));
+  });
+});
+
+/** The outline as lines: each session and transaction with the lines of its range and selection. */
+function outline(symbols: DocumentSymbol[] | null): string[] {
+  const line = (x: DocumentSymbol): string => `${x.name} ${x.range.start.line}-${x.range.end.line} @${x.selectionRange.start.line}`;
+  return (symbols ?? []).flatMap((x) => [line(x), ...(x.children ?? []).map((y) => `  ${line(y)}`)]);
+}
+
+const folds = (f: FoldingRange[] | null): string[] => (f ?? []).map((r) => `${r.startLine}-${r.endLine}`);
+
+describe('outline and folding while the analysis catches up with typing', () => {
+  // The editor's own debounce: the last edits of a burst are analysed 150 ms after it.
+  const c = suiteClient({ settings: {}, initializationOptions: { debounceMs: 150 } });
+  const text = 'session s1\n  T1: w(x, 1)\n  T2: w(y, 1)\nsession s2\n  T3: r(x, 1)\n  T4: r(y, 1)\n';
+
+  test('asked right after a burst of lines typed above the sessions: the lines of the text the client shows (an older analysis\'s were 10 lines off)', async () => {
+    const uri = fileUri('sync-outline.hist');
+    await c.open(uri, text);
+    await c.diagnosticsOfVersion(uri, 1);
+    const textDocument = { uri };
+    let version = 1;
+    for (let k = 0; k < 10; k++) version = await c.edit(uri, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, '# a comment\n');
+    const symbols = c.connection.sendRequest(DocumentSymbolRequest.type, { textDocument });
+    const folding = c.connection.sendRequest(FoldingRangeRequest.type, { textDocument });
+    const expected = ['s1 10-12 @10', '  T1 11-11 @11', '  T2 12-12 @12', 's2 13-15 @13', '  T3 14-14 @14', '  T4 15-15 @15'];
+    assert.deepEqual(outline(await symbols as DocumentSymbol[]), expected);
+    assert.deepEqual(folds(await folding), ['10-12', '13-15']);
+    await c.diagnosticsOfVersion(uri, version);
+    assert.deepEqual(outline(await c.connection.sendRequest(DocumentSymbolRequest.type, { textDocument }) as DocumentSymbol[]), expected, 'as after the analysis');
+  });
+});
+
+describe('outline and folding with checkOn save (no analysis until the save)', () => {
+  const c = suiteClient({ settings: { checkOn: 'save' }, initializationOptions: { debounceMs: 0 } });
+
+  test('the last analysis answers through the edits since: sessions after the edit move with it, an edited one is left out', async () => {
+    const uri = fileUri('sync-outline-save.hist');
+    await c.open(uri, 'session s1\n  T1: w(x, 1)\n  T2: w(y, 1)\nsession s2\n  T3: r(x, 1)\n  T4: r(y, 1)\n');
+    await c.diagnosticsOfVersion(uri, 1);
+    const textDocument = { uri };
+    await c.edit(uri, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, '# one\n# two\n');
+    const started = performance.now();
+    assert.deepEqual(outline(await c.connection.sendRequest(DocumentSymbolRequest.type, { textDocument }) as DocumentSymbol[]),
+      ['s1 2-4 @2', '  T1 3-3 @3', '  T2 4-4 @4', 's2 5-7 @5', '  T3 6-6 @6', '  T4 7-7 @7']);
+    assert.ok(performance.now() - started < 1000, 'answered at once: no analysis is coming');
+    const other = fileUri('sync-outline-save-2.hist');
+    await c.open(other, 'session s1\n  T1: w(x, 1)\n  T2: w(y, 1)\nsession s2\n  T3: r(x, 1)\n  T4: r(y, 1)\n');
+    await c.diagnosticsOfVersion(other, 1);
+    await c.edit(other, { start: { line: 4, character: 12 }, end: { line: 4, character: 12 } }, ' w(z, 1)');
+    assert.deepEqual(outline(await c.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: other } }) as DocumentSymbol[]), ['s1 0-2 @0', '  T1 1-1 @1', '  T2 2-2 @2']);
+    assert.deepEqual(folds(await c.connection.sendRequest(FoldingRangeRequest.type, { textDocument: { uri: other } })), ['0-2']);
   });
 });

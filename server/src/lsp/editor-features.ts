@@ -1,6 +1,6 @@
-// The standard editor features (hover, navigation, symbols, lenses, completion), answered on the message loop from the latest analysis.
+// The standard editor features (hover, navigation, symbols, lenses, completion), answered on the message loop from the latest analysis (outline and folding wait for the shown text's).
 
-import type { Position } from 'vscode-languageserver/node';
+import type { CancellationToken, Position } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServerContext } from './context.ts';
 import type { DocModel } from './doc-model.ts';
@@ -17,6 +17,38 @@ function inside(doc: TextDocument, p: Position): boolean {
   if (p.line < 0 || p.character < 0 || p.line >= doc.lineCount) return false;
   const line = doc.getText({ start: { line: p.line, character: 0 }, end: { line: p.line + 1, character: 0 } });
   return p.character <= line.replace(/\r?\n$|\r$/, '').length;
+}
+
+/** How long an outline or folding request waits for the analysis of the text the client shows. */
+const WAIT_FOR_ANALYSIS_MS = 2000;
+const POLL_MS = 25;
+
+/**
+ * For whole-document features (outline, folding): the analysis of the text the client shows and its view (itself);
+ * while that text's analysis is still to come (typing, checkOn change), it is waited for, as LSP answers are
+ * about the document's current version: the older analysis's ranges were lines off after lines were added above,
+ * and the client kept them until the next edit. When none comes in time (checkOn save, a failed analysis), the
+ * older analysis answers through the edits made since. Null before any analysis, or once the document closed.
+ */
+async function wholeDocumentModel(ctx: ServerContext, uri: string, token: CancellationToken): Promise<{ m: DocModel; view: TextView } | null> {
+  const waitUntil = performance.now() + WAIT_FOR_ANALYSIS_MS;
+  let waits = true;
+  for (;;) {
+    const st = ctx.docs.get(uri);
+    const doc = ctx.documents.get(uri);
+    if (!st || !doc || st.format === null) return null;
+    const m = st.model;
+    const text = doc.getText();
+    if (m?.analysed(doc.version, text)) return { m, view: m.view() };
+    if (waits && !st.running && (await ctx.settingsFor(uri)).checkOn !== 'change') waits = false;
+    if (!waits || token.isCancellationRequested || performance.now() >= waitUntil) {
+      // Read again: the settings' answer may have come after another edit.
+      const last = ctx.docs.get(uri)?.model;
+      const now = ctx.documents.get(uri);
+      return last && now ? { m: last, view: last.view(now.version, now.getText()) } : null;
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
 }
 
 export function registerEditorFeatures(ctx: ServerContext): void {
@@ -51,14 +83,16 @@ export function registerEditorFeatures(ctx: ServerContext): void {
     const doc = ctx.documents.get(p.textDocument.uri);
     return m && doc && m.analysed(doc.version, doc.getText()) && inside(doc, p.position) ? referencesAt(m, p.position, p.context.includeDeclaration) : [];
   }));
-  connection.onDocumentSymbol(ctx.request('document symbols', [], (p) => {
-    const m = model(p.textDocument.uri);
-    return m ? documentSymbols(m) : [];
-  }));
-  connection.onFoldingRanges(ctx.request('folding ranges', [], (p) => {
-    const m = model(p.textDocument.uri);
-    return m ? foldingRanges(m) : [];
-  }));
+  connection.onDocumentSymbol(ctx.request('document symbols', Promise.resolve([]), (p, token) =>
+    wholeDocumentModel(ctx, p.textDocument.uri, token).then((c) => (c ? documentSymbols(c.m, undefined, c.view) : [])).catch((e: unknown) => {
+      ctx.logError('document symbols', e);
+      return [];
+    })));
+  connection.onFoldingRanges(ctx.request('folding ranges', Promise.resolve([]), (p, token) =>
+    wholeDocumentModel(ctx, p.textDocument.uri, token).then((c) => (c ? foldingRanges(c.m, c.view) : [])).catch((e: unknown) => {
+      ctx.logError('folding ranges', e);
+      return [];
+    })));
   connection.onCodeLens(ctx.request('code lens', [], (p) => {
     const m = model(p.textDocument.uri);
     return m ? codeLenses(m) : [];
