@@ -122,6 +122,23 @@ describe('the server over edits', () => {
     assert.deepEqual(await c.diagnosticsOfVersion(uri, version), [], 'no change of the refused version was applied');
   });
 
+  test('a didOpen without a whole document (no text, no version…) is ignored: the open document keeps its text and is checked after the next edit', async () => {
+    const uri = fileUri('sync-malformed-open.hist');
+    const text = 'session s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 1)\n';
+    await c.open(uri, text);
+    assert.deepEqual(await c.diagnosticsOfVersion(uri, 1), []);
+    const failedBefore = c.logs.filter((l) => /failed/.test(l)).length;
+    for (const textDocument of [{ uri }, { uri, languageId: 'hist', version: 2 }, { uri, languageId: 'hist', version: 'two', text: '' }, { uri, languageId: 5, version: 2, text: '' }]) {
+      await c.connection.sendNotification('textDocument/didOpen', { textDocument });
+    }
+    await c.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: fileUri('sync-malformed-new.hist'), languageId: 'hist', version: 1 } });
+    // "T2: r(x, 1)" becomes "T2: r(x, 2)", a thin-air read: checked on the text the client has.
+    const version = await c.edit(uri, { start: { line: 3, character: 11 }, end: { line: 3, character: 12 } }, '2');
+    assert.deepEqual((await c.diagnosticsOfVersion(uri, version, 5000)).map((d) => d.code), ['thin-air']);
+    assert.deepEqual(c.logs.filter((l) => /failed/.test(l)).slice(failedBefore), [], 'no handler failed');
+    assert.ok(c.logs.some((l) => /ignored a textDocument\/didOpen without a whole document/.test(l)));
+  });
+
   test('a .txt read as plume and edited into prose, or into AWDIT\'s format: diagnostics as a fresh open of the text gets', async () => {
     const plume = 'w(1,1,0,1)\nw(2,1,0,1)\nr(2,0,1,2)\nr(1,1,1,2)\nbad\n';
     const awdit = readFileSync(join(ROOT, 'test', 'fixtures', 'awdit-test', 'fractured-read.txt'), 'utf8');

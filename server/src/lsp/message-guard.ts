@@ -1,4 +1,4 @@
-// Keeps messages that would throw inside vscode-jsonrpc's reader callback, and so end the server, away from the connection.
+// Keeps messages that would throw inside vscode-jsonrpc's reader callback (and so end the server), or break a document's state, away from the connection.
 
 import type { DataCallback, Disposable, Message, MessageReader } from 'vscode-languageserver/node';
 
@@ -7,7 +7,8 @@ import type { DataCallback, Disposable, Message, MessageReader } from 'vscode-la
  * before any check and outside every try: one without params, or whose id is null or missing
  * (`{"method":"$/cancelRequest"}`, `"params":{}`), threw a TypeError out of the input's data
  * handler, which ended the process with every open document and request. A cancellation that
- * names no request cancels nothing, so it is dropped here (and `dropped` says so).
+ * names no request cancels nothing, so it is dropped here (and `dropped` says so); so is a didOpen
+ * without a whole document (openableDocument).
  */
 export function guardedReader(reader: MessageReader, dropped: (why: string) => void): MessageReader {
   return {
@@ -28,9 +29,24 @@ export function unusable(message: Message): string | null {
   // A body that is no object (`null`, `1`) the connection logs as neither request nor notification.
   if (typeof message !== 'object' || message === null) return null;
   const m = message as { method?: unknown; id?: unknown; params?: unknown };
+  if (m.method === 'textDocument/didOpen' && m.id === undefined && !openableDocument(m.params)) {
+    return `ignored a textDocument/didOpen without a whole document (uri, languageId, version, text) (params ${JSON.stringify(m.params ?? null).slice(0, 100)})`;
+  }
   // With an id it is a request, which the connection answers (MethodNotFound) like any other.
   if (m.method !== '$/cancelRequest' || m.id !== undefined) return null;
   const id = typeof m.params === 'object' && m.params !== null ? (m.params as { id?: unknown }).id : undefined;
   if (typeof id === 'string' || typeof id === 'number') return null;
   return `ignored a $/cancelRequest that names no request (params ${JSON.stringify(m.params ?? null).slice(0, 100)})`;
+}
+
+/**
+ * Whether a didOpen's params name a whole document. vscode-languageserver's document store takes any: one without
+ * its text replaced the open document of that URI by one whose text is undefined, and every later edit, check and
+ * request of it failed until the client opened it again.
+ */
+function openableDocument(params: unknown): boolean {
+  const td = typeof params === 'object' && params !== null ? (params as { textDocument?: unknown }).textDocument : undefined;
+  if (typeof td !== 'object' || td === null) return false;
+  const d = td as Record<string, unknown>;
+  return typeof d.uri === 'string' && typeof d.languageId === 'string' && Number.isInteger(d.version) && typeof d.text === 'string';
 }
