@@ -117,6 +117,21 @@ describe('quick fixes', () => {
     assert.ok(!after.some((x) => x.code === 'expectation-failed'), after.map((x) => x.message).join('\n'));
   });
 
+  test('mixed line endings (a lone \\r above): each fix edits its own line, and a new line ends as the document\'s do', async () => {
+    // "expect RA violated" fails (RA holds); its fix was "expect RC violated", the next line's text.
+    const expect = 'history "x"\rexpect RA violated\nexpect RC ok\nsession s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 1)\n';
+    const e = await actionsFor('qf-mixed-expect.hist', expect, 'expectation-failed');
+    assert.equal((await applied(e.uri, expect, e.actions[0])).text, expect.replace('expect RA violated', 'expect RA ok'));
+    const level = 'history "x"\rlevel SERIALIZABEL\ncheck RC\nsession s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 1)\n';
+    const l = await actionsFor('qf-mixed-level.hist', level, 'unknown-level');
+    assert.deepEqual(l.actions.map((a) => a.title), ['Change to SER']);
+    const cr = 'history "x"\r# c\rsession s1\r  T1: w(x, 1)\rsession s2\r  T2: r(x, 2)\r';
+    const t = await actionsFor('qf-cr-init.hist', cr, 'thin-air');
+    const r = await applied(t.uri, cr, t.actions[0]);
+    assert.equal(r.text, 'history "x"\rinit x = 2\r# c\rsession s1\r  T1: w(x, 1)\rsession s2\r  T2: r(x, 2)\r');
+    assert.deepEqual(r.codes, []);
+  });
+
   test('ambiguous read: one action per writer, each inserts <- T', async () => {
     const text = 'session s1\n  T1: w(x, 1)\n  T2: w(x, 1)\nsession s2\n  T3: r(x, 1)\n';
     const { uri, actions } = await actionsFor('qf-ambiguous.hist', text, 'ambiguous-read');

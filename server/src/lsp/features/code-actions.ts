@@ -18,7 +18,11 @@ export const MAX_FIXED_DIAGNOSTICS = 1000;
 /** Every quick fix for the given diagnostics (those the editor passes in the request's context) in a .hist document. */
 export function codeActions(uri: string, text: string, diagnostics: readonly Diagnostic[]): CodeAction[] {
   const out: CodeAction[] = [];
-  const lines = text.split('\n');
+  // Lines as LSP counts them (the diagnostics' positions): `\r\n`, `\r` and `\n` each end one. Split at `\n` alone, a
+  // lone `\r` above (mixed line endings) shifted every later line: a failed `expect` was "fixed" with the next line's text.
+  const lines = text.split(/\r\n|\r|\n/);
+  // A new line (an `init` line) ends as the document's lines do.
+  const eol = /\r\n|\r|\n/.exec(text)?.[0] ?? '\n';
   // The text's tokens and lines, once for every thin-air fix that changes an `init` binding.
   let tokens: Tokens | null = null;
   // Parsed once, on the first fix that needs the operations.
@@ -46,7 +50,7 @@ export function codeActions(uri: string, text: string, diagnostics: readonly Dia
         const binding = `${histKey(h.names.keyName(k))} = ${histValue(h.names.valueText(h.opValue[o]))}`;
         const old = h.initValues.get(k);
         if (old === undefined) {
-          fix(`Add ${binding} to init`, [addInit(lines, binding)]);
+          fix(`Add ${binding} to init`, [addInit(lines, binding, eol)]);
           break;
         }
         // The key has an initial value already: change it, unless a read returns that one.
@@ -93,7 +97,7 @@ function textIn(lines: readonly string[], r: Range): string {
 }
 
 /** Appends to the first `init` line, or adds one after the header directives (before the first session). */
-function addInit(lines: readonly string[], binding: string): TextEdit {
+function addInit(lines: readonly string[], binding: string, eol: string): TextEdit {
   const initLine = lines.findIndex((l) => /^\s*init\b/i.test(l));
   if (initLine >= 0) {
     const l = lines[initLine] ?? '';
@@ -109,7 +113,7 @@ function addInit(lines: readonly string[], binding: string): TextEdit {
     if (/^\s*(history|level|check|expect)\b/i.test(l)) after = i;
   }
   const at: Position = { line: after + 1, character: 0 };
-  return { range: { start: at, end: at }, newText: `init ${binding}\n` };
+  return { range: { start: at, end: at }, newText: `init ${binding}${eol}` };
 }
 
 /** The canonical level name whose name or alias is nearest to word (edit distance), or null if none is close. */
