@@ -23,18 +23,17 @@ export function codeActions(uri: string, text: string, diagnostics: readonly Dia
   const lines = text.split(/\r\n|\r|\n/);
   // A new line (an `init` line) ends as the document's lines do.
   const eol = /\r\n|\r|\n/.exec(text)?.[0] ?? '\n';
-  // The text's tokens and lines, once for every thin-air fix that changes an `init` binding.
-  let tokens: Tokens | null = null;
-  // Parsed once, on the first fix that needs the operations.
-  let parsed: { h: History; lines: LineIndex } | null = null;
-  const readAt = (p: Position): { h: History; o: number } | null => {
-    parsed ??= { h: parseHist(text).history, lines: LineIndex.ofText(text) };
-    const { h, lines: index } = parsed;
-    const at = index.offset(p);
-    const r = h.ranges;
-    if (!r) return null;
-    for (let o = 0; o < h.opCount; o++) if (r.opStart[o] === at && h.opKind[o] === OP_READ) return { h, o };
-    return null;
+  // The `init` bindings' values and where a new binding goes, found once for every thin-air fix.
+  let bindings: Map<string, Range> | null = null;
+  let initPlace: InitPlace | null = null;
+  // Parsed and indexed once, on the first fix that needs the operations: a request may carry 1,000 diagnostics
+  // (VS Code sends every one in a selection, Select All included), and a pass over the operations for each took
+  // 5 s on the message loop for a 200,000-operation document.
+  let parsed: Parsed | null = null;
+  const readAt = (p: Position): { h: History; o: number; parsed: Parsed } | null => {
+    parsed ??= indexed(parseHist(text).history, LineIndex.ofText(text));
+    const o = parsed.readAt.get(parsed.lines.offset(p));
+    return o === undefined ? null : { h: parsed.h, o, parsed };
   };
   for (const d of diagnostics.slice(0, MAX_FIXED_DIAGNOSTICS)) {
     if (d.source !== undefined && d.source !== 'isocheck') continue;
@@ -50,13 +49,12 @@ export function codeActions(uri: string, text: string, diagnostics: readonly Dia
         const binding = `${histKey(h.names.keyName(k))} = ${histValue(h.names.valueText(h.opValue[o]))}`;
         const old = h.initValues.get(k);
         if (old === undefined) {
-          fix(`Add ${binding} to init`, [addInit(lines, binding, eol)]);
+          fix(`Add ${binding} to init`, [addInit((initPlace ??= initPlaceOf(lines)), binding, eol)]);
           break;
         }
         // The key has an initial value already: change it, unless a read returns that one.
-        let readsOld = false;
-        for (let r = 0; r < h.opCount && !readsOld; r++) readsOld = h.opKind[r] === OP_READ && h.opKey[r] === k && h.opValue[r] === old;
-        const edit = readsOld ? null : replaceInit((tokens ??= tokensOf(text)), h.names.keyName(k), histValue(h.names.valueText(h.opValue[o])));
+        const readsOld = read.parsed.readValues.has(pairKey(k, old));
+        const edit = readsOld ? null : replaceInit((bindings ??= initBindings(text)), h.names.keyName(k), histValue(h.names.valueText(h.opValue[o])));
         if (edit) fix(`Change the initial value to ${binding}`, [edit]);
         break;
       }
@@ -78,7 +76,7 @@ export function codeActions(uri: string, text: string, diagnostics: readonly Dia
       case 'ambiguous-read': {
         const read = readAt(d.range.start);
         if (!read) break;
-        for (const t of writersOf(read.h, read.o)) fix(`Read from ${t}: insert <- ${t}`, [{ range: { start: d.range.end, end: d.range.end }, newText: ` <- ${t}` }]);
+        for (const t of writersOf(read.parsed, read.o)) fix(`Read from ${t}: insert <- ${t}`, [{ range: { start: d.range.end, end: d.range.end }, newText: ` <- ${t}` }]);
         break;
       }
     }
@@ -96,15 +94,16 @@ function textIn(lines: readonly string[], r: Range): string {
   return parts.join('\n');
 }
 
-/** Appends to the first `init` line, or adds one after the header directives (before the first session). */
-function addInit(lines: readonly string[], binding: string, eol: string): TextEdit {
+/** Where a new `init` binding goes: after the first `init` line's last binding, or on a new line after the header directives. */
+type InitPlace = { append: Position } | { newLine: Position };
+
+function initPlaceOf(lines: readonly string[]): InitPlace {
   const initLine = lines.findIndex((l) => /^\s*init\b/i.test(l));
   if (initLine >= 0) {
     const l = lines[initLine] ?? '';
     const hash = l.indexOf('#');
     const end = (hash >= 0 ? l.slice(0, hash) : l).trimEnd().length;
-    const at: Position = { line: initLine, character: end };
-    return { range: { start: at, end: at }, newText: `, ${binding}` };
+    return { append: { line: initLine, character: end } };
   }
   let after = -1;
   for (let i = 0; i < lines.length; i++) {
@@ -112,8 +111,13 @@ function addInit(lines: readonly string[], binding: string, eol: string): TextEd
     if (/^\s*session\b/i.test(l) || /^\s*[^\s#:]+\s*:/.test(l)) break;
     if (/^\s*(history|level|check|expect)\b/i.test(l)) after = i;
   }
-  const at: Position = { line: after + 1, character: 0 };
-  return { range: { start: at, end: at }, newText: `init ${binding}${eol}` };
+  return { newLine: { line: after + 1, character: 0 } };
+}
+
+/** Appends to the first `init` line, or adds one after the header directives (before the first session). */
+function addInit(place: InitPlace, binding: string, eol: string): TextEdit {
+  if ('append' in place) return { range: { start: place.append, end: place.append }, newText: `, ${binding}` };
+  return { range: { start: place.newLine, end: place.newLine }, newText: `init ${binding}${eol}` };
 }
 
 /** The canonical level name whose name or alias is nearest to word (edit distance), or null if none is close. */
@@ -145,34 +149,52 @@ function editDistance(a: string, b: string): number {
   return prev[b.length] ?? 0;
 }
 
-/** The transactions that write what read o returned, in the order of their headers in the text. */
-function writersOf(h: History, o: number): string[] {
-  const found = new Set<number>();
-  for (let w = 0; w < h.opCount; w++) {
-    if (h.opKind[w] === OP_WRITE && h.opKey[w] === h.opKey[o] && h.opValue[w] === h.opValue[o]) found.add(h.opTxn[w]);
+/** The parsed text and, built in one pass, what the fixes look up: reads by their first offset, the (key, value) pairs reads return, writers by (key, value). */
+interface Parsed {
+  h: History;
+  lines: LineIndex;
+  readAt: Map<number, number>;
+  readValues: Set<string>;
+  writers: Map<string, number[]>;
+}
+
+const pairKey = (k: number, v: number): string => `${k} ${v}`;
+
+function indexed(h: History, lines: LineIndex): Parsed {
+  const readAt = new Map<number, number>();
+  const readValues = new Set<string>();
+  const writers = new Map<string, number[]>();
+  const r = h.ranges;
+  for (let o = 0; o < h.opCount; o++) {
+    if (h.opKind[o] === OP_READ) {
+      if (r && !readAt.has(r.opStart[o])) readAt.set(r.opStart[o], o);
+      readValues.add(pairKey(h.opKey[o], h.opValue[o]));
+    } else if (h.opKind[o] === OP_WRITE) {
+      const key = pairKey(h.opKey[o], h.opValue[o]);
+      const ws = writers.get(key);
+      if (ws) ws.push(h.opTxn[o]);
+      else writers.set(key, [h.opTxn[o]]);
+    }
   }
+  return { h, lines, readAt, readValues, writers };
+}
+
+/** The transactions that write what read o returned, in the order of their headers in the text. */
+function writersOf(p: Parsed, o: number): string[] {
+  const h = p.h;
+  const found = new Set(p.writers.get(pairKey(h.opKey[o], h.opValue[o])) ?? []);
   const start = h.ranges?.txnStart;
   return [...found].sort((a, b) => (start ? start[a] - start[b] : a - b)).map((t) => h.names.txnName(t));
 }
 
-interface Tokens {
-  text: string;
-  tk: ReturnType<typeof tokenize>;
-  lines: LineIndex;
-}
-
-function tokensOf(text: string): Tokens {
-  return { text, tk: tokenize(text), lines: LineIndex.ofText(text) };
-}
-
 /**
- * Replaces the value of `key`'s binding on an `init` line (found by the language's tokens, so any
- * spelling and quoting of the key matches); null when there is none. keyName: as the model names
- * keys (JSON-quoted when not an identifier or integer).
+ * The range of each key's value on the `init` lines (found by the language's tokens, so any spelling and quoting of
+ * the key matches; the first binding of a key), by the key's name.
  */
-function replaceInit(tokens: Tokens, keyName: string, value: string): TextEdit | null {
-  const key = keyName.startsWith('"') ? (JSON.parse(keyName) as string) : keyName;
-  const { text, tk, lines } = tokens;
+function initBindings(text: string): Map<string, Range> {
+  const tk = tokenize(text);
+  const lines = LineIndex.ofText(text);
+  const out = new Map<string, Range>();
   const tokenText = (i: number): string => text.slice(tk.start[i], tk.end[i]);
   const lineOf = (i: number): number => lines.position(tk.start[i]).line;
   for (let i = 0; i < tk.count; i++) {
@@ -180,11 +202,21 @@ function replaceInit(tokens: Tokens, keyName: string, value: string): TextEdit |
     if (tk.kind[i] !== TK_IDENT || tokenText(i).toLowerCase() !== 'init' || (i > 0 && lineOf(i - 1) === lineOf(i))) continue;
     for (let b = i + 1; b + 2 < tk.count && tk.kind[b + 1] === TK_EQUALS; b += 4) {
       const name = tk.kind[b] === TK_STRING ? unquote(tokenText(b)) : tk.kind[b] === TK_IDENT || tk.kind[b] === TK_NUMBER ? tokenText(b) : null;
-      if (name === key && (tk.kind[b + 2] === TK_NUMBER || tk.kind[b + 2] === TK_STRING)) {
-        return { range: { start: lines.position(tk.start[b + 2]), end: lines.position(tk.end[b + 2]) }, newText: value };
+      if (name !== null && !out.has(name) && (tk.kind[b + 2] === TK_NUMBER || tk.kind[b + 2] === TK_STRING)) {
+        out.set(name, { start: lines.position(tk.start[b + 2]), end: lines.position(tk.end[b + 2]) });
       }
       if (tk.kind[b + 3] !== TK_COMMA) break;
     }
   }
-  return null;
+  return out;
+}
+
+/**
+ * Replaces the value of `key`'s binding on an `init` line; null when there is none. keyName: as the model names
+ * keys (JSON-quoted when not an identifier or integer).
+ */
+function replaceInit(bindings: Map<string, Range>, keyName: string, value: string): TextEdit | null {
+  const key = keyName.startsWith('"') ? (JSON.parse(keyName) as string) : keyName;
+  const range = bindings.get(key);
+  return range ? { range, newText: value } : null;
 }
