@@ -101,7 +101,12 @@ export function registerEditorFeatures(ctx: ServerContext): void {
     const st = ctx.docs.get(p.textDocument.uri);
     if (st && st.format !== 'hist') return []; // the fixes edit .hist text
     const doc = ctx.documents.get(p.textDocument.uri);
-    return doc ? codeActions(p.textDocument.uri, doc.getText(), p.context.diagnostics) : [];
+    if (!doc) return [];
+    const text = doc.getText();
+    // The analysis of this very text keeps what the fixes derive from it, for the next request (the next cursor move).
+    const m = st?.model;
+    const memo = m?.analysed(doc.version, text) ? <T>(key: string, make: () => T): T => m.cached(key, make) : undefined;
+    return codeActions(p.textDocument.uri, text, p.context.diagnostics, memo);
   }));
   connection.onCompletion(ctx.request('completion', null, (p) => {
     const st = ctx.docs.get(p.textDocument.uri);

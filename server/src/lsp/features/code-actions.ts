@@ -16,13 +16,21 @@ import { LineIndex } from '../../engine/syntax/line-index.ts';
 export const MAX_FIXED_DIAGNOSTICS = 1000;
 
 /** Every quick fix for the given diagnostics (those the editor passes in the request's context) in a .hist document. */
-export function codeActions(uri: string, text: string, diagnostics: readonly Diagnostic[]): CodeAction[] {
+/**
+ * Keeps what the fixes derive from one version of the text (its parse, lines, init bindings) for the next request
+ * of that version: VS Code asks on every cursor move onto a diagnostic, and parsing a 100,000-operation document
+ * took 0.5 s of the message loop each time. The server passes the version's DocModel cache.
+ */
+export type QuickFixMemo = <T>(key: string, make: () => T) => T;
+
+export function codeActions(uri: string, text: string, diagnostics: readonly Diagnostic[], memo: QuickFixMemo = (_, make) => make()): CodeAction[] {
   const out: CodeAction[] = [];
   // Lines as LSP counts them (the diagnostics' positions): `\r\n`, `\r` and `\n` each end one. Split at `\n` alone, a
   // lone `\r` above (mixed line endings) shifted every later line: a failed `expect` was "fixed" with the next line's text.
-  const lines = text.split(/\r\n|\r|\n/);
+  let lines: readonly string[] | null = null;
+  const linesOf = (): readonly string[] => (lines ??= memo('quickfix:lines', () => text.split(/\r\n|\r|\n/)));
   // A new line (an `init` line) ends as the document's lines do.
-  const eol = /\r\n|\r|\n/.exec(text)?.[0] ?? '\n';
+  const eol = (): string => /\r\n|\r|\n/.exec(text)?.[0] ?? '\n';
   // The `init` bindings' values and where a new binding goes, found once for every thin-air fix.
   let bindings: Map<string, Range> | null = null;
   let initPlace: InitPlace | null = null;
@@ -31,7 +39,7 @@ export function codeActions(uri: string, text: string, diagnostics: readonly Dia
   // 5 s on the message loop for a 200,000-operation document.
   let parsed: Parsed | null = null;
   const readAt = (p: Position): { h: History; o: number; parsed: Parsed } | null => {
-    parsed ??= indexed(parseHist(text).history, LineIndex.ofText(text));
+    parsed ??= memo('quickfix:parsed', () => indexed(parseHist(text).history, LineIndex.ofText(text)));
     const o = parsed.readAt.get(parsed.lines.offset(p));
     return o === undefined ? null : { h: parsed.h, o, parsed };
   };
@@ -49,26 +57,26 @@ export function codeActions(uri: string, text: string, diagnostics: readonly Dia
         const binding = `${histKey(h.names.keyName(k))} = ${histValue(h.names.valueText(h.opValue[o]))}`;
         const old = h.initValues.get(k);
         if (old === undefined) {
-          fix(`Add ${binding} to init`, [addInit((initPlace ??= initPlaceOf(lines)), binding, eol)]);
+          fix(`Add ${binding} to init`, [addInit((initPlace ??= memo('quickfix:init', () => initPlaceOf(linesOf()))), binding, eol())]);
           break;
         }
         // The key has an initial value already: change it, unless a read returns that one.
         const readsOld = read.parsed.readValues.has(pairKey(k, old));
-        const edit = readsOld ? null : replaceInit((bindings ??= initBindings(text)), h.names.keyName(k), histValue(h.names.valueText(h.opValue[o])));
+        const edit = readsOld ? null : replaceInit((bindings ??= memo('quickfix:bindings', () => initBindings(text))), h.names.keyName(k), histValue(h.names.valueText(h.opValue[o])));
         if (edit) fix(`Change the initial value to ${binding}`, [edit]);
         break;
       }
       // A level word and an expect line are on one line: a range over many is no diagnostic of the server's.
       case 'unknown-level': {
         if (d.range.start.line !== d.range.end.line) break;
-        const word = textIn(lines, d.range);
+        const word = textIn(linesOf(), d.range);
         const best = nearestLevel(word);
         if (best) fix(`Change to ${best}`, [{ range: d.range, newText: best }]);
         break;
       }
       case 'expectation-failed': {
         if (d.range.start.line !== d.range.end.line) break;
-        const span = textIn(lines, d.range);
+        const span = textIn(linesOf(), d.range);
         const flipped = span.replace(/\b(ok|violated|found|absent)\b/i, (w) => FLIP[w.toLowerCase()] ?? w);
         if (flipped !== span) fix('Update expect to what was found', [{ range: d.range, newText: flipped }]);
         break;
