@@ -113,6 +113,22 @@ describe('graph JSON and witness export run in the workers', () => {
     if (witness) for (const e of witness.cycle) assert.ok(e.from === 0 || e.to === 0 || full.has(e.from) || full.has(e.to));
   });
 
+  test('the graph\'s edge limit: a count, else the default (a limit of "x" left the edge lists uncut)', async () => {
+    // 20,001 reads of T0's write: 20,001 wr edges, one more than the default limit.
+    const text = `session s1\n  T0: w(x, 1)\nsession s2\n  T1:${' r(x, 1)'.repeat(20_001)}\n`;
+    const uri = fileUri('graph-limit.hist');
+    await c.open(uri, text);
+    await c.diagnosticsOfVersion(uri, 1);
+    const wr = async (limit: unknown): Promise<number> => {
+      const a = await c.connection.sendRequest(AnalysisRequest.type, { uri, limit } as never);
+      assert.equal(a?.wrTotal, 20_001);
+      return a.wr.length;
+    };
+    assert.equal(await wr(undefined), 20_000);
+    for (const limit of ['x', null, -5, Number.NaN, {}]) assert.equal(await wr(limit), 20_000, JSON.stringify(limit));
+    assert.equal(await wr(7.9), 7);
+  });
+
   test('hovers and symbols are answered while a witness export of a 4 MB document runs', async () => {
     const big = toPlumeString(generateHistory(optionsForEvents(200_000, { store: 'read-committed', seed: 11 })));
     assert.ok(big.length > 2_000_000);

@@ -10,6 +10,7 @@ import type { Task, TaskValue } from './worker-protocol.ts';
 import { WITNESS_FORMATS, type WitnessFormat } from '../engine/export/witness-export.ts';
 import { LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
 import { uriFileName } from '../protocol/webview.ts';
+import { DEFAULT_LIMIT } from '../engine/export/analysis-data.ts';
 
 /** How often (ms) a graph-JSON task looks whether a newer analysis of its document started. */
 const SUPERSEDED_POLL_MS = 25;
@@ -63,6 +64,13 @@ function newerAnalysisDone(ctx: ServerContext, uri: string, version: number, tok
   });
 }
 
+const GRAPH_MEMO = 'analysis';
+
+/** An analysis request's edge limit: a count (0 or more), else the default; a `limit` of "x" (NaN) left every edge list uncut. */
+export function edgeLimit(limit: unknown): number {
+  return typeof limit === 'number' && Number.isFinite(limit) && limit >= 0 ? Math.floor(limit) : DEFAULT_LIMIT;
+}
+
 /**
  * The graph's JSON of the document's latest analysis (null before the first), built where that
  * analysis is kept. It gives way to typing: while an analysis of a newer version runs, it waits for
@@ -71,23 +79,25 @@ function newerAnalysisDone(ctx: ServerContext, uri: string, version: number, tok
  */
 async function analysisJson(ctx: ServerContext, p: AnalysisParams, token: CancellationToken): Promise<AnalysisResult | null> {
   const newer = (version: number): boolean => (ctx.docs.get(p.uri)?.running?.version ?? -1) > version;
+  const limit = edgeLimit(p.limit);
   for (let round = 0; ; round++) {
     const m = ctx.docs.get(p.uri)?.model;
     if (!m || m.text === null || !m.options) return null;
-    const memoKey = `analysis:${p.limit ?? ''}`;
-    const memo = m.peek<AnalysisResult>(memoKey);
-    if (memo) return memo;
+    // One graph kept per analysed version, the last limit's: one kept per limit asked for grew without bound
+    // (60 limits on a 300,000-operation document: 256 MB -> 1.2 GB until the next edit).
+    const memo = m.peek<{ limit: number; result: AnalysisResult }>(GRAPH_MEMO);
+    if (memo?.limit === limit) return memo.result;
     const giveWay = round < MAX_GIVE_WAY;
     if (giveWay && newer(m.version)) {
       await newerAnalysisDone(ctx, p.uri, m.version, token);
       continue;
     }
     const value = await inWorker(ctx, {
-      kind: 'analysisJson', text: m.text, options: m.options, cacheKey: m.cacheKey, version: m.version, limit: p.limit, maxTransactions: ctx.options.maxGraphTransactions,
+      kind: 'analysisJson', text: m.text, options: m.options, cacheKey: m.cacheKey, version: m.version, limit, maxTransactions: ctx.options.maxGraphTransactions,
     }, token, giveWay ? () => newer(m.version) : undefined);
     if (value === SUPERSEDED) continue;
     if (value.kind !== 'analysisJson') return null;
-    m.setCached(memoKey, value.result);
+    m.setCached(GRAPH_MEMO, { limit, result: value.result });
     return value.result;
   }
 }
