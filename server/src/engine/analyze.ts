@@ -63,8 +63,6 @@ export interface AnalyzeOptions {
   strongMillis?: number;
   /** Work units spent shrinking each strong-level violation to a minimal sub-history (steps, not time: deterministic). */
   witnessWork?: number;
-  /** @deprecated Ignored: shrinking is bounded by work units, not time (issue 9 item 11). */
-  witnessMillis?: number;
   /**
    * Leave the strong-level searches for later: strong levels and a mixed verdict with strong tags
    * are pending unless CC already decides them. For a quick first answer in editors.

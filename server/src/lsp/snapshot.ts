@@ -96,16 +96,15 @@ export interface AnalysisSnapshot {
   notRun: Uint8Array | null;
 }
 
-/** Milliseconds per strong-level search, and per shrinking of its witness, while editing. */
+/** Milliseconds per strong-level search while editing (shrinking a witness is bounded by work units, not time). */
 const EDITOR_STRONG_MILLIS = 500;
-const EDITOR_WITNESS_MILLIS = 100;
 
 /** Analyses a document's text with its reader and the editor's budgets; stop: polled by the strong-level searches. */
 export function analyzeDocument(text: string, o: SnapshotOptions, stop?: () => boolean): Analysis {
   const reader = readerNamed(o.format ?? 'hist') ?? readerNamed('hist')!;
   // Strong levels get a short search budget in the editor: an undecided level beats a stalled squiggle.
   return analyzeSource(reader.read({ text }, { plumeInit: o.plumeInit }), {
-    levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: o.strongMillis ?? EDITOR_STRONG_MILLIS, witnessMillis: EDITOR_WITNESS_MILLIS, deferStrong: o.deferStrong, stop,
+    levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: o.strongMillis ?? EDITOR_STRONG_MILLIS, deferStrong: o.deferStrong, stop,
   });
 }
 
