@@ -2,7 +2,7 @@
 /// <reference lib="dom" />
 
 import type { HostApi } from '../../webview/src/vscode-api.ts';
-import type { HostToViewMessage, ViewToHostMessage } from '../../server/src/protocol/webview.ts';
+import { isViewToHostMessage, type HostToViewMessage, type ViewToHostMessage } from '../../server/src/protocol/webview.ts';
 
 type Listener = (m: ViewToHostMessage) => void;
 let listener: Listener | null = null;
@@ -13,7 +13,12 @@ const waiting: HostToViewMessage[] = [];
 let state: unknown;
 
 const api: HostApi = {
-  postMessage: (m) => { if (listener) listener(m); else early.push(m); },
+  // The view is the page's own bundle, but what it asks is checked as VS Code's host checks it.
+  postMessage: (m: unknown) => {
+    if (!isViewToHostMessage(m)) return;
+    if (listener) listener(m);
+    else early.push(m);
+  },
   getState: () => state,
   setState: (s) => { state = s; },
   onMessage: (l) => {

@@ -19,7 +19,7 @@ import { hoverAt } from '../../server/src/lsp/features/hover.ts';
 import type { AnalysisResult } from '../../server/src/protocol/shapes.ts';
 import type { ExportFormat, GraphLevel } from '../../server/src/protocol/webview.ts';
 import { onGraphMessage, toGraph } from './graph-host.ts';
-import type { FromWorker, LevelSummary, TextBudget, ToWorker } from './protocol.ts';
+import { isFromWorker, type FromWorker, type LevelSummary, type TextBudget, type ToWorker } from './protocol.ts';
 import { histHighlighting, histLanguage } from './hist-mode.ts';
 import { EDITOR_MAX } from './limits.ts';
 import { decodeShare, encodeShare } from './share.ts';
@@ -52,7 +52,12 @@ function ensureWorker(): Worker {
   if (worker) return worker;
   workerUrl ??= URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
   const w = new Worker(workerUrl);
-  w.onmessage = (e: MessageEvent<FromWorker>): void => {
+  w.onmessage = (e: MessageEvent<unknown>): void => {
+    // The worker is the page's own, but what it sends is checked before it is shown (protocol.ts).
+    if (!isFromWorker(e.data)) {
+      notice('The checker sent a message this page does not understand; it was ignored.');
+      return;
+    }
     const m = e.data;
     if (m.type !== 'progress') busy = Math.max(0, busy - 1);
     pending.get(m.id)?.(m);

@@ -8,9 +8,9 @@ import { headOf, readerForAnyFile, readerNamed } from '../../server/src/engine/r
 import { DEFAULT_STRONG_BUDGET, implicitStrongMillis } from '../../server/src/engine/strong/strong-check.ts';
 import { buildSnapshot } from '../../server/src/lsp/snapshot.ts';
 import { diagnosticLine } from '../../server/src/cli/text-report.ts';
-import type { FromWorker, LevelSummary, ToWorker } from './protocol.ts';
+import { isToWorker, type FromWorker, type LevelSummary } from './protocol.ts';
 
-const port = self as unknown as { postMessage(m: FromWorker, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent<ToWorker>) => void) | null };
+const port = self as unknown as { postMessage(m: FromWorker, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent<unknown>) => void) | null };
 const post = (m: FromWorker, transfer: Transferable[] = []): void => port.postMessage(m, transfer);
 
 
@@ -35,7 +35,9 @@ function summary(a: Analysis): LevelSummary[] {
   return out;
 }
 
-port.onmessage = (e: MessageEvent<ToWorker>): void => {
+port.onmessage = (e: MessageEvent<unknown>): void => {
+  // Only the page can post here, but every message is checked before it is used (protocol.ts).
+  if (!isToWorker(e.data)) return;
   const m = e.data;
   try {
     switch (m.type) {

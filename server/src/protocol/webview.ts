@@ -80,7 +80,9 @@ export function isRange(x: unknown): x is JsonRange {
   return isObj(x) && isPosition(x.start) && isPosition(x.end);
 }
 
-const isLevel = (x: unknown): x is GraphLevel => isStr(x) && (GRAPH_LEVELS as readonly string[]).includes(x);
+export const isGraphLevel = (x: unknown): x is GraphLevel => isStr(x) && (GRAPH_LEVELS as readonly string[]).includes(x);
+export const isExportFormat = (x: unknown): x is ExportFormat => isStr(x) && (EXPORT_FORMATS as readonly string[]).includes(x);
+const isLevel = isGraphLevel;
 
 function isVerdict(x: unknown): boolean {
   if (!isObj(x) || !isLevel(x.level) || !['ok', 'violated', 'unknown'].includes(x.state as string)) return false;
@@ -129,7 +131,7 @@ export function isViewToHostMessage(x: unknown): x is ViewToHostMessage {
     case 'ready': return true;
     case 'pin': return typeof x.pinned === 'boolean';
     case 'reveal': return isStr(x.uri) && isRange(x.range);
-    case 'export': return isStr(x.uri) && isLevel(x.level) && (EXPORT_FORMATS as readonly string[]).includes(x.format as string)
+    case 'export': return isStr(x.uri) && isLevel(x.level) && isExportFormat(x.format)
       && (x.svg === undefined || (isStr(x.svg) && x.format === 'svg'));
     default: return false;
   }
