@@ -44,3 +44,24 @@ test('a round counts by its size against the step budget: five rounds\' budget d
   assert.match(r.kind === 'unknown' ? r.reason : '', /stopped after 5 propagation rounds/);
   assert.equal(searchOrientations(large, computeReadsFrom(large), () => 'PSI', Number.POSITIVE_INFINITY).kind, 'violated');
 });
+
+test('a violation the necessary conditions find says so, and shrinking it asks them alone (no search on each candidate that holds)', async () => {
+  const { CheckContext } = await import('../server/src/engine/weak/level-check.ts');
+  const { checkStrong, DEFAULT_STRONG_BUDGET } = await import('../server/src/engine/strong/strong-check.ts');
+  const ctxOf = (text: string): InstanceType<typeof CheckContext> => {
+    const h = parseHist(text).history;
+    return new CheckContext(h, computeReadsFrom(h));
+  };
+  // The lost update is refuted before any search, at PSI and at SER.
+  for (const level of ['PSI', 'SER'] as const) {
+    assert.deepEqual(checkStrong(ctxOf(lostUpdateBehind(3)), () => level, DEFAULT_STRONG_BUDGET), { kind: 'violated', by: 'necessary' }, level);
+  }
+  // A history that holds: with the necessary conditions only, PSI is left open (the search would say consistent).
+  const holds = 'session s1\n  T1: r(x, init) w(x, 1)\nsession s2\n  T2: r(x, 1) w(x, 2)\n  T3: r(y, init) w(y, 1)\nsession s3\n  T4: r(y, 1) r(x, 2)\n';
+  assert.equal(checkStrong(ctxOf(holds), () => 'PSI', DEFAULT_STRONG_BUDGET).kind, 'consistent');
+  assert.deepEqual(checkStrong(ctxOf(holds), () => 'PSI', { ...DEFAULT_STRONG_BUDGET, necessaryOnly: true }), { kind: 'unknown', reason: 'only the necessary conditions were checked' });
+  // The whole analysis still shrinks the lost update to its two transactions.
+  const v = analyzeHistText(lostUpdateBehind(300), { levels: ['PSI'] }).levels[0];
+  assert.equal(v.consistent, false);
+  assert.equal(v.witness?.edges.length, 2);
+});

@@ -6,7 +6,7 @@ import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongBudget, type StrongResul
 import { checkCycles, forcedEdges, MAX_CLOCK_ENTRIES } from '../weak/level-check.ts';
 import { nonRepeatableCycles } from '../weak/non-repeatable.ts';
 import { explainStrong, liftWitness, ranksBefore, wholeHistoryCycle } from '../witness/strong-witness.ts';
-import { levelOfTarget, minimizeWitness, violates, type Minimized, type Target } from '../witness/violation.ts';
+import { levelOfTarget, minimizeWitness, SHRINK_STRONG_BUDGET, violates, type Minimized, type Target } from '../witness/violation.ts';
 import { composeOrigin } from '../model/restrict.ts';
 import type { Witness } from '../witness/witness.ts';
 import type { Checks } from './checks.ts';
@@ -95,8 +95,13 @@ export class LevelVerdicts {
     const known = shrinkAs.level === 'mixed' ? undefined : this.parts.get(shrinkAs.level);
     if (known) return known;
     const { h, rf } = this.checks;
-    // Shrinking re-checks many sub-histories, each within a small search budget, all within a work budget.
-    const min = minimizeWitness(h, rf, shrinkAs, { work: this.options.witnessWork ?? WITNESS_WORK, stop: this.options.stop });
+    // Shrinking re-checks many sub-histories, each within a small search budget, all within a work
+    // budget. A violation the necessary conditions found is shrunk by them alone (each candidate a
+    // linear pass, not a search that runs its budget out on every candidate that holds).
+    const own = shrinkAs.level === 'mixed' || isWeakLevel(shrinkAs.level) ? null : this.search(shrinkAs.level);
+    const byNecessary = own?.kind === 'violated' && own.by === 'necessary';
+    const budget = byNecessary ? { ...SHRINK_STRONG_BUDGET, necessaryOnly: true } : undefined;
+    const min = minimizeWitness(h, rf, shrinkAs, { work: this.options.witnessWork ?? WITNESS_WORK, stop: this.options.stop, budget });
     if (shrinkAs.level !== 'mixed' && !min.stopped) this.parts.set(shrinkAs.level, min);
     return min;
   }
