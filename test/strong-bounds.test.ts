@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { analyzeHistText } from '../server/src/engine/analyze.ts';
 import { computeReadsFrom } from '../server/src/engine/model/reads-from.ts';
 import { searchOrientations } from '../server/src/engine/strong/orientation-search.ts';
+import { checkStrong, DEFAULT_STRONG_BUDGET } from '../server/src/engine/strong/strong-check.ts';
+import { CheckContext } from '../server/src/engine/weak/level-check.ts';
 import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
 
 /** T1 and T3 read x's initial value and both write it (a lost update); session s2 writes x n times in between. */
@@ -45,10 +47,8 @@ test('a round counts by its size against the step budget: five rounds\' budget d
   assert.equal(searchOrientations(large, computeReadsFrom(large), () => 'PSI', Number.POSITIVE_INFINITY).kind, 'violated');
 });
 
-test('a violation the necessary conditions find says so, and shrinking it asks them alone (no search on each candidate that holds)', async () => {
-  const { CheckContext } = await import('../server/src/engine/weak/level-check.ts');
-  const { checkStrong, DEFAULT_STRONG_BUDGET } = await import('../server/src/engine/strong/strong-check.ts');
-  const ctxOf = (text: string): InstanceType<typeof CheckContext> => {
+test('a violation the necessary conditions find says so, and shrinking it asks them alone (no search on each candidate that holds)', () => {
+  const ctxOf = (text: string): CheckContext => {
     const h = parseHist(text).history;
     return new CheckContext(h, computeReadsFrom(h));
   };

@@ -2,6 +2,14 @@
 
 import type { GeneratedHistory } from '../../server/src/engine/gen/generate.ts';
 
+/** Per key, the values written to it in value order (values grow with time in the generator). */
+function versionsByKey(g: GeneratedHistory): Map<number, number[]> {
+  const versions = new Map<number, number[]>();
+  for (let o = 0; o < g.opCount; o++) if (g.opIsWrite[o] === 1) (versions.get(g.opKey[o]) ?? versions.set(g.opKey[o], []).get(g.opKey[o])!).push(g.opValue[o]);
+  for (const v of versions.values()) v.sort((a, b) => a - b);
+  return versions;
+}
+
 /**
  * A lost update: T2 reads x from T1 and then writes x (a read-modify-write), T1 wrote x without
  * reading it. T1 gets a first read of x returning the version before its own (by value order,
@@ -11,15 +19,8 @@ import type { GeneratedHistory } from '../../server/src/engine/gen/generate.ts';
  */
 export function injectLostUpdate(g: GeneratedHistory): GeneratedHistory | null {
   const writerOf = new Map<number, number>(); // value → writing txn
-  const versions = new Map<number, number[]>(); // key → values written, sorted
-  for (let t = 0; t < g.txnCount; t++) {
-    for (let o = g.txnOpStart[t]; o < g.txnOpStart[t + 1]; o++) {
-      if (g.opIsWrite[o] === 0) continue;
-      writerOf.set(g.opValue[o], t);
-      (versions.get(g.opKey[o]) ?? versions.set(g.opKey[o], []).get(g.opKey[o])!).push(g.opValue[o]);
-    }
-  }
-  for (const v of versions.values()) v.sort((a, b) => a - b);
+  for (let t = 0; t < g.txnCount; t++) for (let o = g.txnOpStart[t]; o < g.txnOpStart[t + 1]; o++) if (g.opIsWrite[o] === 1) writerOf.set(g.opValue[o], t);
+  const versions = versionsByKey(g);
   const firstOp = (t: number, x: number): number => {
     for (let o = g.txnOpStart[t]; o < g.txnOpStart[t + 1]; o++) if (g.opKey[o] === x) return o;
     return -1;
@@ -69,9 +70,7 @@ export function injectLostUpdate(g: GeneratedHistory): GeneratedHistory | null {
 export function injectConcurrentLostUpdate(g: GeneratedHistory): GeneratedHistory | null {
   let maxValue = 0;
   for (let o = 0; o < g.opCount; o++) maxValue = Math.max(maxValue, g.opValue[o]);
-  const versions = new Map<number, number[]>(); // key → values written, sorted
-  for (let o = 0; o < g.opCount; o++) if (g.opIsWrite[o] === 1) (versions.get(g.opKey[o]) ?? versions.set(g.opKey[o], []).get(g.opKey[o])!).push(g.opValue[o]);
-  for (const v of versions.values()) v.sort((a, b) => a - b);
+  const versions = versionsByKey(g);
   // T1: the first committed transaction past the middle whose first op writes a key's second version or later.
   for (let t1 = g.txnCount >> 1; t1 < g.txnCount; t1++) {
     const o = g.txnOpStart[t1];
