@@ -20,6 +20,8 @@ interface Reply {
 /** A raw stdio peer: writes bytes as given and parses the server's frames itself. */
 class RawPeer {
   readonly replies: Reply[] = [];
+  /** The server's window/logMessage lines. */
+  readonly logs: string[] = [];
   stderr = '';
   readonly exited: Promise<number | null>;
   private buffer = Buffer.alloc(0);
@@ -60,6 +62,7 @@ class RawPeer {
       if (this.buffer.length < end + 4 + length) return;
       const body = JSON.parse(this.buffer.subarray(end + 4, end + 4 + length).toString()) as Reply & { method?: string };
       this.buffer = this.buffer.subarray(end + 4 + length);
+      if (body.method === 'window/logMessage') this.logs.push(String((body as { params?: { message?: unknown } }).params?.message));
       if (body.method !== undefined) continue; // notifications and requests from the server
       this.replies.push(body);
       const ready = this.waiters.filter((w) => w.test(body));
@@ -201,6 +204,46 @@ describe('LSP framing and lifecycle over stdio', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     if (existsSync('/proc/self/status')) assert.ok(threads() <= before, `threads ${before} → ${threads()}`);
     assert.equal(await c.stop(), 0);
+  });
+
+  test('requests whose params have the wrong shape are answered InvalidParams (-32602), not logged as failures; the server goes on', async (t) => {
+    const peer = RawPeer.start();
+    t.after(() => {
+      if (peer.p.exitCode === null) peer.p.kill();
+    });
+    await peer.initialize();
+    const uri = 'file:///params.hist';
+    peer.send({ method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'hist', version: 1, text: 'session s1\n  T1: w(x, 1)\n  T2: r(x, 1)\n' } } });
+    const doc = { textDocument: { uri } };
+    const at = { ...doc, position: { line: 2, character: 6 } };
+    const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
+    const bad: [string, unknown][] = [
+      ['textDocument/hover', []], ['textDocument/hover', { textDocument: 'x', position: at.position }],
+      ['textDocument/hover', { ...doc, position: { line: '2', character: 0 } }], ['textDocument/hover', { ...doc, position: { line: -1, character: 0 } }],
+      ['textDocument/definition', { textDocument: { uri: 5 }, position: at.position }], ['textDocument/references', at],
+      ['textDocument/references', { ...at, context: { includeDeclaration: 'yes' } }], ['textDocument/documentSymbol', {}],
+      ['textDocument/foldingRange', { textDocument: {} }], ['textDocument/codeLens', 7], ['textDocument/codeAction', { ...doc, range, context: {} }],
+      ['textDocument/codeAction', { ...doc, range, context: { diagnostics: [{ message: 'm' }] } }], ['textDocument/codeAction', { ...doc, context: { diagnostics: [] } }],
+      ['textDocument/completion', { ...at, context: { triggerCharacter: 3 } }], ['textDocument/completion', { ...doc, position: 1.5 }],
+      ['isocheck/analysis', { uri: 3 }], ['isocheck/analysis', null], ['isocheck/report', { uri }], ['isocheck/exportWitness', []],
+    ];
+    for (const [i, [method, params]] of bad.entries()) peer.send({ id: 100 + i, method, params });
+    for (const [i, [method, params]] of bad.entries()) {
+      const reply = await peer.reply((r) => r.id === 100 + i);
+      assert.equal(reply.error?.code, -32602, `${method} ${JSON.stringify(params)}: ${JSON.stringify(reply)}`);
+      assert.match(reply.error.message, /must be|received parameters by position/);
+    }
+    // Well-formed ones are still answered.
+    peer.send({ id: 200, method: 'textDocument/hover', params: at });
+    peer.send({ id: 201, method: 'textDocument/codeAction', params: { ...doc, range, context: { diagnostics: [] } } });
+    peer.send({ id: 202, method: 'textDocument/completion', params: at });
+    for (const id of [200, 201, 202]) assert.equal((await peer.reply((r) => r.id === id)).error, undefined, `request ${id}`);
+    assert.deepEqual(peer.logs.filter((l) => / failed:/.test(l)), []);
+    peer.send({ id: 2, method: 'shutdown' });
+    await peer.reply((r) => r.id === 2);
+    peer.send({ method: 'exit' });
+    assert.equal(await peer.exited, 0);
+    assert.doesNotMatch(peer.stderr, STACK);
   });
 
   test('requests after shutdown fail with InvalidRequest (-32600); exit then ends the process with 0', async () => {

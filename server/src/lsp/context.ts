@@ -9,6 +9,7 @@ import { DocStates } from './doc-state.ts';
 import { DebounceScheduler } from './scheduler.ts';
 import { DEFAULT_SETTINGS, parseSettings } from './settings.ts';
 import { SyncedDocument } from './synced-document.ts';
+import type { ParamCheck } from './param-checks.ts';
 
 /** Tunables a client may pass as initializationOptions (tests and benchmarks do). */
 export interface ServerOptions {
@@ -69,10 +70,15 @@ export class ServerContext {
     this.connection.console.error(`isocheck: ${what} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
   }
 
-  /** A request handler: refused after shutdown; an exception is logged and answered with the fallback, never fatal. */
-  request<P extends unknown[], R>(what: string, fallback: R, fn: (...args: P) => R): (...args: P) => R {
+  /**
+   * A request handler: refused after shutdown; params that `check` refuses are answered
+   * InvalidParams (-32602); an exception is logged and answered with the fallback, never fatal.
+   */
+  request<P extends unknown[], R>(what: string, fallback: R, fn: (...args: P) => R, check?: ParamCheck): (...args: P) => R {
     return (...args: P): R => {
       if (this.shutDown) throw new ResponseError(ErrorCodes.InvalidRequest, `${what}: the server is shutting down (no requests after shutdown)`);
+      const invalid = check?.(args[0]) ?? null;
+      if (invalid !== null) throw new ResponseError(ErrorCodes.InvalidParams, `${what}: ${invalid}`);
       try {
         return fn(...args);
       } catch (e) {

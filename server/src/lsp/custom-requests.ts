@@ -11,6 +11,7 @@ import { WITNESS_FORMATS, type WitnessFormat } from '../engine/export/witness-ex
 import { LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
 import { uriFileName } from '../protocol/webview.ts';
 import { DEFAULT_LIMIT } from '../engine/export/analysis-data.ts';
+import { analysisParams, exportParamsShape, reportParams } from './param-checks.ts';
 
 /** How often (ms) a graph-JSON task looks whether a newer analysis of its document started. */
 const SUPERSEDED_POLL_MS = 25;
@@ -168,17 +169,17 @@ export function registerCustomRequests(ctx: ServerContext): void {
       if (e instanceof ResponseError && e.code === LSPErrorCodes.RequestCancelled) throw e;
       ctx.logError('isocheck/analysis', e);
       return null;
-    })));
+    }), analysisParams));
   ctx.connection.onRequest(ReportRequest.type, ctx.request('isocheck/report', Promise.resolve(null), (p, token) =>
     report(ctx, p, token).catch((e: unknown) => {
       if (e instanceof ResponseError && e.code === LSPErrorCodes.RequestCancelled) throw e;
       ctx.logError('isocheck/report', e);
       return null;
-    })));
+    }), reportParams));
   ctx.connection.onRequest(WitnessExportRequest.type, ctx.request('isocheck/exportWitness', Promise.resolve<WitnessExportAnswer>({ ok: false, message: 'the export failed (see the IsoCheck output channel)' }), (p, token) =>
     exportWitness(ctx, p, token).catch((e: unknown): WitnessExportAnswer => {
       if (e instanceof ResponseError && e.code === LSPErrorCodes.RequestCancelled) throw e;
       ctx.logError('isocheck/exportWitness', e);
       return { ok: false, message: `the export failed: ${e instanceof Error ? e.message : String(e)}` };
-    })));
+    }), exportParamsShape));
 }

@@ -11,6 +11,7 @@ import { hoverAt } from './features/hover.ts';
 import { definitionAt, referencesAt } from './features/navigation.ts';
 import { documentSymbols, foldingRanges } from './features/symbols.ts';
 import type { TextView } from './text-view.ts';
+import { codeActionParams, completionParams, documentParams, positionParams, referenceParams } from './param-checks.ts';
 
 /** Whether a position is inside the document: its line exists, its character is at most the line's length (no clamping). */
 function inside(doc: TextDocument, p: Position): boolean {
@@ -72,31 +73,31 @@ export function registerEditorFeatures(ctx: ServerContext): void {
   connection.onHover(ctx.request('hover', null, (p) => {
     const c = currentModel(p.textDocument.uri, p.position);
     return c ? hoverAt(c.m, p.position, c.view) : null;
-  }));
+  }, positionParams));
   connection.onDefinition(ctx.request('definition', null, (p) => {
     const c = currentModel(p.textDocument.uri, p.position);
     return c ? definitionAt(c.m, p.position, c.view) : null;
-  }));
+  }, positionParams));
   connection.onReferences(ctx.request('references', [], (p) => {
     // Only from the analysis of the text shown: references list the whole file, the edited part too.
     const m = model(p.textDocument.uri);
     const doc = ctx.documents.get(p.textDocument.uri);
     return m && doc && m.analysed(doc.version, doc.getText()) && inside(doc, p.position) ? referencesAt(m, p.position, p.context.includeDeclaration) : [];
-  }));
+  }, referenceParams));
   connection.onDocumentSymbol(ctx.request('document symbols', Promise.resolve([]), (p, token) =>
     wholeDocumentModel(ctx, p.textDocument.uri, token).then((c) => (c ? documentSymbols(c.m, undefined, c.view) : [])).catch((e: unknown) => {
       ctx.logError('document symbols', e);
       return [];
-    })));
+    }), documentParams));
   connection.onFoldingRanges(ctx.request('folding ranges', Promise.resolve([]), (p, token) =>
     wholeDocumentModel(ctx, p.textDocument.uri, token).then((c) => (c ? foldingRanges(c.m, c.view) : [])).catch((e: unknown) => {
       ctx.logError('folding ranges', e);
       return [];
-    })));
+    }), documentParams));
   connection.onCodeLens(ctx.request('code lens', [], (p) => {
     const m = model(p.textDocument.uri);
     return m ? codeLenses(m) : [];
-  }));
+  }, documentParams));
   connection.onCodeAction(ctx.request('code actions', [], (p) => {
     const st = ctx.docs.get(p.textDocument.uri);
     if (st && st.format !== 'hist') return []; // the fixes edit .hist text
@@ -107,12 +108,12 @@ export function registerEditorFeatures(ctx: ServerContext): void {
     const m = st?.model;
     const memo = m?.analysed(doc.version, text) ? <T>(key: string, make: () => T): T => m.cached(key, make) : undefined;
     return codeActions(p.textDocument.uri, text, p.context.diagnostics, memo);
-  }));
+  }, codeActionParams));
   connection.onCompletion(ctx.request('completion', null, (p) => {
     const st = ctx.docs.get(p.textDocument.uri);
     if (st && st.format !== 'hist') return null; // completion knows the .hist language only
     const doc = ctx.documents.get(p.textDocument.uri);
     const prefix = doc ? doc.getText({ start: { line: p.position.line, character: 0 }, end: p.position }) : '';
     return completions(model(p.textDocument.uri), prefix, p.context?.triggerCharacter);
-  }));
+  }, completionParams));
 }

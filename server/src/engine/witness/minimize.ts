@@ -29,14 +29,16 @@ export interface Shrunk extends Restricted {
 const WINDOW = 256;
 
 /**
- * On a history of more than 2 × WINDOW transactions, first looks for a window of WINDOW
- * consecutive transactions that keeps the property. Then removes chunks of transactions (halving
+ * On a history of more than 2 × WINDOW transactions, first checks the `seeds` (sets of transaction
+ * ids, witness/seeds.ts: an anomaly's transactions wherever they lie), then looks for a window of
+ * WINDOW consecutive transactions that keeps the property. Then removes chunks of transactions (halving
  * the chunk size down to one), then single operations (last first), then transactions left empty,
  * as long as `keeps` holds of the candidate. With a property closed under adding back what was
  * removed (a violation of a sub-history is one of the history: dropping transactions and reads
  * only removes constraints), the result is 1-minimal for transactions when the budget allows. Ids of the result map back through txnOrigin/opOrigin.
  */
-export function shrinkHistory(h: History, rf: ReadsFrom, keeps: (sub: History, subRf: ReadsFrom) => boolean, budget: ShrinkBudget): Shrunk {
+export function shrinkHistory(h: History, rf: ReadsFrom, keeps: (sub: History, subRf: ReadsFrom) => boolean, budget: ShrinkBudget,
+  seeds: readonly Int32Array[] = []): Shrunk {
   let cur: Restricted & { rf: ReadsFrom } = { ...unrestricted(h), rf };
   let work = budget.work;
   let checks = 0;
@@ -70,6 +72,14 @@ export function shrinkHistory(h: History, rf: ReadsFrom, keeps: (sub: History, s
   // a real run are mostly local in time, and halving a 100,000-transaction history checks
   // candidates of tens of thousands of transactions, each costing as much: measured on a 1M-operation
   // history, the halving alone ended at 2,440 transactions where the first window violated.
+  if (cur.h.txnCount - 1 > 2 * WINDOW) {
+    for (const seed of seeds) {
+      if (!open()) break;
+      const keep = new Uint8Array(cur.h.txnCount);
+      for (const t of seed) keep[t] = 1;
+      if (attempt(keep, null)) break;
+    }
+  }
   if (cur.h.txnCount - 1 > 2 * WINDOW) {
     const n = cur.h.txnCount - 1;
     const stopAt = work - budget.work / 2;

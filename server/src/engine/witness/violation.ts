@@ -6,6 +6,7 @@ import { checkCycles, CheckContext, forcedEdges, mixedForcedEdges, type Rule } f
 import { isWeakLevel, levelById, levelRow, type Level } from '../levels/levels.ts';
 import { firstViolation, type ReadsFrom } from '../model/reads-from.ts';
 import { shrinkHistory, type Shrunk } from './minimize.ts';
+import { lostUpdateSeeds } from './seeds.ts';
 import { hasListOps, inferListAppend, type ListInference } from '../listappend/infer.ts';
 import { decideListLevel, ListLevelContext, listLevelId } from '../listappend/list-levels.ts';
 import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongBudget } from '../strong/strong-check.ts';
@@ -27,6 +28,9 @@ export interface MinimizeOptions {
 }
 
 export type Minimized = Shrunk;
+
+/** Lost-update seeds checked before the windows (each costs one pass over the history to cut out). */
+const MAX_SEEDS = 8;
 
 /** Default work for an export: about 500 checks of a 10,000-operation candidate. */
 export const EXPORT_WORK = 5_000_000;
@@ -105,7 +109,7 @@ export function minimizeWitness(h: History, rf: ReadsFrom, target: Target, o: Mi
     if (!violates(sub, subRf, target, budget, inf)) return false;
     return o.keeps?.(sub, subRf) ?? true;
   };
-  return shrinkHistory(h, rf, still, { work: o.work ?? EXPORT_WORK, stop: o.stop });
+  return shrinkHistory(h, rf, still, { work: o.work ?? EXPORT_WORK, stop: o.stop }, lostUpdateSeeds(h, rf, MAX_SEEDS));
 }
 
 function errorCodes(findings: readonly Finding[]): Set<string> {
