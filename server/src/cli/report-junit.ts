@@ -2,6 +2,7 @@
 
 import XMLBuilder from 'fast-xml-builder';
 import type { FileReport, VerdictJson } from '../engine/report.ts';
+import { LEVELS } from '../engine/levels/levels.ts';
 import { diagnosticLine, witnessLines } from './text-report.ts';
 
 /** A report with the outcome of `--claim L`, when the check command was given one. */
@@ -13,8 +14,8 @@ interface Case {
   skipped?: string;
 }
 
-/** Codes whose errors the claim, mixed and expect test cases already stand for. */
-const VERDICT_CODES = new Set(['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER', 'mixed', 'expectation-failed']);
+/** Codes whose errors the claim and mixed test cases already stand for: every level's, and mixed. */
+const VERDICT_CODES: ReadonlySet<string> = new Set<string>([...LEVELS, 'mixed']);
 
 export function junitXml(reports: readonly JunitReport[]): string {
   const suites = reports.map((r) => ({ file: r.file, cases: casesOf(r) }));
@@ -60,7 +61,12 @@ function casesOf(r: JunitReport): Case[] {
     else if (failed) cases.push({ name, failure: { message: failed.message, type: 'expectation-failed', text: verdictText(r.levels[e.level], failed.message) } });
     else cases.push({ name });
   }
-  const errors = r.diagnostics.filter((d) => d.severity === 'error' && !VERDICT_CODES.has(d.code));
+  // A failed `expect L ok|violated` is its own case above; a failed `expect A found|absent` (an
+  // anomaly expectation, not in `expectations`) has none, so it counts here: the report fails
+  // exactly when the exit status is 1.
+  const levelExpectLines = new Set((r.expectations ?? []).map((e) => e.range.start.line));
+  const errors = r.diagnostics.filter((d) => d.severity === 'error' && !VERDICT_CODES.has(d.code)
+    && !(d.code === 'expectation-failed' && levelExpectLines.has(d.range.start.line)));
   cases.push(errors.length === 0 ? { name: 'no other errors' } : {
     name: 'no other errors',
     failure: { message: `${errors.length} error${errors.length === 1 ? '' : 's'}: ${errors[0].message}`, type: errors[0].code, text: errors.map(diagnosticLine).join('\n') },
