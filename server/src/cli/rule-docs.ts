@@ -38,7 +38,7 @@ export interface AnomaliesDoc {
 const LIST_APPEND: Record<string, { meaning: string; section: string }> = {
   SSER: { meaning: 'Strict serializability is violated: no commit order that also respects real time (the transactions\' @ START..END intervals) explains every read', section: 'levels-on-list-append-histories' },
   'mixed-key': { meaning: 'A key is used both as a register (w) and as a list (a): the first operation that mixes them is an error and is left out', section: 'the-language-additions' },
-  ...Object.fromEntries(ANOMALIES.map((a) => [a.code, { meaning: `List-append anomaly ${a.code}: ${a.meaning}`, section: 'the-anomaly-table' }])),
+  ...Object.fromEntries(ANOMALIES.map((a) => [a.code, { meaning: `List-append anomaly ${a.code}, ${a.meaning}`, section: 'the-anomaly-table' }])),
 };
 
 /** The rules of every diagnostic code, from docs/anomalies.md (null: not found); links into `docsUrl` (anomalies.md's address). */
