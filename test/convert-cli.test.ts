@@ -65,6 +65,26 @@ test('a conversion keeps init, level, tags and expect lines: the converted file 
   assert.equal(a.expectations?.length, 1);
 });
 
+test('--plume-init none, as for check: a plume file that writes 0 converts with 0 as an ordinary value, verdicts kept; a bad value is a usage error', () => {
+  // PolySI-style: T1 writes 0 to key 1 explicitly; T2 reads it (read from T1, not the initial state).
+  const input = join(dir, 'zero.plume');
+  writeFileSync(input, 'w(1,0,1,1)\nw(2,5,1,1)\nr(1,0,2,2)\nr(2,5,2,2)\nw(1,3,3,3)\nr(1,3,4,4)\n');
+  const out = join(dir, 'zero.hist');
+  const r = run('convert', input, '--plume-init', 'none', '-o', out);
+  assert.equal(r.status, 0, r.stderr);
+  const text = readFileSync(out, 'utf8');
+  assert.doesNotMatch(text, /^init /m);
+  assert.match(text, /T1: w\(1, 0\) w\(2, 5\)/);
+  const verdicts = (...args: string[]): unknown => (JSON.parse(run('check', '--json', ...args).stdout) as FileReport[]).map((x) => [x.levels, x.diagnostics.map((d) => d.code)]);
+  assert.deepEqual(verdicts(out), verdicts('--plume-init', 'none', input));
+  // Without it the explicit 0 is the initial value written again: reads of 0 are ambiguous.
+  const zero = JSON.parse(run('check', '--json', input).stdout) as FileReport[];
+  assert.ok(zero[0].diagnostics.some((d) => d.code === 'ambiguous-read'));
+  const bad = run('convert', input, '--plume-init', 'sometimes');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--plume-init takes zero or none, not 'sometimes'/);
+});
+
 test('a title-less input gets "converted from FILE"; standard output without -o', () => {
   const input = join(dir, 'plain.dbcop');
   writeFileSync(input, '[x:=1]\n---\n[x==1]\n');

@@ -5,16 +5,17 @@ import { basename } from 'node:path';
 import { writeHistoryAsHist } from '../engine/export/convert-hist.ts';
 import { HistWriteError } from '../engine/export/hist-writer.ts';
 import type { ReadSource } from '../engine/analyze.ts';
+import type { ReaderOptions } from '../engine/readers/registry.ts';
 import { lastValue, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
-import { inputErrorLine, isDirectory, readInputs, readSource, unknownFormat, type InputFormat } from './inputs.ts';
+import { inputErrorLine, isDirectory, parsePlumeInit, readInputs, readSource, unknownFormat, type InputFormat } from './inputs.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
 import { terminalSafeLines } from './terminal-text.ts';
 
-export const CONVERT_USAGE = `usage: isocheck convert FILE [--format ${FORMAT_NAMES.join('|')}] [-o OUT.hist]`;
+export const CONVERT_USAGE = `usage: isocheck convert FILE [--format ${FORMAT_NAMES.join('|')}] [--plume-init zero|none] [-o OUT.hist]`;
 
 export function runConvert(argv: readonly string[], io: Io): number {
-  const parsed = parseArgs(argv, ['--format', '-o', '--output'], []);
+  const parsed = parseArgs(argv, ['--format', '--plume-init', '-o', '--output'], []);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
   if (args.positional.length !== 1) return usage(io, 'give exactly one input file');
@@ -22,7 +23,10 @@ export function runConvert(argv: readonly string[], io: Io): number {
   const forced = lastValue(args, '--format');
   const badFormat = forced === undefined ? null : unknownFormat(forced);
   if (badFormat) return usage(io, badFormat);
-  const read = readOne(file, forced, io);
+  // As for check: PolySI and IsoVista plume files write 0 as an ordinary value.
+  const plumeInit = parsePlumeInit(lastValue(args, '--plume-init'));
+  if (plumeInit === null) return usage(io, `--plume-init takes zero or none, not '${lastValue(args, '--plume-init')}'`);
+  const read = readOne(file, forced, io, { plumeInit });
   if (typeof read === 'number') return read;
   const problems = read.findings.filter((f) => f.severity === 'error');
   for (const f of problems.slice(0, 20)) {
@@ -51,7 +55,7 @@ export function runConvert(argv: readonly string[], io: Io): number {
 }
 
 /** The input through its reader, or the exit status after saying why it cannot be read. */
-function readOne(file: string, forced: InputFormat | undefined, io: Io): ReadSource | number {
+function readOne(file: string, forced: InputFormat | undefined, io: Io, options: ReaderOptions): ReadSource | number {
   if (isDirectory(file)) return usage(io, `${file} is a directory: give one history file`);
   // readInputs refuses FIFOs, devices and oversized files as `check` does.
   const [input] = readInputs([file], forced);
@@ -59,7 +63,7 @@ function readOne(file: string, forced: InputFormat | undefined, io: Io): ReadSou
     io.err(`isocheck: ${input ? inputErrorLine(input) : `cannot read ${file}: not a history file`}`);
     return 2;
   }
-  return readSource(input, forced);
+  return readSource(input, forced, options);
 }
 
 /** The .hist text in chunks (the input's title, else "converted from FILE"), or null after saying what it cannot hold. */

@@ -61,7 +61,8 @@ ${RUN_USAGE}
 ${HERMITAGE_USAGE}
   Runs Hermitage's anomaly scripts at each isolation level of a database and prints its table.
 ${CONVERT_USAGE}
-  Writes any input (Jepsen EDN .edn, JSON lines .jsonl, plume, dbcop, AWDIT test, .hist) as a .hist file.
+  Writes any input (Jepsen EDN .edn, JSON lines .jsonl, plume, dbcop, AWDIT test, .hist) as a .hist file
+  with the same verdicts (--plume-init as for check: none when the plume file writes 0 as an ordinary value).
 
 usage: isocheck gen [options] [-o FILE]      (isocheck gen --help for the options)
 usage: isocheck lsp [--stdio]                (the language server, for editors: docs/editors.md)
