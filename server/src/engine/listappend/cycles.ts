@@ -197,7 +197,11 @@ class CycleGraph {
 
   /**
    * The smallest cycle of a class (fewest edges, then the fewest so ∪ wr edges, as the spec prefers
-   * among witnesses; then the first found), or null.
+   * among witnesses; then the first found), or null. In the classes without phases a run of
+   * session order is one edge, as the witness shows it (session order is transitive): the search
+   * is a 0-1 breadth-first search in which an so edge after an so edge costs nothing. The phased
+   * classes (G-nonadjacent, G2-item) count each step of a run: their simple-path checks follow one
+   * parent chain per state, which a later, cheaper way into a state would rewrite.
    */
   smallest(rule: ClassRule, realtime: boolean): CycleEdge[] | null {
     const e = this.inf.edges;
@@ -210,10 +214,16 @@ class CycleGraph {
     let best: CycleEdge[] | null = null;
     let steps = 0;
     const P = rule.phases;
+    const zeroOne = P === 1;
+    const size = (c: CycleEdge[]): number => (zeroOne ? sessionRuns(c).length : c.length);
+    const causal = (c: CycleEdge[]): number => causalCount(zeroOne ? sessionRuns(c) : c);
     const dist = new Int32Array(this.n * P).fill(-1);
     const parent = new Int32Array(this.n * P);
     const parentEdge = new Int32Array(this.n * P);
-    const inKind = new Uint8Array(P > 1 ? this.n * P : 0);
+    const inKind = new Uint8Array(this.n * P);
+    // 0-1 search: how a state was expanded (1 entered by another kind, 2 entered by so, which an
+    // so edge then leaves at no cost), so a state a cheaper so run reaches later is expanded again.
+    const expanded = new Uint8Array(zeroOne ? this.n : 0);
     /**
      * Whether node w is a node of the breadth-first path ending in state x (`out`: the kind of the
      * edge leaving x's node); a node entered and left by so is not (the cycle skips it along
@@ -226,7 +236,9 @@ class CycleGraph {
       }
       return false;
     };
-    const queue = new Int32Array(this.n * P);
+    // A deque for the 0-1 search (front pushes below `middle`, each state at most twice in all).
+    const middle = zeroOne ? 2 * this.n + 1 : 0;
+    const queue = new Int32Array(zeroOne ? 4 * this.n + 2 : this.n * P);
     const touched = new Int32Vec(64);
     const rtCovered = new Int32Array(P);
     for (let s = 0; s < e.length && steps < STEPS_PER_CLASS; s++) {
@@ -235,18 +247,21 @@ class CycleGraph {
       const b = e.to.data[s];
       if (a === b || comp[a] !== comp[b] || reach[b] < reach[a]) continue;
       // Breadth-first from b (after the start edge) back to a, within a's component.
-      for (let i = 0; i < touched.length; i++) dist[touched.data[i]] = -1;
+      for (let i = 0; i < touched.length; i++) {
+        dist[touched.data[i]] = -1;
+        if (zeroOne) expanded[touched.data[i]] = 0;
+      }
       touched.length = 0;
       rtCovered.fill(this.byStart.length);
       // A best cycle with so or wr edges still lets one of its length in (it may have fewer).
-      const limit = best ? best.length - (causalCount(best) > rule.minCausal ? 0 : 1) : this.n + 1;
+      const limit = best ? size(best) - (causal(best) > rule.minCausal ? 0 : 1) : this.n + 1;
       const s0 = b * P + rule.startPhase;
       dist[s0] = 1;
       parent[s0] = -1;
       inKind[s0] = rule.start;
       touched.push(s0);
-      let head = 0;
-      let tail = 0;
+      let head = middle;
+      let tail = middle;
       queue[tail++] = s0;
       let found = -1;
       const compA = comp[a];
@@ -258,7 +273,17 @@ class CycleGraph {
         const v = (st / P) | 0;
         const ph = st - v * P;
         const d = dist[st];
-        if (d >= limit) break;
+        if (zeroOne) {
+          // States come out in order of their cost: the first time a's does, its way is the cheapest.
+          const as = inKind[st] === LK_SO ? 2 : 1;
+          if (expanded[st] >= as) continue;
+          expanded[st] = as;
+          if (d > limit) break;
+          if (v === a) {
+            if (rule.accept(ph)) found = st;
+            continue;
+          }
+        } else if (d >= limit) break;
         // Out-edges of v, then (realtime) its rt successors: a suffix of the start-sorted list.
         const outEnd = this.out.start[v + 1];
         let rtFrom = -1;
@@ -288,7 +313,12 @@ class CycleGraph {
           const np = rule.step(ph, kind);
           if (np < 0) continue;
           const ns = w * P + np;
-          if (dist[ns] >= 0) continue;
+          const free = zeroOne && kind === LK_SO && inKind[st] === LK_SO;
+          const nd = free ? d : d + 1;
+          if (dist[ns] >= 0) {
+            // Kept, unless (0-1 search) this way is cheaper, or as cheap and entered by so.
+            if (!zeroOne || !(nd < dist[ns] || (nd === dist[ns] && kind === LK_SO && inKind[ns] !== LK_SO))) continue;
+          }
           // With phases a node can come back in another phase: a closed walk through it twice is
           // two cycles glued together (two read skews are no write skew), so paths stay simple —
           // up to session order, which is transitive: a node entered and left by so is skipped
@@ -297,12 +327,16 @@ class CycleGraph {
             if (inKind[st] === LK_SO && kind !== LK_SO && onPath(parent[st], LK_SO, v)) continue;
             if (kind !== LK_SO && w !== a && onPath(st, kind, w)) continue;
           }
-          dist[ns] = d + 1;
+          if (dist[ns] < 0) touched.push(ns);
+          dist[ns] = nd;
           parent[ns] = st;
           parentEdge[ns] = edge;
           inKind[ns] = kind;
-          touched.push(ns);
-          if (w === a) {
+          if (zeroOne) {
+            // a's state too: found when it comes out of the deque, at its cheapest.
+            if (free) queue[--head] = ns;
+            else queue[tail++] = ns;
+          } else if (w === a) {
             if (rule.accept(np)) found = ns;
           } else queue[tail++] = ns;
         }
@@ -317,8 +351,8 @@ class CycleGraph {
         }
         cycle.push({ from: a, to: b, kind: rule.start, index: s });
         cycle.reverse();
-        if (!best || cycle.length < best.length || (cycle.length === best.length && causalCount(cycle) < causalCount(best))) best = rotate(cycle);
-        if (best.length === 2 && causalCount(best) <= rule.minCausal) break;
+        if (!best || size(cycle) < size(best) || (size(cycle) === size(best) && causal(cycle) < causal(best))) best = rotate(cycle);
+        if (size(best) === 2 && causal(best) <= rule.minCausal) break;
       }
     }
     if (!best && P > 1) best = this.exactSmall(rule, realtime, comp, reach);
@@ -440,8 +474,8 @@ class CycleGraph {
 
 /**
  * The cycle with each run of consecutive so edges as one edge (T3 → T9 [so]: session order is
- * transitive), starting at its smallest transaction id. The search counts each step of a run
- * (a class's length); the witness shows the run once, as register witnesses do.
+ * transitive), starting at its smallest transaction id, as register witnesses show it. The
+ * search counts a run as one edge too, but for the phased classes (see CycleGraph.smallest).
  */
 function sessionRuns(cycle: CycleEdge[]): CycleEdge[] {
   const out = mergeRuns(cycle, (e) => e.kind === LK_SO, (first, last) => ({ ...first, to: last.to }));
