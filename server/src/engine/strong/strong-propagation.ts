@@ -15,12 +15,33 @@ import { writesKey, type ReadsFrom } from '../model/reads-from.ts';
  * Applied to a fixpoint over the reachability of so ∪ wr ∪ `known` ∪ the edges found. Returns
  * the edges found, or null when they close a cycle: then no commit order exists.
  */
-export function propagateSnapshotOrder(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, known: EdgeList, maxRounds = 50): EdgeList | null {
+/** Work steps (a writer tested for a read, a snapshot member tested, a reachability word merged) that the propagation may take. */
+export const PROPAGATION_STEPS = 50_000_000;
+
+/** What a propagation did: its work steps and rounds (tests assert on them). */
+export interface PropagationStats {
+  steps: number;
+  rounds: number;
+  /** True when it stopped at the step budget: the edges found so far are returned, each still necessary. */
+  outOfSteps: boolean;
+}
+
+export function propagateSnapshotOrder(h: History, rf: ReadsFrom, levelOf: (t: number) => Level, known: EdgeList, maxRounds = 50,
+  maxSteps = PROPAGATION_STEPS, stats?: PropagationStats): EdgeList | null {
   const n = h.txnCount;
+  const words = (n + 31) >>> 5;
   const edges = new EdgeList();
   const adj: number[][] = Array.from({ length: n }, () => []);
-  const addEdge = (a: number, b: number): void => {
-    if (a !== b && !adj[a].includes(b)) adj[a].push(b);
+  // The edges of adj as bit rows (the size of one reachability matrix): a membership test is O(1).
+  const adjBits = new Uint32Array(n * words);
+  const addEdge = (a: number, b: number): boolean => {
+    if (a === b) return false;
+    const i = a * words + (b >>> 5);
+    const bit = 1 << (b & 31);
+    if ((adjBits[i] & bit) !== 0) return false;
+    adjBits[i] |= bit;
+    adj[a].push(b);
+    return true;
   };
   const preds: number[][] = Array.from({ length: n }, () => []);
   const soPrev = sessionPredecessors(h);
@@ -29,18 +50,28 @@ export function propagateSnapshotOrder(h: History, rf: ReadsFrom, levelOf: (t: n
     addEdge(soPrev[t], t);
     preds[t].push(soPrev[t]);
   }
+  // One read per (transaction, key, source): a repeated read gives the same rules again.
   const reads: number[] = [];
+  const readSeen = new Set<number>();
+  // preds[t] holds each source once (t itself too, when it read its own write).
+  const predOf = new Int32Array(n).fill(-1);
   for (let t = 1; t < n; t++) {
     if (h.txnAborted[t] === 1) continue;
     addEdge(BOTTOM, t);
+    readSeen.clear();
+    const snapshot = isSnapshotLevel(levelOf(t));
     for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
       const src = rf.wrSource[o];
       if (src < 0) continue;
-      const l = levelOf(t);
-      if (isSnapshotLevel(l)) reads.push(o);
-      if (src !== BOTTOM) {
-        addEdge(src, t);
-        if (!preds[t].includes(src)) preds[t].push(src);
+      const pair = h.opKey[o] * n + src;
+      if (readSeen.has(pair)) continue;
+      readSeen.add(pair);
+      if (snapshot) reads.push(o);
+      if (src === BOTTOM) continue;
+      addEdge(src, t);
+      if (predOf[src] !== t && soPrev[t] !== src) {
+        predOf[src] = t;
+        preds[t].push(src);
       }
     }
   }
@@ -52,21 +83,44 @@ export function propagateSnapshotOrder(h: History, rf: ReadsFrom, levelOf: (t: n
     for (let j = rf.writeKeyStart[t]; j < rf.writeKeyStart[t + 1]; j++) writers[rf.writeKeys[j]].push(t);
   }
 
-  const conflictCache = new Map<number, boolean>();
+  // Whether a and b write a common key; b's keys marked once per read (b is the reader t3).
+  const marked = new Uint8Array(h.keyCount);
+  let markedTxn = -1;
   const conflicts = (a: number, b: number): boolean => {
-    const key = a * n + b;
-    let c = conflictCache.get(key);
-    if (c === undefined) {
-      c = false;
-      for (let j = rf.writeKeyStart[a]; j < rf.writeKeyStart[a + 1] && !c; j++) c = writesKey(rf, b, rf.writeKeys[j]);
-      conflictCache.set(key, c);
+    if (markedTxn !== b) {
+      if (markedTxn >= 0) for (let j = rf.writeKeyStart[markedTxn]; j < rf.writeKeyStart[markedTxn + 1]; j++) marked[rf.writeKeys[j]] = 0;
+      for (let j = rf.writeKeyStart[b]; j < rf.writeKeyStart[b + 1]; j++) marked[rf.writeKeys[j]] = 1;
+      markedTxn = b;
+      steps += rf.writeKeyStart[b + 1] - rf.writeKeyStart[b];
     }
-    return c;
+    steps += rf.writeKeyStart[a + 1] - rf.writeKeyStart[a];
+    for (let j = rf.writeKeyStart[a]; j < rf.writeKeyStart[a + 1]; j++) if (marked[rf.writeKeys[j]] === 1) return true;
+    return false;
   };
-  const words = (n + 31) >>> 5;
+  let steps = 0;
+  let rounds = 0;
+  const done = (result: EdgeList | null, outOfSteps = false): EdgeList | null => {
+    if (stats) {
+      stats.steps = steps;
+      stats.rounds = rounds;
+      stats.outOfSteps = outOfSteps;
+    }
+    return result;
+  };
+  const add = (a: number, b: number): number => {
+    if (!addEdge(a, b)) return 0;
+    edges.add(a, b, 2);
+    return 1;
+  };
   for (let round = 0; round < maxRounds; round++) {
+    // The closure merges a row of `words` per edge.
+    let edgeCount = 0;
+    for (let v = 0; v < n; v++) edgeCount += adj[v].length;
+    steps += edgeCount * words;
+    if (steps > maxSteps) return done(edges, true);
+    rounds++;
     const reach = reachability(n, adj);
-    if (!reach) return null;
+    if (!reach) return done(null);
     const r = (a: number, b: number): boolean => (reach[a * words + (b >>> 5)] & (1 << (b & 31))) !== 0;
     let added = 0;
     for (const o of reads) {
@@ -75,46 +129,41 @@ export function propagateSnapshotOrder(h: History, rf: ReadsFrom, levelOf: (t: n
       const x = h.opKey[o];
       const level = levelOf(t3);
       const ser = levelRow(level).visibility.total;
+      const noConflict = levelRow(level).visibility.noConflict;
       const us = ser ? [t3] : preds[t3];
+      steps += writers[x].length;
+      if (steps > maxSteps) return done(edges, true);
       for (const t2 of writers[x]) {
         if (t2 === t1 || t2 === t3) continue;
         if (t1 !== BOTTOM && r(t2, t1)) continue; // already ordered as required
         // SI's NoConflict: a writer conflicting with t3 that commits before it is in its snapshot.
-        const conflict = levelRow(level).visibility.noConflict && conflicts(t2, t3);
+        const conflict = noConflict && conflicts(t2, t3);
         if (conflict && (t1 === BOTTOM || r(t1, t2))) {
-          if (r(t2, t3)) return null;
-          if (!r(t3, t2)) {
-            addEdge(t3, t2);
-            edges.add(t3, t2, 2);
-            added++;
-          }
+          if (r(t2, t3)) return done(null);
+          if (!r(t3, t2)) added += add(t3, t2);
         } else if (conflict && r(t2, t3)) {
-          if (t1 === BOTTOM || r(t1, t2)) return null;
-          addEdge(t2, t1);
-          edges.add(t2, t1, 2);
-          added++;
+          if (t1 === BOTTOM || r(t1, t2)) return done(null);
+          added += add(t2, t1);
           continue;
         }
+        steps += us.length;
         const seen = us.some((u) => u === t2 || r(t2, u));
         if (seen) {
-          if (t1 === BOTTOM || r(t1, t2)) return null; // t2 must both precede and follow t1
-          addEdge(t2, t1);
-          edges.add(t2, t1, 2);
-          added++;
+          if (t1 === BOTTOM || r(t1, t2)) return done(null); // t2 must both precede and follow t1
+          added += add(t2, t1);
         } else if (t1 === BOTTOM || r(t1, t2)) {
           for (const u of us) {
             if (r(u, t2)) continue;
-            if (r(t2, u)) return null;
-            addEdge(u, t2);
-            edges.add(u, t2, 2);
-            added++;
+            if (r(t2, u)) return done(null);
+            added += add(u, t2);
           }
         }
+        if (steps > maxSteps) return done(edges, true);
       }
     }
-    if (added === 0) return edges;
+    if (added === 0) return done(edges);
   }
-  return edges;
+  return done(edges);
 }
 
 export { writesKey };
