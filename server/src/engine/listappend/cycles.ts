@@ -111,6 +111,8 @@ export interface CycleSearch {
   found: FoundCycle[];
   /** The smallest so ∪ wr cycle, or null. */
   causality: CycleEdge[] | null;
+  /** Out-edge slots the searches read, a work count (tests). */
+  slots: number;
 }
 
 /**
@@ -133,7 +135,7 @@ export function findCycles(inf: ListInference, withRealtime: boolean, classes: r
     }
   }
   const causality = g.smallest(CAUSALITY, false);
-  return { found: out, causality: causality && sessionRuns(causality) };
+  return { found: out, causality: causality && sessionRuns(causality), slots: g.slots };
 }
 
 class CycleGraph {
@@ -153,6 +155,10 @@ class CycleGraph {
   /** The graph with rt's virtual chain (when it has a cycle), and component ids per kind mask. */
   private rtGraph: KindCsr | null = null;
   private readonly idsCache = new Map<number, Int32Array>();
+  /** The out edges of the kinds a class allows, per kind mask (see ofKinds). */
+  private readonly outCache = new Map<number, KindCsr>();
+  /** Out-edge slots read by the searches so far. */
+  slots = 0;
 
   constructor(private readonly inf: ListInference, withRealtime: boolean) {
     const h = inf.h;
@@ -236,6 +242,7 @@ class CycleGraph {
       }
       return false;
     };
+    const out = this.ofKinds(rule.allowed);
     // A deque for the 0-1 search (front pushes below `middle`, each state at most twice in all).
     const middle = zeroOne ? 2 * this.n + 1 : 0;
     const queue = new Int32Array(zeroOne ? 4 * this.n + 2 : this.n * P);
@@ -285,7 +292,7 @@ class CycleGraph {
           }
         } else if (d >= limit) break;
         // Out-edges of v, then (realtime) its rt successors: a suffix of the start-sorted list.
-        const outEnd = this.out.start[v + 1];
+        const outEnd = out.start[v + 1];
         let rtFrom = -1;
         let rtTo = -1;
         const rtFirst = realtime ? this.rtSuccessorsFrom(v) : -1;
@@ -294,14 +301,15 @@ class CycleGraph {
           rtTo = rtCovered[ph];
           if (rtFrom < rtCovered[ph]) rtCovered[ph] = rtFrom;
         }
-        for (let p = this.out.start[v], r = rtFrom; found < 0; ) {
+        for (let p = out.start[v], r = rtFrom; found < 0; ) {
           let w: number;
           let kind: number;
           let edge: number;
           if (p < outEnd) {
-            edge = this.out.edgeId[p];
+            this.slots++;
+            edge = out.edgeId[p];
             kind = kinds[edge];
-            w = this.out.target[p++];
+            w = out.target[p++];
             if ((allowed & (1 << kind)) === 0) continue;
           } else if (r >= 0 && r < rtTo) {
             w = this.byStart[r++];
@@ -360,6 +368,37 @@ class CycleGraph {
   }
 
   /**
+   * The out edges whose kind is in `allowed`, in the same order within each source: a search walks
+   * only the edges its class may use (a reader of the last version has an rw edge to every unread
+   * append, thousands of them, which G0, G1c and G-single would otherwise pass over at every node).
+   */
+  private ofKinds(allowed: number): KindCsr {
+    const all = this.out;
+    let present = 0;
+    for (let p = 0; p < all.kind.length && (present & ~allowed) === 0; p++) present |= 1 << all.kind[p];
+    if ((present & ~allowed) === 0) return all;
+    let g = this.outCache.get(allowed);
+    if (g) return g;
+    let m = 0;
+    for (let p = 0; p < all.kind.length; p++) if ((allowed & (1 << all.kind[p])) !== 0) m++;
+    g = { nodeCount: all.nodeCount, start: new Int32Array(all.start.length), target: new Int32Array(m), edgeId: new Int32Array(m), kind: new Uint8Array(m) };
+    let q = 0;
+    for (let v = 0; v < all.nodeCount; v++) {
+      g.start[v] = q;
+      for (let p = all.start[v]; p < all.start[v + 1]; p++) {
+        if ((allowed & (1 << all.kind[p])) === 0) continue;
+        g.target[q] = all.target[p];
+        g.edgeId[q] = all.edgeId[p];
+        g.kind[q] = all.kind[p];
+        q++;
+      }
+    }
+    g.start[all.nodeCount] = q;
+    this.outCache.set(allowed, g);
+    return g;
+  }
+
+  /**
    * Where v's rt successors start in the start-sorted list (they are its suffix), or -1 when v has
    * none: no times, or `unknown` (no known completion, so no rt edge leaves it).
    */
@@ -392,6 +431,7 @@ class CycleGraph {
       if (n > longest) longest = n;
     }
     if (starts.length === 0) return null;
+    const out = this.ofKinds(rule.allowed);
     let steps = 0;
     // The path: node, the kind of the edge into it, the edge (-1 for rt), the phase after it; per
     // depth the next successor to try (CSR slots, then rt successors from rtFrom).
@@ -421,7 +461,7 @@ class CycleGraph {
         phase[0] = rule.startPhase;
         let d = 0;
         const enter = (): void => {
-          next[d] = this.out.start[node[d]];
+          next[d] = out.start[node[d]];
           const v = node[d];
           const first = realtime ? this.rtSuccessorsFrom(v) : -1;
           rtFrom[d] = first >= 0 ? first : this.byStart.length;
@@ -429,15 +469,16 @@ class CycleGraph {
         enter();
         while (d >= 0 && steps < EXACT_STEPS) {
           const v = node[d];
-          const outEnd = this.out.start[v + 1];
+          const outEnd = out.start[v + 1];
           let w = -1;
           let kind = -1;
           let id = -1;
           if (next[d] < outEnd) {
             const p = next[d]++;
-            id = this.out.edgeId[p];
+            this.slots++;
+            id = out.edgeId[p];
             kind = kinds[id];
-            w = this.out.target[p];
+            w = out.target[p];
             if ((rule.allowed & (1 << kind)) === 0) continue;
           } else if (rtFrom[d] < this.byStart.length) {
             w = this.byStart[rtFrom[d]++];

@@ -52,6 +52,8 @@ export class ListLevelContext {
   private outByKind = new Map<number, Csr>();
   /** Per (txn, key): the largest version position of t's appends to k (UNOBSERVED, or NONE). */
   private readonly soPrev: Int32Array;
+  /** Sessions scanned by the CC and PSI past checks, a work count (tests). */
+  pastScans = 0;
 
   constructor(readonly inf: ListInference) {
     this.h = inf.h;
@@ -291,17 +293,24 @@ export class ListLevelContext {
     const e = inf.edges;
     const rwOut = this.byKind(LK_RW, false);
     const source = this.inf.source;
+    // The sessions' scan depends on the read alone (its key, version and source): once per read,
+    // not once per rw edge (a read of the last version has one to every unread append).
+    const scannedFor = new Int32Array(h.opCount).fill(-1);
     for (let t = 1; t < h.txnCount; t++) {
       if (inf.included[t] === 0 || lvl[t] !== level) continue;
       for (let p = rwOut.start[t]; p < rwOut.start[t + 1]; p++) {
         // Every overwriter follows the rw edge's target in ww, which is in the past too then.
         const u = e.to.data[rwOut.edgeId[p]];
         if (h.txnIndexInSession[u] <= c[t * S + h.txnSession[u]]) return false;
+        const read = e.op.data[rwOut.edgeId[p]];
+        if (scannedFor[read] === t) continue;
+        scannedFor[read] = t;
         // A later overwriter in the past: it is ww-after u; past sets are so-closed, so check each
         // session's latest past transaction's appends to the key.
         const k = e.key.data[rwOut.edgeId[p]];
         const pos = this.readPosOfEdge(rwOut.edgeId[p]);
         const src = source[e.op.data[rwOut.edgeId[p]]];
+        this.pastScans += S;
         for (let s = 0; s < S; s++) {
           const idx = c[t * S + s];
           if (idx < 0) continue;
