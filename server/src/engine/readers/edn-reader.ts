@@ -37,6 +37,11 @@ class EdnError extends Error {
   }
 }
 
+/** Work counts of the reader, for tests: duplicate-key tests of the other keys of event maps. */
+export const ednWork = { keyTests: 0 };
+
+/** Other keys of one event compared pairwise; past this many, by a set of their bytes. */
+const OTHER_KEYS_PAIRWISE = 16;
 const C_LBRACE = 123;
 const C_RBRACE = 125;
 const C_LBRACK = 91;
@@ -695,13 +700,40 @@ class EdnParser {
 
   /** Spans of the current event's keys other than the K_* ones (rare: :error, :node…), pairwise. */
   private readonly otherKeys = new Int32Vec(16);
+  /** The other keys' text once an event has more than OTHER_KEYS_PAIRWISE of them (null: not yet). */
+  private otherKeySet: Set<string> | null = null;
+
+  /** The bytes [s, e) one character each: equal strings exactly when the bytes are equal. */
+  private bytesKey(s: number, e: number): string {
+    let out = '';
+    for (let i = s; i < e; i += 4096) out += String.fromCharCode(...this.b.subarray(i, Math.min(e, i + 4096)));
+    return out;
+  }
 
   /** Records the other key [ks, ke), or throws when the event already has it. */
   private otherKey(ks: number, ke: number): void {
     const o = this.otherKeys;
+    if (o.length === 0) this.otherKeySet = null;
+    // A map of thousands of keys is compared by hash, not pairwise (quadratic in the event's size).
+    if (o.length >= 2 * OTHER_KEYS_PAIRWISE) {
+      let set = this.otherKeySet;
+      if (set === null) {
+        set = new Set<string>();
+        for (let k = 0; k < o.length; k += 2) set.add(this.bytesKey(o.data[k], o.data[k + 1]));
+        this.otherKeySet = set;
+      }
+      const key = this.bytesKey(ks, ke);
+      ednWork.keyTests++;
+      if (set.has(key)) throw new EdnError(`the key :${this.shown(ks, ke)} appears twice in an event map (EDN forbids duplicate keys)`, ks - 1, true);
+      set.add(key);
+      o.push(ks);
+      o.push(ke);
+      return;
+    }
     const len = ke - ks;
     for (let k = 0; k < o.length; k += 2) {
       const s = o.data[k];
+      ednWork.keyTests++;
       if (o.data[k + 1] - s !== len) continue;
       let j = 0;
       while (j < len && this.b[s + j] === this.b[ks + j]) j++;
