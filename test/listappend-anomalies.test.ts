@@ -113,7 +113,7 @@ test(`every reported cycle on ${RUNS} random histories chains, has its class's s
     const codes = reportedCodes(a);
     const inconsistent = a.inference.inconsistent;
     const listed = (l: string): boolean => inconsistent || [...codes].some((c) => (anomalyRow(c).violates as readonly string[]).includes(l));
-    const exact: ListLevel[] = ['SER', 'SSER', ...(freePairs(a.inference).length === 0 ? (['PSI', 'SI'] as const) : [])];
+    const exact: ListLevel[] = ['SER', 'SSER', ...(freePairs(a.inference)?.length === 0 ? (['PSI', 'SI'] as const) : [])];
     for (const l of exact) {
       if (l === 'SSER' && h.txnTimeStart === undefined) continue;
       const v = a.verdicts.get(l);

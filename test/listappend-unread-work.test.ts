@@ -1,6 +1,7 @@
 // Readers of a key's last version each have an rw edge to every append nobody read (n² edges for
 // n such transactions): the work on them stays linear in the edges. The cycle classes that may not
-// use rw walk only their own edges, and CC's past check scans the sessions once per read.
+// use rw walk only their own edges, CC's past check scans the sessions once per read, and PSI and SI
+// orient n unread appends of a key by a chain of n − 1 edges.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,5 +49,27 @@ test('CC\'s past check scans the sessions once per read, not once per rw edge', 
     assert.equal(decideListLevel(ctx, uniformLevels(h, 'CC')), true);
     // n readers × (n + 1) sessions; before, every one of the n² rw edges scanned them all.
     assert.ok(ctx.pastScans > 0 && ctx.pastScans <= n * h.sessionCount, `${n} readers: ${ctx.pastScans} scans`);
+  }
+});
+
+test('PSI and SI orient n appends nobody read with n − 1 edges per try (a chain along the order), not n²/2 pairs', () => {
+  // A reader of x = [] (so every append to x is unread), n appenders of x in sessions of their own,
+  // and a write skew elsewhere so that SER fails and PSI and SI are decided on their own.
+  const unread = (n: number): string => {
+    let text = 'session r\n  R: r(x, [])\nsession w1\n  W1: r(a, []) r(b, []) a(a, 1)\nsession w2\n  W2: r(a, []) r(b, []) a(b, 2)\n';
+    text += 'session w3\n  W3: r(a, [1]) r(b, [2])\n';
+    for (let i = 1; i <= n; i++) text += `session s${i}\n  T${i}: a(x, ${i})\n`;
+    return text;
+  };
+  for (const n of [100, 400]) {
+    const h = parseHist(unread(n)).history;
+    const ctx = new ListLevelContext(inferListAppend(h));
+    assert.equal(decideListLevel(ctx, uniformLevels(h, 'SER')), false);
+    for (const level of ['PSI', 'SI'] as const) {
+      const before = ctx.orientationEdges;
+      assert.equal(decideListLevel(ctx, uniformLevels(h, level)), true, `${n} ${level}`);
+      // At most two tries (a serial order, then so ∪ wr ∪ ww), each a chain: before, n²/2 edges each.
+      assert.ok(ctx.orientationEdges - before <= 2 * (n - 1), `${n} ${level}: ${ctx.orientationEdges - before} edges`);
+    }
   }
 });
