@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CYCLE_CLASSES } from '../server/src/engine/listappend/anomaly-table.ts';
 import { cycleInference, findCycles } from '../server/src/engine/listappend/cycles.ts';
-import { inferListAppend, LK_RW } from '../server/src/engine/listappend/infer.ts';
+import { inferListAppend, LK_RW, MAX_UNREAD_RW } from '../server/src/engine/listappend/infer.ts';
 import { decideListLevel, ListLevelContext, uniformLevels } from '../server/src/engine/listappend/list-levels.ts';
 import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
 
@@ -72,4 +72,30 @@ test('PSI and SI orient n appends nobody read with n − 1 edges per try (a chai
       assert.ok(ctx.orientationEdges - before <= 2 * (n - 1), `${n} ${level}: ${ctx.orientationEdges - before} edges`);
     }
   }
+});
+
+test('past MAX_UNREAD_RW the rw edges to unread appends are left out and counted: violations stand, no level is said to hold', () => {
+  assert.equal(MAX_UNREAD_RW, 8_000_000);
+  const h = parseHist(sameRead(100)).history;
+  // 100 readers of the last version, each with an rw edge to the 99 other unread appends.
+  const full = inferListAppend(h);
+  assert.equal(full.unreadRwLeftOut, 0);
+  assert.equal(rwEdges(100), 100 * 99);
+  const capped = inferListAppend(h, 1000);
+  let kept = 0;
+  for (let i = 0; i < capped.edges.length; i++) if (capped.edges.kind.data[i] === LK_RW) kept++;
+  // Whole readers at a time: 10 readers' 100 edges each fit (their own append excluded: 99 each).
+  assert.equal(kept, 10 * 99);
+  assert.equal(capped.unreadRwLeftOut, 90 * 100);
+  const verdict = (inf: ReturnType<typeof inferListAppend>, level: 'RC' | 'CC' | 'PSI' | 'SER'): boolean | null =>
+    decideListLevel(new ListLevelContext(inf), uniformLevels(h, level));
+  // RC and CC hold with every edge; without some of them that is not known.
+  assert.equal(verdict(full, 'RC'), true);
+  assert.equal(verdict(full, 'CC'), true);
+  assert.equal(verdict(capped, 'RC'), null);
+  assert.equal(verdict(capped, 'CC'), null);
+  // The lost updates' cycles among the edges kept still violate PSI and SER.
+  assert.equal(verdict(full, 'SER'), false);
+  assert.equal(verdict(capped, 'SER'), false);
+  assert.equal(verdict(capped, 'PSI'), verdict(full, 'PSI'));
 });

@@ -98,7 +98,19 @@ export interface ListInference {
   rereadsHidden: number;
   /** Whether a finding above makes every level fail. */
   inconsistent: boolean;
+  /**
+   * rw edges from readers of a key's last version to its unread appends left out past
+   * MAX_UNREAD_RW (0 when none): the levels that hold on the rest are undecided (list-levels.ts).
+   */
+  unreadRwLeftOut: number;
 }
+
+/**
+ * rw edges from readers of a key's whole version order to the appends nobody read (one per pair:
+ * n readers that each append unread make n²; 8,000 of them, a 332 KB file, made 64M edges and
+ * 6 GB) kept at most: past it the rest are left out and counted, and no level is said to hold.
+ */
+export const MAX_UNREAD_RW = 8_000_000;
 
 const NO_SPAN = { start: 0, end: 0 };
 
@@ -112,7 +124,8 @@ export function hasListOps(h: History): boolean {
   return false;
 }
 
-export function inferListAppend(h: History): ListInference {
+/** maxUnreadRw: MAX_UNREAD_RW unless a test asks for less. */
+export function inferListAppend(h: History, maxUnreadRw = MAX_UNREAD_RW): ListInference {
   const { opCount, opKind, opKey, opValue, opTxn, txnCount, txnOpStart, txnAborted } = h;
   const unknown = h.txnUnknown ?? new Uint8Array(txnCount);
   const names = h.names;
@@ -399,10 +412,10 @@ export function inferListAppend(h: History): ListInference {
   }
 
   const found = findings.done();
-  const { edges, source, unStart, unTxns } = buildEdges(h, included, verStart, verElems, verApp, longestRead, appendPos, external, prefixRead, appenderOf);
+  const { edges, source, unStart, unTxns, unreadRwLeftOut } = buildEdges(h, included, verStart, verElems, verApp, longestRead, appendPos, external, prefixRead, appenderOf, maxUnreadRw);
   return {
     h, included, listKey, verStart, verElems, longestRead, appendPos, external, prefixRead, appenderOf, edges, source, unStart, unTxns,
-    findings: found, rereads, rereadsHidden,
+    findings: found, rereads, rereadsHidden, unreadRwLeftOut,
     inconsistent: found.some((f) => f.severity === 'error'),
   };
 }
@@ -419,7 +432,7 @@ export function listText(h: History, list: ArrayLike<number>): string {
 }
 
 function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verElems: Int32Array, verApp: Int32Array, longestRead: Int32Array,
-  appendPos: Int32Array, external: Uint8Array, prefixRead: Uint8Array, appenderOf: (k: number, v: number) => number): { edges: ListEdges; source: Int32Array; unStart: Int32Array; unTxns: Int32Array } {
+  appendPos: Int32Array, external: Uint8Array, prefixRead: Uint8Array, appenderOf: (k: number, v: number) => number, maxUnreadRw: number): { edges: ListEdges; source: Int32Array; unStart: Int32Array; unTxns: Int32Array; unreadRwLeftOut: number } {
   const { opCount, opKind, opKey, opValue, opTxn, txnCount, txnOpStart } = h;
   const e = new ListEdges();
   const ls = h.opListStart ?? new Int32Array(opCount + 1);
@@ -484,6 +497,9 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
   // reachability; the levels that need every observed appender (RC, RA, CC premises) read them
   // from the lists, and the cycle search adds them where a cycle can use one (causality.ts).
   const source = new Int32Array(opCount).fill(-1);
+  // rw edges to unread appends: kept up to MAX_UNREAD_RW, then counted (a reader's whole set either way).
+  let unreadRw = 0;
+  let unreadRwLeftOut = 0;
   for (let t = 1; t < txnCount; t++) {
     if (included[t] === 0) continue;
     for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
@@ -513,7 +529,10 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
       if (n < verLen) {
         const a = verApp[verStart[k] + n];
         if (a >= 0 && included[opTxn[a]] === 1 && opTxn[a] !== t && opTxn[a] !== src) e.add(t, opTxn[a], LK_RW, k, o, last, verElems[verStart[k] + n]);
+      } else if (unreadRw + unStart[k + 1] - unStart[k] > maxUnreadRw) {
+        unreadRwLeftOut += unStart[k + 1] - unStart[k];
       } else {
+        unreadRw += unStart[k + 1] - unStart[k];
         for (let j = unStart[k]; j < unStart[k + 1]; j++) {
           const u = opTxn[unOps[j]];
           if (u !== t && u !== src) e.add(t, u, LK_RW, k, o, last, opValue[unOps[j]]);
@@ -521,7 +540,7 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
       }
     }
   }
-  return { edges: e, source, unStart, unTxns: unOps.map((o) => opTxn[o]) };
+  return { edges: e, source, unStart, unTxns: unOps.map((o) => opTxn[o]), unreadRwLeftOut };
 }
 
 export { listOf };

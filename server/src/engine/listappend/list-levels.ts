@@ -539,6 +539,13 @@ const MAX_ORIENTATION_WORK = 64_000_000;
  * constraints (which decides the common case), else every orientation is tried (bounded work).
  */
 export function decideListLevel(ctx: ListLevelContext, lvl: Int8Array): boolean | null {
+  const v = decideWithAllEdges(ctx, lvl);
+  // Some rw edges were left out (MAX_UNREAD_RW): a violation found without them stands, a level
+  // that holds without them may not.
+  return v === true && ctx.inf.unreadRwLeftOut > 0 ? null : v;
+}
+
+function decideWithAllEdges(ctx: ListLevelContext, lvl: Int8Array): boolean | null {
   const inf = ctx.inf;
   const h = inf.h;
   const plain = ctx.holds(lvl);
