@@ -90,10 +90,12 @@ export async function runUiCheck(): Promise<UiCheck> {
 /** Rests the mouse on the error squiggle until VS Code shows its hover; returns the hover's text. */
 async function showHover(page: Page): Promise<string> {
   const squiggle = page.locator('.monaco-editor .squiggly-error').first();
-  const box = await squiggle.boundingBox();
-  if (!box) throw new Error('the squiggle has no box');
   const hover = page.locator('.monaco-hover:not(.hidden)').first();
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 0; attempt < 6; attempt++) {
+    // Measured again on every attempt: code lenses drawn late move the lines down (a fresh-clone
+    // CI run once rested the mouse five times where the squiggle had been).
+    const box = await squiggle.boundingBox();
+    if (!box) throw new Error('the squiggle has no box');
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 2 + attempt);
     try {
       await hover.waitFor({ state: 'visible', timeout: 4000 });
