@@ -111,7 +111,6 @@ async function analysisJson(ctx: ServerContext, p: AnalysisParams, token: Cancel
  * worker's cache, or analysed again), never the quick pass's pending strong levels.
  */
 async function report(ctx: ServerContext, p: ReportParams, token: CancellationToken): Promise<FileReport | null> {
-  if (typeof p.uri !== 'string' || typeof p.file !== 'string') return null;
   for (let round = 0; ; round++) {
     const st = ctx.docs.get(p.uri);
     // Not a history IsoCheck reads (a .txt of prose): nothing will come.
