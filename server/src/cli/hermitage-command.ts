@@ -8,7 +8,7 @@ import { DbError } from '../harness/driver.ts';
 import { runScenario, scenarioFile, type ScenarioResult } from '../harness/hermitage.ts';
 import { COLUMNS, SCENARIOS } from '../harness/hermitage-scenarios.ts';
 import { findIsolation, ISOLATION, type IsolationSetting } from '../harness/isolation.ts';
-import { materialize, parseTarget, removeIfEmpty, removeTemporaryDatabase, type Target } from '../harness/targets.ts';
+import { discardTemporaryDatabase, materialize, parseTarget, removeIfEmpty, type Target } from '../harness/targets.ts';
 import { HERMITAGE_USAGE } from '../harness/usage.ts';
 import { describeWriteError, OutputError } from '../io/atomic-write.ts';
 import { lastValue, parseArgs } from './args.ts';
@@ -83,7 +83,7 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
   const dir = resolve(outText ?? mkdtempSync(join(tmpdir(), 'isocheck-hermitage-')));
   const cleanUp = (): void => {
     // The database is reset before every test: its last state is worth nothing, unlike the histories.
-    removeTemporaryDatabase(target);
+    discardTemporaryDatabase(target);
     // A directory this command made and left empty (the database could not be reached) is not kept.
     if (madeDir) removeIfEmpty(dir);
   };

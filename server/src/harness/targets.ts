@@ -1,6 +1,6 @@
 // Which database a run talks to: `--db` URLs (sqlite:PATH, postgres://…, mysql://…) parsed into a target.
 
-import { mkdtempSync, rmdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -32,6 +32,26 @@ export function removeTemporaryDatabase(t: Target): void {
   if (t.tempDir === undefined) return;
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(t.location + suffix, { force: true });
   removeIfEmpty(t.tempDir);
+}
+
+/**
+ * Removes the database materialize() made together with its directory, for a command whose
+ * directory holds nothing else (hermitage), while its connections may still be live: a Ctrl-C
+ * comes while a worker thread is opening a connection, and SQLite creates the file again at its
+ * path after it was removed (4 runs in 60 left the directory behind). The directory is renamed
+ * first, so that path no longer leads anywhere, then removed whole.
+ */
+export function discardTemporaryDatabase(t: Target): void {
+  if (t.tempDir === undefined) return;
+  const away = `${t.tempDir}.removing`;
+  try {
+    renameSync(t.tempDir, away);
+  } catch {
+    // Already gone, or cannot be moved: remove what can be removed in place.
+    removeTemporaryDatabase(t);
+    return;
+  }
+  rmSync(away, { recursive: true, force: true });
 }
 
 /** Removes a directory a command made, if it holds nothing (what it does hold, a history or a journal, is the user's). */
