@@ -43,7 +43,7 @@ export function renderHeading(r: FileReport): string {
 }
 
 /** Witnesses (one block per distinct cycle, naming every level it refutes) and error lines. */
-export function renderDetails(r: FileReport): string {
+export function renderDetails(r: FileReport | ClaimedReport): string {
   const out: string[] = [];
   const byCycle = new Map<string, { levels: string[]; w: WitnessJson }>();
   const add = (name: string, v: VerdictJson | null): void => {
@@ -59,6 +59,17 @@ export function renderDetails(r: FileReport): string {
     out.push(`  ${levels.join(', ')} violated${w.anomaly !== levels[0] && !levels.includes(w.anomaly) ? ` (${safe(w.anomaly)})` : ''}:`);
     for (const l of witnessLines(w)) out.push(`    ${l}`); // no spread: a cycle may have 200,000 edges, past the stack's arguments
   }
+  // Undecided levels with their reason (a budget, a cap), one line per distinct reason: a `?` in
+  // the table otherwise says nothing of why. A claimed level's reason is its not-checked warning below.
+  const claimed = (r as ClaimedReport).claim;
+  const byReason = new Map<string, string[]>();
+  for (const [name, v] of Object.entries(r.levels)) {
+    if (v.consistent !== null || !v.note || (claimed?.consistent === null && claimed.level === name)) continue;
+    const names = byReason.get(v.note);
+    if (names) names.push(name);
+    else byReason.set(v.note, [name]);
+  }
+  for (const [why, names] of byReason) out.push(`  ${names.join(', ')} undecided: ${safe(why)}`);
   // not-checked warnings: a claimed level left undecided (claim.ts), or a file that yielded nothing to check (a Jepsen
   // history of nemesis events only): a table of ✓ must not hide either.
   for (const d of r.diagnostics) {
