@@ -131,6 +131,34 @@ describe('LSP framing and lifecycle over stdio', () => {
     assert.match(peer.stderr, /not framed as LSP messages \(Content-Length value must be a number/);
   });
 
+  test('a request whose id is no string or number gets -32600 (id null), not silence; the server goes on', async () => {
+    // Before, vscode-jsonrpc logged "neither a response nor a notification" and the client waited for ever.
+    const peer = RawPeer.start();
+    try {
+      await peer.initialize();
+      const hover = { method: 'textDocument/hover', params: { textDocument: { uri: 'file:///a.hist' }, position: { line: 0, character: 0 } } };
+      const ids = [{ a: 1 }, [1], true, null];
+      for (const [i, id] of ids.entries()) {
+        peer.send({ id, ...hover });
+        peer.send({ id: 10 + i, ...hover });
+        assert.deepEqual(await peer.reply((r) => r.id === 10 + i), { jsonrpc: '2.0', id: 10 + i, result: null });
+      }
+      const refusals = peer.replies.filter((r) => r.error?.code === -32600);
+      assert.equal(refusals.length, ids.length, JSON.stringify(peer.replies));
+      for (const r of refusals) {
+        assert.equal(r.id, null);
+        assert.match(r.error!.message, /textDocument\/hover's id .* is no string or number/);
+      }
+      peer.send({ id: 2, method: 'shutdown' });
+      await peer.reply((r) => r.id === 2);
+      peer.send({ method: 'exit' });
+      assert.equal(await peer.exitsWithin(5000), 0);
+      assert.doesNotMatch(peer.stderr, STACK);
+    } finally {
+      peer.p.kill();
+    }
+  });
+
   test('a $/cancelRequest that names no request is ignored: it used to throw inside vscode-jsonrpc and end the server', async () => {
     const bad = [undefined, null, 5, 'x', [], {}, { id: null }, { id: {} }, { id: true }];
     const hover = { method: 'textDocument/hover', params: { textDocument: { uri: 'file:///a.hist' }, position: { line: 0, character: 0 } } };

@@ -1,4 +1,4 @@
-// Keeps messages that would throw inside vscode-jsonrpc's reader callback (and so end the server), or break a document's state, away from the connection.
+// Keeps messages that would throw inside vscode-jsonrpc's reader callback (and so end the server), break a document's state, or wait forever (a request with an id no reply can name) away from the connection.
 
 import type { DataCallback, Disposable, Message, MessageReader } from 'vscode-languageserver/node';
 
@@ -10,18 +10,41 @@ import type { DataCallback, Disposable, Message, MessageReader } from 'vscode-la
  * names no request cancels nothing, so it is dropped here (and `dropped` says so); so is a didOpen
  * without a whole document (openableDocument).
  */
-export function guardedReader(reader: MessageReader, dropped: (why: string) => void): MessageReader {
+export function guardedReader(reader: MessageReader, dropped: (why: string) => void, refuse: (reply: Message) => void): MessageReader {
   return {
     onError: reader.onError,
     onClose: reader.onClose,
     onPartialMessage: reader.onPartialMessage,
     listen: (callback: DataCallback): Disposable => reader.listen((message) => {
+      const invalid = invalidRequest(message);
+      if (invalid !== null) {
+        refuse(invalid);
+        return;
+      }
       const why = unusable(message);
       if (why === null) callback(message);
       else dropped(why);
     }),
     dispose: () => reader.dispose(),
   };
+}
+
+/** JSON-RPC's code for a message that is no valid request. */
+export const INVALID_REQUEST = -32600;
+
+/**
+ * The reply to a request whose id is no string or number (LSP's ids; JSON-RPC's null too is
+ * refused, as LSP has no null id): vscode-jsonrpc takes such a message for neither a request nor a
+ * notification and drops it, so the client waited for an answer that never came. JSON-RPC answers
+ * an invalid request with -32600 and id null (the id could not be read as one). Null for any other message.
+ */
+export function invalidRequest(message: Message): Message | null {
+  if (typeof message !== 'object' || message === null) return null;
+  const m = message as { method?: unknown; id?: unknown };
+  if (typeof m.method !== 'string' || !('id' in m) || m.id === undefined) return null;
+  if (typeof m.id === 'string' || (typeof m.id === 'number' && Number.isFinite(m.id))) return null;
+  const shown = JSON.stringify(m.id).slice(0, 60);
+  return { jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message: `Invalid Request: ${m.method}'s id ${shown} is no string or number, so no reply could name it` } } as Message;
 }
 
 /** Why the connection cannot take this message without throwing, or null when it can. */

@@ -30,7 +30,7 @@ export function startServer(argv: readonly string[]): void {
   const named = namedTransport(argv);
   // stdio is ours (strict framing); the others are vscode-languageserver's, made as it makes them from argv.
   const { reader, writer } = named ?? stdioTransport({ shutDown: () => ctx?.shutDown === true });
-  ctx = serve(createConnection(ProposedFeatures.all, guardedReader(reader, (why) => ctx?.log(`isocheck: ${why}`)), writer));
+  ctx = serve(createConnection(ProposedFeatures.all, guardedReader(reader, (why) => ctx?.log(`isocheck: ${why}`), (reply) => void writer.write(reply)), writer));
 }
 
 /** The transport of `--node-ipc`, `--socket=N` / `--socket N` or `--pipe=P` / `--pipe P`; null for stdio. */
