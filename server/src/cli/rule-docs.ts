@@ -37,6 +37,7 @@ export interface AnomaliesDoc {
  */
 const LIST_APPEND: Record<string, { meaning: string; section: string }> = {
   SSER: { meaning: 'Strict serializability is violated: no commit order that also respects real time (the transactions\' @ START..END intervals) explains every read', section: 'levels-on-list-append-histories' },
+  'append-order': { meaning: 'A read list holds a transaction\'s appends to a key out of their program order, or a later one without the earlier (no state of the list looks like that); a warning, as the commit-order axioms break no level there', section: 'how-the-version-order-is-recovered' },
   'mixed-key': { meaning: 'A key is used both as a register (w) and as a list (a): the first operation that mixes them is an error and is left out', section: 'the-language-additions' },
   ...Object.fromEntries(ANOMALIES.map((a) => [a.code, { meaning: `List-append anomaly ${a.code}, ${a.meaning}`, section: 'the-anomaly-table' }])),
 };

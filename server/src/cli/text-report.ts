@@ -71,9 +71,10 @@ export function renderDetails(r: FileReport | ClaimedReport): string {
   }
   for (const [why, names] of byReason) out.push(`  ${names.join(', ')} undecided: ${safe(why)}`);
   // not-checked warnings: a claimed level left undecided (claim.ts), or a file that yielded nothing to check (a Jepsen
-  // history of nemesis events only): a table of ✓ must not hide either.
+  // history of nemesis events only); append-order: a list no database state can be, though no level breaks. A table
+  // of ✓ must not hide any of them.
   for (const d of r.diagnostics) {
-    if (d.severity === 'error' || (d.severity === 'warning' && d.code === 'not-checked')) out.push(`  ${diagnosticLine(d)}`);
+    if (d.severity === 'error' || (d.severity === 'warning' && (d.code === 'not-checked' || d.code === 'append-order'))) out.push(`  ${diagnosticLine(d)}`);
   }
   return out.join('\n');
 }

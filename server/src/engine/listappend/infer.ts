@@ -4,6 +4,7 @@ import { CappedFindings, finding, MAX_FINDINGS_PER_CODE, type Finding } from '..
 import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
 import { opSpan, txnSpan } from '../model/reads-from.ts';
 import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
+import { appendOrderFindings } from './append-order.ts';
 
 export const LK_SO = 0;
 export const LK_WR = 1;
@@ -392,6 +393,8 @@ export function inferListAppend(h: History, maxUnreadRw = MAX_UNREAD_RW): ListIn
       }
     }
   }
+
+  appendOrderFindings(h, { verStart, verApp, longestRead, incompatibleKeys }, findings);
 
   // Dirty update: a committed append after an aborted element in the version order.
   for (let k = 0; k < h.keyCount; k++) {

@@ -185,6 +185,7 @@ export function edgeSentence(e: AnomalyEdge): string {
 export function reportedCodes(a: ListAnalysis): Set<AnomalyCode> {
   const out = new Set<AnomalyCode>(a.anomalies.map((x) => x.code));
   for (const f of a.inference.findings) {
+    if (f.code === 'append-order') continue; // a warning, no anomaly of the table
     if (f.code === 'aborted-read') out.add('G1a');
     else if (f.code === 'intermediate-read') out.add('G1b');
     else out.add(f.code as AnomalyCode);

@@ -10,7 +10,7 @@ export type DiagnosticCode =
   | 'thin-air' | 'aborted-read' | 'intermediate-read' | 'future-read' | 'own-write'
   | 'ambiguous-read' | 'causality-cycle' | 'duplicate-write'
   | LevelName | 'SSER' | 'mixed'
-  | 'mixed-key' | AnomalyCode
+  | 'mixed-key' | 'append-order' | AnomalyCode
   | 'not-checked' | 'expectation-failed';
 
 /** Every diagnostic code once (SARIF's rules): the input's, the levels (their table), the list-append anomalies (theirs), the checker's own. */
@@ -18,7 +18,7 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [...new Set<Diagnosti
   'syntax', 'duplicate-name', 'undefined-transaction', 'unknown-level',
   'thin-air', 'aborted-read', 'intermediate-read', 'future-read', 'own-write',
   'ambiguous-read', 'causality-cycle', 'duplicate-write',
-  ...LEVELS, 'SSER', 'mixed', 'mixed-key', ...ANOMALIES.map((a) => a.code),
+  ...LEVELS, 'SSER', 'mixed', 'mixed-key', 'append-order', ...ANOMALIES.map((a) => a.code),
   'not-checked', 'expectation-failed',
 ])];
 

@@ -13,6 +13,7 @@ export type DocPage = 'anomalies.md' | 'list-append.md';
 const IN_ANOMALIES = new Set(['lost-update', 'aborted-read', 'intermediate-read', 'future-read']);
 const LIST_APPEND: ReadonlyMap<string, string> = new Map<string, string>([
   ['mixed-key', 'the-language-additions'],
+  ['append-order', 'how-the-version-order-is-recovered'],
   ...ANOMALIES.filter((a) => !IN_ANOMALIES.has(a.code)).map((a): [string, string] => [a.code, 'the-anomaly-table']),
 ]);
 
