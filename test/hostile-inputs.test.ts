@@ -23,10 +23,21 @@ interface Run {
   stderr: string;
 }
 
-function run(args: string[], timeout = 60_000, as?: { uid: number; gid: number }): Run {
-  const r = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_MB}`, CLI, ...args], {
-    cwd: ROOT, encoding: 'utf8', timeout, maxBuffer: 64 * 1024 * 1024, ...as,
-  });
+/**
+ * How a run meets permission bits as root, who reads any directory: 'no-dac' keeps root but drops
+ * the two capabilities that bypass them (setpriv, util-linux), so the checkout stays reachable; a
+ * uid (nobody) cannot reach a checkout under a directory closed to others, as /root is (0700):
+ * there the CLI failed with "Cannot find module", every time.
+ */
+type Confinement = 'no-dac' | { uid: number; gid: number };
+const NO_DAC = ['--inh-caps=-dac_override,-dac_read_search', '--bounding-set=-dac_override,-dac_read_search'];
+
+function run(args: string[], timeout = 60_000, as?: Confinement): Run {
+  const node = [`--max-old-space-size=${HEAP_MB}`, CLI, ...args];
+  const options = { cwd: ROOT, encoding: 'utf8' as const, timeout, maxBuffer: 64 * 1024 * 1024 };
+  const r = as === 'no-dac'
+    ? spawnSync('setpriv', [...NO_DAC, process.execPath, ...node], options)
+    : spawnSync(process.execPath, node, { ...options, ...as });
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -237,18 +248,21 @@ describe('unreadable directories', () => {
     mkdirSync(join(base, 'open'));
     writeFileSync(join(base, 'open', 'a.hist'), 'session s1\n  T1: w(x, 1)\n');
     writeFileSync(join(base, 'locked', 'b.hist'), 'session s1\n  T1: w(x, 1)\n');
-    // Root reads any directory: run the CLI as nobody then, with the way to the files open to it.
-    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+    // Root reads any directory: run the CLI without root's reach then; as nobody (with the way to
+    // the files open to it) only where setpriv cannot drop capabilities.
+    const root = process.getuid?.() === 0;
+    const asNobody = root && spawnSync('setpriv', [...NO_DAC, 'true']).status !== 0 ? { uid: 65534, gid: 65534 } : undefined;
+    const confined: Confinement | undefined = root ? asNobody ?? 'no-dac' : undefined;
     if (asNobody) for (const d of [dir, base, join(base, 'open')]) chmodSync(d, 0o755);
     if (asNobody) chmodSync(join(base, 'open', 'a.hist'), 0o644);
     chmodSync(join(base, 'locked'), 0o000);
     try {
-      const r = run(['check', join(base, 'locked'), join(base, 'open'), '--json'], 60_000, asNobody);
+      const r = run(['check', join(base, 'locked'), join(base, 'open'), '--json'], 60_000, confined);
       assertClean(r, 'unreadable dir');
       assert.equal(r.status, 2);
       assert.match(r.stderr, /^isocheck: cannot read directory .*locked: permission denied$/m);
       assert.deepEqual(reportsOf(r).map((x) => x.file), [join(base, 'open', 'a.hist')]);
-      const text = run(['check', join(base, 'locked'), join(base, 'open')], 60_000, asNobody);
+      const text = run(['check', join(base, 'locked'), join(base, 'open')], 60_000, confined);
       assert.equal(text.status, 2);
       assert.match(text.stdout, /a\.hist\s+✓/);
     } finally {
