@@ -96,8 +96,19 @@ test('an edit that removes the anomaly clears the RA error (checkOn: change)', a
 
 test('with isocheck.checkOn = save an edit is checked only when saved', async () => {
   const config = vscode.workspace.getConfiguration('isocheck');
+  // The change event, listened for before the update (which may resolve after it fired): the language
+  // client's own listener, registered at activation, runs first and sends didChangeConfiguration.
+  const changed = new Promise<void>((resolve) => {
+    const listener = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('isocheck.checkOn')) return;
+      listener.dispose();
+      resolve();
+    });
+  });
   await config.update('checkOn', 'save', vscode.ConfigurationTarget.Global);
-  // update() resolves before the client has pushed didChangeConfiguration to the server; nothing observable marks its arrival.
+  await changed;
+  // Then the notification's way to the server (the client sends it asynchronously), whose arrival
+  // nothing observable marks: a margin, no longer the only thing between the update and the edit.
   await new Promise((r) => setTimeout(r, 1000));
   const editor = await vscode.window.showTextDocument(uri());
   const fixedRange = new vscode.Range(FRACTURED.readYInit.start, FRACTURED.readYInit.start.translate(0, 'r(y, 1)'.length));
