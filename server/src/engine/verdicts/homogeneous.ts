@@ -26,7 +26,7 @@ export interface VerdictOptions {
   keepForced?: boolean;
 }
 
-export const TOO_MANY_CLOCKS = `not decided: CC keeps a vector clock per transaction (transactions × sessions entries), and this history needs more than ${MAX_CLOCK_ENTRIES}`;
+export const TOO_MANY_CLOCKS = `CC keeps a vector clock per transaction (transactions × sessions entries), and this history needs more than ${MAX_CLOCK_ENTRIES}`;
 /** Work units spent shrinking a strong-level violation to a minimal sub-history, per verdict (witness/minimize.ts). */
 const WITNESS_WORK = 2_000_000;
 /** Commit orders of the minimal sub-history explained at most. */
