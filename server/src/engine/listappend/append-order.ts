@@ -51,7 +51,7 @@ export function appendOrderFindings(h: History, v: VersionOrder, findings: Cappe
       const before = lastSeen[u];
       if (before === a) continue; // the element twice: a duplicate-element error already
       if (before !== prevApp[a]) {
-        findings.push(warning(h, k, read, a, prevApp[a], before));
+        findings.push(warning(k, read, a, prevApp[a], before));
         break;
       }
       if (before < 0) touched.push(u);
@@ -61,12 +61,12 @@ export function appendOrderFindings(h: History, v: VersionOrder, findings: Cappe
     touched.length = 0;
   }
 
-  function warning(hist: History, k: number, read: number, a: number, earlier: number, seen: number): Finding {
+  function warning(k: number, read: number, a: number, earlier: number, seen: number): Finding {
     const key = names.keyName(k);
     const txn = names.txnName(opTxn[a]);
     const value = (o: number): string => names.valueText(opValue[o]);
-    const s = hist.opListStart as Int32Array;
-    const list = (hist.listElems as Int32Array).subarray(s[read], s[read + 1]);
+    const s = h.opListStart as Int32Array;
+    const list = (h.listElems as Int32Array).subarray(s[read], s[read + 1]);
     const shown = `${names.txnName(opTxn[read])} read ${key} = [${Array.from(list, (e) => names.valueText(e)).join(', ')}]`;
     // The first place the walk went wrong: an append whose predecessor in its transaction did not come
     // right before it among that transaction's elements (missing, or after it), or a first append met late.
@@ -76,8 +76,8 @@ export function appendOrderFindings(h: History, v: VersionOrder, findings: Cappe
       : `${txn}'s first append, ${value(a)}, after ${txn}'s later append of ${value(seen)}`;
     return finding('append-order', 'warning',
       `${shown}: it holds ${why}, which no state of ${key} does (appends enter a list in their program order); the commit-order axioms forbid nothing here, so no level is broken`,
-      txnSpan(hist, opTxn[read]),
-      [{ span: opSpan(hist, read), message: `the read of ${key}` }, { span: opSpan(hist, a), message: `${txn}'s append of ${value(a)}` },
-        { span: opSpan(hist, other), message: `${txn}'s append of ${value(other)}` }]);
+      txnSpan(h, opTxn[read]),
+      [{ span: opSpan(h, read), message: `the read of ${key}` }, { span: opSpan(h, a), message: `${txn}'s append of ${value(a)}` },
+        { span: opSpan(h, other), message: `${txn}'s append of ${value(other)}` }]);
   }
 }
