@@ -60,7 +60,7 @@ describe('hover on a read: the edges it contributes to each violated level', () 
 
   test('PC and SI: a long fork is a cycle of two edges forced by the two readers\' snapshots; this read forces one, before SER\'s rw step', () => {
     const t = hover('long-fork.hist', 'r(x, init)');
-    inOrder(t, /- \*\*PC, SI\*\* ✗ Long fork: two readers see two independent writes in opposite orders\n {2}- step 1 of 2: T2 →rw T1: T2 must commit before T1: T4 read the initial value of x, which T1 overwrites, so T1 is not in T4's snapshot, which holds T2/,
+    inOrder(t, /- \*\*PC, SI\*\* ✗ Long fork: two readers see two independent writes in opposite orders\n {2}- step 1 of 2: T2 →co T1: T2 must commit before T1: T4 read the initial value of x, which T1 overwrites, so T1 is not in T4's snapshot, which holds T2/,
       /- \*\*SER\*\* ✗ Anti-dependency cycle \(G2\)\n {2}- step 1 of 4: T4 →rw T1: T4 must commit before T1/, /holds: RC, RA, CC, PSI$/);
   });
 

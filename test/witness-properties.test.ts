@@ -9,6 +9,7 @@ import { generateHistory, Rng } from '../server/src/engine/gen/generate.ts';
 import { toHistString, toPlumeString } from '../server/src/engine/gen/history-writers.ts';
 import { exportWitnessOfText } from '../server/src/engine/export/witness-of-text.ts';
 import { LEVELS } from '../server/src/engine/levels/levels.ts';
+import { OP_READ, OP_WRITE } from '../server/src/engine/model/history.ts';
 import { fileReport, type EdgeJson, type VerdictJson } from '../server/src/engine/report.ts';
 
 const EXAMPLES = join(import.meta.dirname, '..', 'examples');
@@ -105,6 +106,36 @@ test('every example: witness cycles chain, name the file\'s transactions, and se
   assert.ok(cycles >= 20, `only ${cycles} witness cycles in the examples`);
 });
 
+/**
+ * What each edge's kind claims, against the history: wr, the target read the key from the source; rw,
+ * the source read the key (the read named) and the target writes it (an anti-dependency); ww, both
+ * write the key; co, a read forced it (or, without a key, real time). A snapshot's co edge (u must
+ * commit before t2 because a third reader that sees u read a version t2 overwrites) is co, not rw:
+ * its source need not read the key at all.
+ */
+function kindProblems(a: Analysis, label: string): string[] {
+  const h = a.history;
+  const writes = (t: number, x: number): boolean => {
+    if (t === 0) return true;
+    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (h.opKind[o] === OP_WRITE && h.opKey[o] === x) return true;
+    return false;
+  };
+  const out: string[] = [];
+  for (const v of [...a.levels, ...(a.mixed ? [a.mixed] : [])]) {
+    for (const e of v.witness?.edges ?? []) {
+      const reader = e.readOp >= 0 ? h.opTxn[e.readOp] : -1;
+      const readsKey = e.readOp >= 0 && h.opKind[e.readOp] === OP_READ && h.opKey[e.readOp] === e.key;
+      const bad = e.kind === 'wr' ? !(readsKey && reader === e.to && a.readsFrom.observedTxn[e.readOp] === e.from)
+        : e.kind === 'rw' ? !(readsKey && reader === e.from && writes(e.to, e.key))
+          : e.kind === 'ww' ? !(e.key >= 0 && writes(e.from, e.key) && writes(e.to, e.key))
+            : e.kind === 'co' ? e.key >= 0 && !readsKey
+              : false;
+      if (bad) out.push(`${label} ${v.level}: ${e.kind} edge ${h.names.txnName(e.from)} → ${h.names.txnName(e.to)} on key ${e.key}, read ${e.readOp}: "${e.because}"`);
+    }
+  }
+  return out;
+}
+
 test('2,400 generated histories: the witness properties hold at every level and in the mixed verdict', () => {
   let cycles = 0;
   let strongCycles = 0;
@@ -125,7 +156,7 @@ test('2,400 generated histories: the witness properties hold at every level and 
         `${indent}${id}${rng.below(2) === 0 ? '' : ` [${LEVELS[rng.below(LEVELS.length)]}]`}${aborted ?? ''}:`);
       a = analyzeHistText(text);
     }
-    problems.push(...witnessProblems(a, `seed ${seed}`));
+    problems.push(...witnessProblems(a, `seed ${seed}`), ...kindProblems(a, `seed ${seed}`));
     for (const v of [...a.levels, ...(a.mixed ? [a.mixed] : [])]) {
       if ((v.witness?.edges.length ?? 0) === 0) continue;
       cycles++;

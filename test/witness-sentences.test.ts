@@ -97,7 +97,9 @@ test('PC, PSI and SI witnesses are cycles of forced edges, each naming the read 
     assert.equal(w.edges.length, 2, `${level}: ${w.message}`);
     for (const [i, e] of w.edges.entries()) {
       assert.equal(e.to, w.edges[(i + 1) % 2].from, 'the cycle chains');
-      assert.equal(e.kind, 'rw');
+      // A long fork's edges are co edges of the readers' snapshots (their sources read nothing of the key); a lost update's are the writers' own anti-dependencies.
+      if (text === longFork) assert.deepEqual([e.kind, e.bySnapshot], ['co', true]);
+      else assert.deepEqual([e.kind, e.bySnapshot], ['rw', undefined]);
       assert.ok(e.because.startsWith(`${name(e.from)} must commit before ${name(e.to)}: `), e.because);
     }
     assert.deepEqual(w.edges.map((e) => name(a.history.opTxn[e.readOp])), readers, `${level}: the reads that force the edges`);

@@ -8,7 +8,7 @@ import type { Witness } from './witness.ts';
 
 /** What the classifier looks at: computed once per witness from its edges and reads. */
 export interface WitnessShape {
-  /** Count of each edge kind in the cycle. */
+  /** Count of each edge kind in the cycle (rw with the snapshot co edges, bySnapshot; co without them). */
   rw: number;
   co: number;
   edges: number;
@@ -63,8 +63,9 @@ export function shapeOf(h: History, rf: ReadsFrom, w: Witness, levelOf: (t: numb
     for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) if (h.opKind[o] === OP_WRITE && h.opKey[o] === x) return true;
     return false;
   };
-  const rws = w.edges.filter((e) => e.kind === 'rw');
-  const firstCo = w.edges.find((e) => e.kind === 'co');
+  // A snapshot's co edge (bySnapshot) is an anti-dependency seen through a third reader: the names count it as rw.
+  const rws = w.edges.filter((e) => e.kind === 'rw' || e.bySnapshot === true);
+  const firstCo = w.edges.find((e) => e.kind === 'co' && e.bySnapshot !== true);
   let coRule: WitnessShape['coRule'] = null;
   let coDirect = false;
   if (firstCo && firstCo.readOp >= 0) {
@@ -78,10 +79,10 @@ export function shapeOf(h: History, rf: ReadsFrom, w: Witness, levelOf: (t: numb
   const name = (t: number): string => (t === BOTTOM ? 'the initial state' : h.names.txnName(t));
   return {
     rw: rws.length,
-    co: w.edges.filter((e) => e.kind === 'co').length,
+    co: w.edges.filter((e) => e.kind === 'co' && e.bySnapshot !== true).length,
     edges: w.edges.length,
     rwSameKeyWritten: rws.length > 0 && rws.every((e) => e.key === key && writes(e.from, key) && writes(e.to, key)),
-    rwBySnapshots: rws.length > 0 && rws.every((e) => e.readOp >= 0 && h.opTxn[e.readOp] !== e.from),
+    rwBySnapshots: rws.length > 0 && rws.every((e) => e.bySnapshot === true || (e.readOp >= 0 && h.opTxn[e.readOp] !== e.from)),
     coRule,
     coDirect,
     noCycle: w.edges.length === 0 && readOps.length > 0,

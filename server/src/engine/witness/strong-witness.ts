@@ -241,7 +241,7 @@ function forcedCycle(h: History, rf: ReadsFrom, explain: Explainer, levelOf: (t:
           add(r.t3, t2, { from: r.t3, to: t2, kind: 'rw', key: r.x, readOp: r.op, span: opSpan(h, r.op),
             because: `${T3} must commit before ${T2}: ${T3} ${explain.readPhrase(r.op)}, which ${T2} overwrites (anti-dependency)${why}` });
         } else if (u !== undefined) {
-          add(u, t2, { from: u, to: t2, kind: 'rw', key: r.x, readOp: r.op, span: opSpan(h, r.op),
+          add(u, t2, { from: u, to: t2, kind: 'co', bySnapshot: true, key: r.x, readOp: r.op, span: opSpan(h, r.op),
             because: `${explain.txn(u)} must commit before ${T2}: ${T3} ${explain.readPhrase(r.op)}, which ${T2} overwrites, so ${T2} is not in ${T3}'s snapshot, which holds ${explain.txn(u)} (${T3} follows it or read from it)` });
         } else if (seen !== null) {
           add(t2, r.t1, { from: t2, to: r.t1, kind: 'ww', key: r.x, readOp: r.op, span: opSpan(h, r.op),

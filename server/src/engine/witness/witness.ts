@@ -19,6 +19,12 @@ export interface WitnessEdge {
   readOp: number;
   because: string;
   span: Span;
+  /**
+   * A co edge of a strong level forced by a third transaction's snapshot: u must commit before t2
+   * because t3, whose snapshot holds u, read a version t2 overwrites. Not an anti-dependency of u
+   * (u need not read the key), so its kind is co; the anomaly names count it with the rw edges.
+   */
+  bySnapshot?: true;
 }
 
 export interface Witness {
