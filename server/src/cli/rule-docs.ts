@@ -4,7 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ANOMALIES } from '../engine/listappend/anomaly-table.ts';
-import { DIAGNOSTIC_CODES } from '../engine/model/diagnostics.ts';
+import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../engine/model/diagnostics.ts';
+import { docSection } from '../engine/model/doc-links.ts';
 
 /**
  * A code's help link: `<docs>#<code in lower case>`. Each code has a section of docs/anomalies.md
@@ -34,13 +35,21 @@ export interface AnomaliesDoc {
 /**
  * The list-append codes are explained in docs/list-append.md (beside anomalies.md), the anomalies
  * by the anomaly table (whose meanings are the engine's own table), the rest in a section each.
+ * Their sections are doc-links.ts's (listSection); SSER's is named here, as its own is in anomalies.md.
  */
-const LIST_APPEND: Record<string, { meaning: string; section: string }> = {
+const LIST_APPEND: Record<string, { meaning: string; section?: string }> = {
   SSER: { meaning: 'Strict serializability is violated: no commit order that also respects real time (the transactions\' @ START..END intervals) explains every read', section: 'levels-on-list-append-histories' },
-  'append-order': { meaning: 'A read list holds a transaction\'s appends to a key out of their program order, or a later one without the earlier (no state of the list looks like that); a warning, as the commit-order axioms break no level there', section: 'how-the-version-order-is-recovered' },
-  'mixed-key': { meaning: 'A key is used both as a register (w) and as a list (a): the first operation that mixes them is an error and is left out', section: 'the-language-additions' },
-  ...Object.fromEntries(ANOMALIES.map((a) => [a.code, { meaning: `List-append anomaly ${a.code}, ${a.meaning}`, section: 'the-anomaly-table' }])),
+  'append-order': { meaning: 'A read list holds a transaction\'s appends to a key out of their program order, or a later one without the earlier (no state of the list looks like that); a warning, as the commit-order axioms break no level there' },
+  'mixed-key': { meaning: 'A key is used both as a register (w) and as a list (a): the first operation that mixes them is an error and is left out' },
+  ...Object.fromEntries(ANOMALIES.map((a) => [a.code, { meaning: `List-append anomaly ${a.code}, ${a.meaning}` }])),
 };
+
+/** A list-append code's section of list-append.md: doc-links.ts's, else the anomaly table (a code anomalies.md explains too). */
+function listSection(code: DiagnosticCode, list: { section?: string }): string {
+  if (list.section !== undefined) return list.section;
+  const s = docSection(code);
+  return s.page === 'list-append.md' ? s.anchor : 'the-anomaly-table';
+}
 
 /** The rules of every diagnostic code, from docs/anomalies.md (null: not found); links into `docsUrl` (anomalies.md's address). */
 export function ruleDocs(doc: AnomaliesDoc | null, docsUrl: string | null): RuleDoc[] {
@@ -51,7 +60,7 @@ export function ruleDocs(doc: AnomaliesDoc | null, docsUrl: string | null): Rule
     const full = own ?? (list ? `${list.meaning}.` : `IsoCheck diagnostic ${code}.`);
     const rule: RuleDoc = { code, short: firstSentence(full), full };
     if (docsUrl !== null && own !== undefined) rule.helpUri = helpUri(docsUrl, code);
-    else if (docsUrl !== null && list && URL.canParse('list-append.md', docsUrl)) rule.helpUri = new URL(`list-append.md#${list.section}`, docsUrl).href;
+    else if (docsUrl !== null && list && URL.canParse('list-append.md', docsUrl)) rule.helpUri = new URL(`list-append.md#${listSection(code, list)}`, docsUrl).href;
     return rule;
   });
 }

@@ -1,6 +1,6 @@
 // Keeps messages that would throw inside vscode-jsonrpc's reader callback (and so end the server), break a document's state, or wait forever (a request with an id no reply can name) away from the connection.
 
-import type { DataCallback, Disposable, Message, MessageReader } from 'vscode-languageserver/node';
+import { ErrorCodes, type DataCallback, type Disposable, type Message, type MessageReader } from 'vscode-languageserver/node';
 
 /**
  * vscode-jsonrpc reads a `$/cancelRequest` notification's `params.id` in its reader callback,
@@ -29,9 +29,6 @@ export function guardedReader(reader: MessageReader, dropped: (why: string) => v
   };
 }
 
-/** JSON-RPC's code for a message that is no valid request. */
-export const INVALID_REQUEST = -32600;
-
 /**
  * The reply to a request whose id is no string or number (LSP's ids; JSON-RPC's null too is
  * refused, as LSP has no null id): vscode-jsonrpc takes such a message for neither a request nor a
@@ -41,10 +38,10 @@ export const INVALID_REQUEST = -32600;
 export function invalidRequest(message: Message): Message | null {
   if (typeof message !== 'object' || message === null) return null;
   const m = message as { method?: unknown; id?: unknown };
-  if (typeof m.method !== 'string' || !('id' in m) || m.id === undefined) return null;
+  if (typeof m.method !== 'string' || m.id === undefined) return null;
   if (typeof m.id === 'string' || (typeof m.id === 'number' && Number.isFinite(m.id))) return null;
   const shown = JSON.stringify(m.id).slice(0, 60);
-  return { jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message: `Invalid Request: ${m.method}'s id ${shown} is no string or number, so no reply could name it` } } as Message;
+  return { jsonrpc: '2.0', id: null, error: { code: ErrorCodes.InvalidRequest, message: `Invalid Request: ${m.method}'s id ${shown} is no string or number, so no reply could name it` } } as Message;
 }
 
 /** Why the connection cannot take this message without throwing, or null when it can. */
