@@ -5,6 +5,7 @@ import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
 import { opSpan, txnSpan } from '../model/reads-from.ts';
 import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
 import { appendOrderFindings } from './append-order.ts';
+import { listOf, listText } from './list-text.ts';
 
 export const LK_SO = 0;
 export const LK_WR = 1;
@@ -114,11 +115,6 @@ export interface ListInference {
 export const MAX_UNREAD_RW = 8_000_000;
 
 const NO_SPAN = { start: 0, end: 0 };
-
-function listOf(h: History, o: number): Int32Array {
-  const s = h.opListStart as Int32Array;
-  return (h.listElems as Int32Array).subarray(s[o], s[o + 1]);
-}
 
 export function hasListOps(h: History): boolean {
   for (let o = 0; o < h.opCount; o++) if (h.opKind[o] === OP_APPEND || h.opKind[o] === OP_LIST_READ) return true;
@@ -428,12 +424,6 @@ function listLength(h: History, o: number): number {
   return s[o + 1] - s[o];
 }
 
-export function listText(h: History, list: ArrayLike<number>): string {
-  const parts: string[] = [];
-  for (let i = 0; i < list.length; i++) parts.push(h.names.valueText(list[i]));
-  return `[${parts.join(', ')}]`;
-}
-
 function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verElems: Int32Array, verApp: Int32Array, longestRead: Int32Array,
   appendPos: Int32Array, external: Uint8Array, prefixRead: Uint8Array, appenderOf: (k: number, v: number) => number, maxUnreadRw: number): { edges: ListEdges; source: Int32Array; unStart: Int32Array; unTxns: Int32Array; unreadRwLeftOut: number } {
   const { opCount, opKind, opKey, opValue, opTxn, txnCount, txnOpStart } = h;
@@ -546,4 +536,4 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
   return { edges: e, source, unStart, unTxns: unOps.map((o) => opTxn[o]), unreadRwLeftOut };
 }
 
-export { listOf };
+export { listOf, listText };
