@@ -10,6 +10,7 @@ import type { ReadsFrom } from '../model/reads-from.ts';
 import { saturateCC } from './saturate-cc.ts';
 import { saturateRA } from './saturate-ra.ts';
 import { saturateRC } from './saturate-rc.ts';
+import { TWO_EDGE_MIN_OPS, twoEdgeWitness } from './two-edge-witness.ts';
 
 import type { Rule } from '../levels/levels.ts';
 
@@ -143,6 +144,8 @@ export function mixedForcedEdges(ctx: CheckContext, applies: Record<Rule, Uint8A
  * Acyclicity of so ∪ wr ∪ forced, and up to maxWitnesses witness cycles (one per component).
  * With `ruleOf` (the rule each reader obeys), the cycles are searched among every forced edge
  * (complete-forced.ts), as the spec's witness preference counts them, not only the minimal set.
+ * On large histories a two-edge cycle closed by one so, wr or ⊥ edge is taken without building
+ * the graph when the forced edges alone are acyclic (two-edge-witness.ts says why it ranks first).
  */
 export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: number, ruleOf: RuleOf | null = null): CycleResult {
   const extra = withInitEdges(ctx, forced);
@@ -151,6 +154,10 @@ export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: n
   if (ctx.acyclicWith(extra)) {
     ctx.markCausal(); // so ∪ wr is part of the union
     return { acyclic: true, cycles: [], view };
+  }
+  if (maxWitnesses === 1 && ctx.h.opCount >= TWO_EDGE_MIN_OPS) {
+    const quick = twoEdgeWitness(ctx.h, ctx.rf, ctx.base, ctx.soPrev, forced);
+    if (quick) return { acyclic: false, cycles: [quick.cycle], view: quick.view };
   }
   // Kahn's algorithm on the union marks the nodes on or after a cycle, which acyclicByPredecessors just
   // found (test/acyclic-by-predecessors.test.ts compares the two).

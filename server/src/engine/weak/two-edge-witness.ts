@@ -1,0 +1,70 @@
+// A weak level's witness found without building the graph: a forced co edge closed by one so, wr or ⊥ edge.
+
+import { EK_CO, EK_INIT, type EdgeList, type EdgeView } from '../model/edges.ts';
+import { BOTTOM, type History } from '../model/history.ts';
+import type { ReadsFrom } from '../model/reads-from.ts';
+import { buildListCsr, topologicalOrder } from '../util/graph.ts';
+
+/**
+ * Histories of at least this many operations may take this witness. Below, the full search runs:
+ * it also searches every forced edge the minimal set leaves out (complete-forced.ts, whose budget
+ * such histories mostly exceed), and one of those can close a cycle of co edges alone, which ranks
+ * before this one. Measured on the bench's 1M-operation permissive file at RC: the merged graph,
+ * its components and the cycle search took ~0.18 s of a 0.64 s check, and ended on a cycle of
+ * three so ∪ wr edges (its budget spent) where two-edge cycles with one existed.
+ */
+export const TWO_EDGE_MIN_OPS = 250_000;
+
+/**
+ * A cycle `t2 →co t1 → t2` whose second edge is a wr edge (t2 read from t1), a run of so edges (t1
+ * precedes t2 in its session) or ⊥'s edge (t1 is ⊥), and the view its edge ids refer to; null when
+ * no forced edge closes one, or when the forced edges alone have a cycle (that one, with no so ∪ wr
+ * edge, ranks first: the full search finds it). Otherwise it ranks first among the cycles of so ∪
+ * wr ∪ forced (cycle-search.ts: one so ∪ wr edge, two edges; none has fewer). The first such
+ * forced edge in list order is taken, so the same input gives the same witness.
+ */
+export function twoEdgeWitness(h: History, rf: ReadsFrom, base: EdgeView, soPrev: Int32Array, forced: EdgeList): { cycle: Int32Array; view: EdgeView } | null {
+  const { from, to, kind } = forced;
+  const n = h.txnCount;
+  for (let i = 0; i < forced.length; i++) {
+    if (kind.data[i] !== EK_CO) continue;
+    const t2 = from.data[i];
+    const t1 = to.data[i];
+    if (t2 === BOTTOM || t2 === t1 || h.txnAborted[t2] === 1) continue;
+    const back = closingPath(h, rf, base, soPrev, t1, t2);
+    if (back === null && t1 !== BOTTOM) continue;
+    if (!coAcyclic(n, forced)) return null;
+    const view = back !== null ? base.withExtra(forced) : withInitEdge(base, forced, t2);
+    const second = back ?? Int32Array.of(view.extraBase + forced.length);
+    const cycle = new Int32Array(1 + second.length);
+    cycle[0] = base.extraBase + i;
+    cycle.set(second, 1);
+    return { cycle, view };
+  }
+  return null;
+}
+
+/** The edge ids of a path t1 → t2 of one wr edge or one run of so edges, or null (⊥'s own edge is added by the caller). */
+function closingPath(h: History, rf: ReadsFrom, base: EdgeView, soPrev: Int32Array, t1: number, t2: number): Int32Array | null {
+  for (let o = h.txnOpStart[t2]; o < h.txnOpStart[t2 + 1]; o++) if (rf.wrSource[o] === t1) return Int32Array.of(o);
+  if (t1 === BOTTOM || h.txnAborted[t1] === 1 || h.txnSession[t1] !== h.txnSession[t2] || h.txnIndexInSession[t1] >= h.txnIndexInSession[t2]) return null;
+  // soPrev links the committed transactions of a session: walk back from t2 to t1.
+  let steps = 0;
+  for (let t = t2; t !== t1; t = soPrev[t]) steps++;
+  const run = new Int32Array(steps);
+  for (let t = t2, k = steps - 1; t !== t1; t = soPrev[t], k--) run[k] = base.soBase + t;
+  return run;
+}
+
+/** forced plus ⊥'s edge into t: ⊥ precedes every transaction (the full search adds all of them). */
+function withInitEdge(base: EdgeView, forced: EdgeList, t: number): EdgeView {
+  const extra = forced.copy(1);
+  extra.add(BOTTOM, t, EK_INIT);
+  return base.withExtra(extra);
+}
+
+/** Whether the forced edges alone have no cycle. */
+function coAcyclic(n: number, forced: EdgeList): boolean {
+  const g = buildListCsr(n, forced.from.data, forced.to.data, forced.length, 0);
+  return topologicalOrder(g).count === n;
+}
