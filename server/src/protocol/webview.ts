@@ -1,6 +1,7 @@
 // Messages between the extension host and the graph webview (postMessage): declared once, validated on both sides.
 
 import { LEVELS, RULES } from '../engine/levels/levels.ts';
+import { isPlainSvg } from '../engine/export/svg-writer.ts';
 import type { AnalysisResult, JsonPosition, JsonRange, LevelName } from './shapes.ts';
 
 /** The webview panel's view type (also the serializer's key). */
@@ -71,9 +72,11 @@ type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const isStr = (x: unknown): x is string => typeof x === 'string';
+/** A line or character: what a document has (the language server's params are checked alike, param-checks.ts). */
+const isIndex = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 0;
 
 export function isPosition(x: unknown): x is JsonPosition {
-  return isObj(x) && isNum(x.line) && isNum(x.character) && x.line >= 0 && x.character >= 0;
+  return isObj(x) && isIndex(x.line) && isIndex(x.character);
 }
 
 export function isRange(x: unknown): x is JsonRange {
@@ -131,8 +134,9 @@ export function isViewToHostMessage(x: unknown): x is ViewToHostMessage {
     case 'ready': return true;
     case 'pin': return typeof x.pinned === 'boolean';
     case 'reveal': return isStr(x.uri) && isRange(x.range);
+    // The view's own drawing is written to the file as it comes: only when it is one renderSvg could have written.
     case 'export': return isStr(x.uri) && isLevel(x.level) && isExportFormat(x.format)
-      && (x.svg === undefined || (isStr(x.svg) && x.format === 'svg'));
+      && (x.svg === undefined || (isStr(x.svg) && x.format === 'svg' && isPlainSvg(x.svg)));
     default: return false;
   }
 }

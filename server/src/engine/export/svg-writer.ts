@@ -115,3 +115,60 @@ export function renderSvg(l: Layout, p: Palette = LIGHT_PALETTE, sentences: stri
   out.push('</svg>');
   return out.join('\n') + '\n';
 }
+
+/** The elements renderSvg writes; an SVG handed in for export may hold no other (no script, foreignObject, image, a, style, use). */
+const PLAIN_ELEMENTS: ReadonlySet<string> = new Set(['svg', 'title', 'defs', 'marker', 'path', 'g', 'rect', 'text']);
+/** The attributes renderSvg writes: none of them runs script (on…), links (href) or styles (style) anything. */
+const PLAIN_ATTRIBUTES: ReadonlySet<string> = new Set([
+  'xmlns', 'width', 'height', 'viewBox', 'font-family', 'font-size', 'x', 'y', 'rx', 'fill', 'id', 'refX', 'refY', 'markerUnits', 'markerWidth',
+  'markerHeight', 'orient', 'd', 'stroke', 'stroke-width', 'stroke-dasharray', 'marker-end', 'class', 'opacity', 'text-anchor', 'font-weight',
+  'paint-order', 'text-decoration',
+]);
+const SVG_NS = 'http://www.w3.org/2000/svg';
+/**
+ * One token as renderSvg writes it: a tag whose attributes are each one space, a name and a double-quoted value
+ * (deterministic, so a tag of a million spaces fails in one pass), text without markup, or one of xmlEscape's entities.
+ * No comment, CDATA, doctype or processing instruction (an entity declaration or a stylesheet could hide there).
+ */
+const PLAIN_TOKEN = /<(\/?)([A-Za-z][A-Za-z0-9-]*)((?: [A-Za-z][A-Za-z0-9-]*="[^"<>&]*(?:&(?:amp|lt|gt|quot|#39);[^"<>&]*)*")*)(\/?)>|[^<&]+|&(?:amp|lt|gt|quot|#39);/y;
+const PLAIN_ATTRIBUTE = / ([A-Za-z][A-Za-z0-9-]*)="([^"]*)"/g;
+/** A url() that points anywhere but a marker of the same document would fetch something when the file is opened. */
+const OUTSIDE_URL = /url\((?!#[A-Za-z0-9_-]+\))/i;
+
+/**
+ * Whether `svg` is a drawing as renderSvg writes it: one <svg> root in the SVG namespace, nested tags of its own
+ * vocabulary only, no url() but a local marker's. The graph view sends the host the SVG it drew for export, and the
+ * view is untrusted: what it sends is written to a file a browser may open, so nothing in it may run or fetch.
+ */
+export function isPlainSvg(svg: string): boolean {
+  const open: string[] = [];
+  let roots = 0;
+  let at = 0;
+  while (at < svg.length) {
+    PLAIN_TOKEN.lastIndex = at;
+    const m = PLAIN_TOKEN.exec(svg);
+    if (!m) return false;
+    at = PLAIN_TOKEN.lastIndex;
+    if (m[2] === undefined) {
+      // Text and entities: inside the root only (whitespace around it is fine).
+      if (open.length === 0 && m[0].trim() !== '') return false;
+      continue;
+    }
+    const [, close, name, attributes, selfClosing] = m;
+    if (!PLAIN_ELEMENTS.has(name)) return false;
+    if (close) {
+      if (attributes !== '' || selfClosing || open.pop() !== name) return false;
+      continue;
+    }
+    // The root is the one <svg>, with the SVG namespace; nothing else declares one.
+    if ((name === 'svg') !== (open.length === 0) || (name === 'svg' && roots++ > 0)) return false;
+    let namespace = '';
+    for (const [, attribute, value] of attributes.matchAll(PLAIN_ATTRIBUTE)) {
+      if (!PLAIN_ATTRIBUTES.has(attribute) || OUTSIDE_URL.test(value)) return false;
+      if (attribute === 'xmlns') namespace = value;
+    }
+    if ((name === 'svg' ? SVG_NS : '') !== namespace) return false;
+    if (!selfClosing) open.push(name);
+  }
+  return roots === 1 && open.length === 0;
+}
