@@ -386,6 +386,40 @@ test('witness --format hist refuses two values .hist would write alike, instead 
   assert.match(r.ok ? '' : r.message, /the values :a and ":a" would both be the value ":a" in \.hist/);
 });
 
+test('JSON lines keys and values with lone surrogates (\\ud800, \\udbff): UTF-8 .hist cannot hold them, so convert and witness refuse instead of merging them', () => {
+  // Two keys a\ud800 and a\udbff: T0 and T1 each read the other's write, a causality cycle (RC violated). As UTF-8 both
+  // are a U+FFFD, one key: the written file held own-writes and duplicate values, and RC held there.
+  const cycle = (k1: string, k2: string): string[] => [
+    `{"index":0,"process":0,"type":"invoke","f":"txn","value":[["w","${k1}",1],["r","${k2}",null]]}`,
+    `{"index":1,"process":1,"type":"invoke","f":"txn","value":[["w","${k2}",1],["r","${k1}",null]]}`,
+    `{"index":2,"process":0,"type":"ok","f":"txn","value":[["w","${k1}",1],["r","${k2}",1]]}`,
+    `{"index":3,"process":1,"type":"ok","f":"txn","value":[["w","${k2}",1],["r","${k1}",1]]}`,
+  ];
+  const a = analyzeJepsenBytes(enc(cycle('a\\ud800', 'a\\udbff').join('\n')), 'json');
+  assert.equal(verdicts(a).split(' ')[0], 'RC✗');
+  assert.throws(() => writeHistoryAsHist(a.history, 't', () => {}), /the key "a\\ud800" contains a lone surrogate/);
+  const r = exportWitness(a, { file: 's.jsonl', level: 'RC', format: 'hist', claimed: null });
+  assert.equal(r.ok, false);
+  assert.match(r.ok ? '' : r.message, /the keys "a\\ud800" and "a\\udbff" would both be the key "a\uFFFD" in \.hist/);
+  // A value: T0 and T1 each read what the other wrote, values that only a lone surrogate tells apart.
+  const values = analyzeJepsenBytes(enc([
+    '{"index":0,"process":0,"type":"invoke","f":"txn","value":[["w","x","v\\ud800"],["r","y",null]]}',
+    '{"index":1,"process":1,"type":"invoke","f":"txn","value":[["w","y","v\\udbff"],["r","x",null]]}',
+    '{"index":2,"process":0,"type":"ok","f":"txn","value":[["w","x","v\\ud800"],["r","y","v\\udbff"]]}',
+    '{"index":3,"process":1,"type":"ok","f":"txn","value":[["w","y","v\\udbff"],["r","x","v\\ud800"]]}',
+  ].join('\n')), 'json');
+  assert.equal(verdicts(values).split(' ')[0], 'RC✗');
+  assert.throws(() => writeHistoryAsHist(values.history, 't', () => {}), /the value "v\\ud800" contains a lone surrogate/);
+  const w = exportWitness(values, { file: 'v.jsonl', level: 'RC', format: 'hist', claimed: null });
+  assert.match(w.ok ? w.text : w.message, /the values "v\\ud800" and "v\\udbff" would both be the value "v\uFFFD" in \.hist/);
+  // A surrogate pair (an emoji) is a character like any other: written and read back as it was.
+  const pair = analyzeJepsenBytes(enc(cycle('a\\ud83d\\ude00', 'b\\ud83d\\ude00').join('\n')), 'json');
+  let text = '';
+  writeHistoryAsHist(pair.history, 't', (c) => { text += c; });
+  assert.match(text, /"a😀"/);
+  assert.deepEqual(verdicts(analyzeHistText(text)), verdicts(pair));
+});
+
 test('bytes that are not UTF-8 (a binary file named .edn, a 4-byte lead with a code point past U+10FFFF): U+FFFD, never a RangeError', () => {
   // F4 BF BF BF would be U+13FFFF; F8 and C0 lead nothing; ED A0 80 is a surrogate; 80 a lone continuation.
   const bad = [0xf4, 0xbf, 0xbf, 0xbf, 0xf8, 0x88, 0x80, 0x80, 0xc0, 0xaf, 0xed, 0xa0, 0x80, 0x80, 0xe2, 0x28, 0xa1];

@@ -23,17 +23,27 @@ function shown(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}… (${text.length} characters)` : text;
 }
 
-/** A `.hist` double-quoted string: only `\"` and `\\` are escapes; line breaks become spaces. */
+/** Half a UTF-16 surrogate pair without its other half (a JSON `\ud800` escape): UTF-8 has no encoding for it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * A `.hist` double-quoted string: only `\"` and `\\` are escapes; line breaks become spaces. A lone
+ * surrogate becomes U+FFFD here, as writing the file as UTF-8 would make it anyway: the token is then
+ * the text the file holds, so keyTokens and ValueTokens see two names that only it told apart.
+ */
 export function histString(s: string): string {
-  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ')}"`;
+  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ').replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD')}"`;
 }
 
 /**
- * A string quoted for `.hist`. exact: a line break (which histString turns into a space, so two
- * different strings could become one) is a HistWriteError instead.
+ * A string quoted for `.hist`. exact: a line break or a lone surrogate (which histString turns into a
+ * space or U+FFFD, so two different strings could become one) is a HistWriteError instead.
  */
 function quoted(s: string, exact: boolean, what: string): string {
   if (exact && /[\r\n]/.test(s)) throw new HistWriteError(`the ${what} ${JSON.stringify(shown(s))} contains a line break, which a .hist string cannot hold`);
+  if (exact && LONE_SURROGATE.test(s)) {
+    throw new HistWriteError(`the ${what} ${JSON.stringify(shown(s))} contains a lone surrogate (half a UTF-16 pair), which a UTF-8 .hist file cannot hold`);
+  }
   return histString(s);
 }
 
