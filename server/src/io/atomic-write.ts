@@ -59,8 +59,12 @@ export function outputProblem(target: string, inputs: readonly string[] = []): s
 
 /**
  * Writes the content to `target` through a temporary file beside it, renamed over the target at
- * the end: a full disk, a file size limit, a crash or an error halfway leaves the old file as it
- * was and no temporary file. Refuses what outputProblem refuses. A character device or FIFO (a
+ * the end: a full disk, a file size limit or an error halfway leaves the old file as it was and no
+ * temporary file. A process killed halfway (Ctrl-C, SIGTERM, a crash) leaves the old file too, but
+ * its temporary file stays: the write is synchronous, so a signal handler would run only after it
+ * (delaying Ctrl-C for a whole `gen`), and removing other processes' leftovers on a later write
+ * cannot tell a dead writer from one on another machine sharing the directory. Refuses what
+ * outputProblem refuses. A character device or FIFO (a
  * terminal, /dev/null, `>(…)`) is written to in place.
  */
 export function writeFileAtomic(target: string, content: Content, inputs: readonly string[] = []): WriteResult {
