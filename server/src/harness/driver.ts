@@ -75,6 +75,24 @@ export interface Driver {
   close(): Promise<void>;
 }
 
+/**
+ * Said when another isocheck run or hermitage holds the database's isocheck lock. Both drop and
+ * recreate the same tables: two at once on one database read each other's values and lost each
+ * other's writes, and a PostgreSQL serializable run ended with SER violated and exit 1.
+ */
+export const IN_USE_MESSAGE = 'another isocheck run or hermitage is using this database (each drops and recreates the tables isocheck_reg and isocheck_list): wait for it to end, or use another database';
+
+/** How long a driver waits for that lock (a run that just ended is still letting go), and for its goodbye at close. */
+export const LOCK_WAIT_MS = 3000;
+
+/**
+ * An UPDATE of one key that matched no row: the write or append did not happen, and recording it
+ * would put a value in the history that no read can ever return (the table was replaced under the run).
+ */
+export function noRow(table: string, key: number): DbError {
+  return new DbError(`UPDATE ${table} matched no row k = ${key}: the table changed under the run (dropped or recreated by another run on this database?)`, 'error', 'no-row');
+}
+
 /** Lists are stored as text: decimal elements joined by commas (see docs/harness.md for why this hides nothing). */
 export function parseList(text: string | null): number[] {
   if (text === null || text.length === 0) return [];

@@ -1,7 +1,7 @@
 // MySQL and MariaDB through `mysql2`: one connection per session, InnoDB errors sorted into aborted and lost.
 
 import mysql from 'mysql2/promise';
-import { bounded, CONNECT_TIMEOUT_MESSAGE, CONNECT_TIMEOUT_MS, DbError, parseList, type Driver, type Session } from './driver.ts';
+import { bounded, CONNECT_TIMEOUT_MESSAGE, CONNECT_TIMEOUT_MS, DbError, IN_USE_MESSAGE, LOCK_WAIT_MS, noRow, parseList, type Driver, type Session } from './driver.ts';
 import { sqlLevel } from './isolation.ts';
 
 /** ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT, ER_CHECKREAD (MariaDB's snapshot-isolation "record has changed"). */
@@ -49,8 +49,9 @@ class MysqlSession implements Session {
     const rows = await this.q<{ v: string | number }[]>('SELECT v FROM isocheck_reg WHERE k = ?', [key]);
     return rows.length === 0 ? null : Number(rows[0].v);
   }
+  // affectedRows counts matched rows: mysql2 connects with the FOUND_ROWS flag.
   async write(key: number, value: number): Promise<void> {
-    await this.q('UPDATE isocheck_reg SET v = ? WHERE k = ?', [value, key]);
+    if ((await this.q<mysql.ResultSetHeader>('UPDATE isocheck_reg SET v = ? WHERE k = ?', [value, key])).affectedRows !== 1) throw noRow('isocheck_reg', key);
   }
   async readList(key: number): Promise<number[]> {
     const rows = await this.q<{ v: string }[]>('SELECT v FROM isocheck_list WHERE k = ?', [key]);
@@ -58,7 +59,8 @@ class MysqlSession implements Session {
   }
   async append(key: number, value: number): Promise<void> {
     const v = String(value);
-    await this.q("UPDATE isocheck_list SET v = IF(v = '', ?, CONCAT(v, ',', ?)) WHERE k = ?", [v, v, key]);
+    const r = await this.q<mysql.ResultSetHeader>("UPDATE isocheck_list SET v = IF(v = '', ?, CONCAT(v, ',', ?)) WHERE k = ?", [v, v, key]);
+    if (r.affectedRows !== 1) throw noRow('isocheck_list', key);
   }
   async commit(): Promise<void> {
     await this.q('COMMIT');
@@ -84,7 +86,29 @@ class MysqlSession implements Session {
 
 export class MysqlDriver implements Driver {
   readonly kind = 'mysql' as const;
+  /** The connection holding the database's named lock: only one run or hermitage at a time may own the tables. */
+  private holder: mysql.Connection | null = null;
   constructor(private readonly url: string) {}
+
+  /**
+   * Takes the lock (once), before the first reset drops anything. GET_LOCK names are server-wide,
+   * so the name carries the database's (at most 64 characters).
+   */
+  private async lock(): Promise<void> {
+    if (this.holder) return;
+    const c = await this.connect();
+    let got = false;
+    await setUp(c, async () => {
+      // Waits a little: a run that just ended may still be leaving (its connection releases the lock as it ends).
+      const [rows] = await c.query("SELECT GET_LOCK(LEFT(CONCAT('isocheck.', DATABASE()), 64), ?) AS got", [LOCK_WAIT_MS / 1000]);
+      got = Number((rows as { got: number | null }[])[0]?.got) === 1;
+    });
+    if (!got) {
+      await bounded(c.end()).catch(() => c.destroy());
+      throw new DbError(IN_USE_MESSAGE, 'error', 'in-use');
+    }
+    this.holder = c;
+  }
 
   private async connect(): Promise<mysql.Connection> {
     let conn: mysql.Connection;
@@ -105,6 +129,7 @@ export class MysqlDriver implements Driver {
   }
 
   async reset(keys: number, initial: readonly number[] = []): Promise<void> {
+    await this.lock();
     const c = await this.connect();
     await setUp(c, async () => {
       await c.query('DROP TABLE IF EXISTS isocheck_reg, isocheck_list');
@@ -135,5 +160,10 @@ export class MysqlDriver implements Driver {
     return new MysqlSession(conn);
   }
 
-  async close(): Promise<void> {}
+  /** Ends the lock's connection (which releases the lock), within the statement bound. */
+  async close(): Promise<void> {
+    const c = this.holder;
+    this.holder = null;
+    if (c) await bounded(c.end(), LOCK_WAIT_MS).catch(() => c.destroy());
+  }
 }

@@ -1,11 +1,14 @@
 // PostgreSQL through `pg`: one client per session, SQLSTATE codes sorted into aborted and lost.
 
 import pg from 'pg';
-import { bounded, CONNECT_TIMEOUT_MESSAGE, CONNECT_TIMEOUT_MS, DbError, parseList, type Driver, type Session } from './driver.ts';
+import { bounded, CONNECT_TIMEOUT_MESSAGE, CONNECT_TIMEOUT_MS, DbError, IN_USE_MESSAGE, LOCK_WAIT_MS, noRow, parseList, type Driver, type Session } from './driver.ts';
 import { sqlLevel } from './isolation.ts';
 
 /** serialization_failure, deadlock_detected, lock_not_available, query_canceled (lock_timeout/statement_timeout). */
 const ABORT_CODES = new Set(['40001', '40P01', '55P03', '57014']);
+
+/** The advisory lock (per database) that a driver holds from its first reset to close: 'isoc'. */
+const LOCK_KEY = 0x69736f63;
 
 export function classify(e: unknown): DbError {
   if (e instanceof DbError) return e;
@@ -55,14 +58,15 @@ class PgSession implements Session {
     return r.rows.length === 0 ? null : Number((r.rows[0] as { v: string }).v);
   }
   async write(key: number, value: number): Promise<void> {
-    await this.q('UPDATE isocheck_reg SET v = $2 WHERE k = $1', [key, value]);
+    if ((await this.q('UPDATE isocheck_reg SET v = $2 WHERE k = $1', [key, value])).rowCount !== 1) throw noRow('isocheck_reg', key);
   }
   async readList(key: number): Promise<number[]> {
     const r = await this.q('SELECT v FROM isocheck_list WHERE k = $1', [key]);
     return r.rows.length === 0 ? [] : parseList((r.rows[0] as { v: string }).v);
   }
   async append(key: number, value: number): Promise<void> {
-    await this.q("UPDATE isocheck_list SET v = CASE WHEN v = '' THEN $2 ELSE v || ',' || $2 END WHERE k = $1", [key, String(value)]);
+    const r = await this.q("UPDATE isocheck_list SET v = CASE WHEN v = '' THEN $2 ELSE v || ',' || $2 END WHERE k = $1", [key, String(value)]);
+    if (r.rowCount !== 1) throw noRow('isocheck_list', key);
   }
   async commit(): Promise<void> {
     await this.q('COMMIT');
@@ -88,7 +92,31 @@ class PgSession implements Session {
 
 export class PgDriver implements Driver {
   readonly kind = 'postgres' as const;
+  /** The connection holding LOCK_KEY: only one run or hermitage at a time may own the tables. */
+  private holder: pg.Client | null = null;
   constructor(private readonly url: string) {}
+
+  /** Takes the database's isocheck lock (once), before the first reset drops anything. */
+  private async lock(): Promise<void> {
+    if (this.holder) return;
+    const c = await this.connect();
+    let got = false;
+    // Waits a little: a run that just ended may still be leaving (its backend releases the lock as it exits).
+    await setUp(c, async () => {
+      await c.query(`SET lock_timeout = '${LOCK_WAIT_MS}ms'`);
+      try {
+        await c.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
+        got = true;
+      } catch (e) {
+        if ((e as { code?: string }).code !== '55P03') throw e;
+      }
+    });
+    if (!got) {
+      await bounded(c.end()).catch(() => drop(c));
+      throw new DbError(IN_USE_MESSAGE, 'error', 'in-use');
+    }
+    this.holder = c;
+  }
 
   private async connect(): Promise<pg.Client> {
     const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
@@ -109,6 +137,7 @@ export class PgDriver implements Driver {
   }
 
   async reset(keys: number, initial: readonly number[] = []): Promise<void> {
+    await this.lock();
     const c = await this.connect();
     await setUp(c, async () => {
       await c.query('DROP TABLE IF EXISTS isocheck_reg, isocheck_list');
@@ -133,5 +162,10 @@ export class PgDriver implements Driver {
     return new PgSession(await this.connect(), isolation);
   }
 
-  async close(): Promise<void> {}
+  /** Ends the lock's connection (which releases the lock), within the statement bound. */
+  async close(): Promise<void> {
+    const c = this.holder;
+    this.holder = null;
+    if (c) await bounded(c.end(), LOCK_WAIT_MS).catch(() => drop(c));
+  }
 }

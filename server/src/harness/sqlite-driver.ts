@@ -2,7 +2,7 @@
 
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { DbError, parseList, type Driver, type Session } from './driver.ts';
+import { DbError, noRow, parseList, type Driver, type Session } from './driver.ts';
 
 /**
  * The worker's whole program. It is evaluated from a string so that the same code runs from the
@@ -30,7 +30,7 @@ parentPort.on('message', (m) => {
     let value = null;
     if (m.op === 'exec') db.exec(m.sql);
     else if (m.op === 'get') { const row = stmt(m.sql).get(...m.params); value = row === undefined ? null : row.v; }
-    else if (m.op === 'run') stmt(m.sql).run(...m.params);
+    else if (m.op === 'run') value = stmt(m.sql).run(...m.params).changes;
     else if (m.op === 'close') { db.close(); parentPort.postMessage({ id: m.id, value: null }); parentPort.close(); return; }
     parentPort.postMessage({ id: m.id, value });
   } catch (e) {
@@ -103,14 +103,15 @@ class SqliteSession implements Session {
     return v === null ? null : Number(v);
   }
   async write(key: number, value: number): Promise<void> {
-    await this.call('run', 'UPDATE isocheck_reg SET v = ? WHERE k = ?', [value, key]);
+    if ((await this.call('run', 'UPDATE isocheck_reg SET v = ? WHERE k = ?', [value, key])) !== 1) throw noRow('isocheck_reg', key);
   }
   async readList(key: number): Promise<number[]> {
     const v = await this.call('get', 'SELECT v FROM isocheck_list WHERE k = ?', [key]);
     return parseList(v === null ? null : String(v));
   }
   async append(key: number, value: number): Promise<void> {
-    await this.call('run', "UPDATE isocheck_list SET v = CASE WHEN v = '' THEN ? ELSE v || ',' || ? END WHERE k = ?", [String(value), String(value), key]);
+    const changed = await this.call('run', "UPDATE isocheck_list SET v = CASE WHEN v = '' THEN ? ELSE v || ',' || ? END WHERE k = ?", [String(value), String(value), key]);
+    if (changed !== 1) throw noRow('isocheck_list', key);
   }
   async commit(): Promise<void> {
     await this.call('exec', 'COMMIT');

@@ -1,0 +1,122 @@
+// Two harness runs on one database: the second is refused before it drops the first's tables; an UPDATE that matched no row is never recorded.
+
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { DbError, type Driver } from '../server/src/harness/driver.ts';
+import { driverFor } from '../server/src/harness/drivers.ts';
+import { findIsolation } from '../server/src/harness/isolation.ts';
+import { runHarness } from '../server/src/harness/run.ts';
+import { materialize, parseTarget, removeTemporaryDatabase, type Target } from '../server/src/harness/targets.ts';
+import { missing, startMariadb, startPostgres, type DbServer } from './helpers/db-servers.ts';
+import { removeTempDirs, tempDir } from './helpers/harness-checks.ts';
+
+after(() => removeTempDirs());
+
+function target(url: string | undefined): Target {
+  const t = parseTarget(url);
+  assert.ok(t.ok);
+  return t.target;
+}
+
+/** A write and an append to key 99, which has no row (as after another run recreated the tables): refused, not recorded as done. */
+async function noRowRefused(driver: Driver, isolation: string): Promise<void> {
+  await driver.reset(2);
+  const s = await driver.open(isolation);
+  try {
+    await s.begin();
+    await assert.rejects(s.write(99, 5), (e) => e instanceof DbError && e.failure === 'error' && /matched no row k = 99/.test(e.message));
+    await s.rollback();
+    await s.begin();
+    await assert.rejects(s.append(99, 6), (e) => e instanceof DbError && e.failure === 'error' && /isocheck_list matched no row/.test(e.message));
+    await s.rollback();
+    // The keys that have rows still work.
+    await s.begin();
+    await s.write(1, 7);
+    await s.append(2, 8);
+    await s.commit();
+  } finally {
+    await s.close();
+  }
+}
+
+/**
+ * While one driver owns the database, a run on it is refused (exit 2 in the CLI) and the owner's
+ * tables are untouched. Before, the second run dropped and recreated them: the first read the
+ * second's values and lost its writes (a PostgreSQL serializable run ended with SER violated).
+ */
+async function secondRunRefused(url: string, isolation: string): Promise<void> {
+  const owner = driverFor(target(url));
+  await owner.reset(3);
+  const s = await owner.open(isolation);
+  try {
+    await s.begin();
+    await s.write(3, 42);
+    await s.commit();
+    const t = target(url);
+    const setting = findIsolation(t.kind, isolation);
+    assert.ok(setting);
+    await assert.rejects(runHarness({
+      target: t, setting, isolation, outFile: join(tempDir('isocheck-shared-'), 'h.hist'), workload: 'rw-register',
+      clients: 2, txns: 20, keys: 3, opsMin: 1, opsMax: 2, seed: 1, levels: ['RC'],
+    }), (e) => e instanceof DbError && /another isocheck run or hermitage is using this database/.test(e.message));
+    await s.begin();
+    assert.equal(await s.read(3), 42, 'the owner\'s table was recreated under it');
+    await s.commit();
+  } finally {
+    await s.close();
+    await owner.close();
+  }
+  // Once the owner is done the database is free again.
+  const next = driverFor(target(url));
+  try {
+    await next.reset(1);
+  } finally {
+    await next.close();
+  }
+}
+
+test('SQLite: an UPDATE that matched no row is a refusal, not a recorded write', async () => {
+  const t = materialize(target(undefined));
+  const driver = driverFor(t);
+  try {
+    await noRowRefused(driver, 'serializable');
+  } finally {
+    await driver.close();
+    removeTemporaryDatabase(t);
+  }
+});
+
+describe('PostgreSQL', { skip: missing('postgres') ?? false }, () => {
+  let pg: DbServer | undefined;
+  after(async () => {
+    await pg?.stop();
+  });
+  test('an UPDATE that matched no row is a refusal; a second run on the database is refused', async () => {
+    pg = await startPostgres();
+    const driver = driverFor(target(pg.url));
+    try {
+      await noRowRefused(driver, 'serializable');
+    } finally {
+      await driver.close();
+    }
+    await secondRunRefused(pg.url, 'serializable');
+  });
+});
+
+describe('MariaDB', { skip: missing('mysql') ?? false }, () => {
+  let db: DbServer | undefined;
+  after(async () => {
+    await db?.stop();
+  });
+  test('an UPDATE that matched no row is a refusal; a second run on the database is refused', async () => {
+    db = await startMariadb();
+    const driver = driverFor(target(db.url));
+    try {
+      await noRowRefused(driver, 'repeatable-read');
+    } finally {
+      await driver.close();
+    }
+    await secondRunRefused(db.url, 'repeatable-read');
+  });
+});
