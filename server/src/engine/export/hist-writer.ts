@@ -25,6 +25,7 @@ function shown(text: string): string {
 
 /** Half a UTF-16 surrogate pair without its other half (a JSON `\ud800` escape): UTF-8 has no encoding for it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE, 'g');
 
 /**
  * A `.hist` double-quoted string: only `\"` and `\\` are escapes; line breaks become spaces. A lone
@@ -32,7 +33,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * the text the file holds, so keyTokens and ValueTokens see two names that only it told apart.
  */
 export function histString(s: string): string {
-  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ').replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD')}"`;
+  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ').replace(LONE_SURROGATES, '\uFFFD')}"`;
 }
 
 /**
