@@ -34,8 +34,9 @@ function chainProblems(cycle: Int32Array, view: EdgeView): string[] {
   return out;
 }
 
-test('on 4,000 random histories the two-edge witness is a cycle ranking with the full search\'s best, and is found whenever that best has two edges, one of so ∪ wr ∪ ⊥', () => {
+test('on 4,000 random histories the two-edge witness is a cycle ranking with the full search\'s best, and is found whenever that best has two edges', () => {
   let taken = 0;
+  let pairs = 0;
   let histories = 0;
   for (let seed = 1; histories < 4000; seed++) {
     const text = toHistString(generateHistory(randomOptions(seed)));
@@ -51,15 +52,17 @@ test('on 4,000 random histories the two-edge witness is a cycle ranking with the
       const where = `seed ${seed} ${rule}\n${text}`;
       if (quick) {
         taken++;
+        if (rank(quick.cycle, quick.view)[0] === 0) pairs++;
         assert.equal(full.acyclic, false, where);
         assert.deepEqual(chainProblems(quick.cycle, quick.view), [], where);
         assert.deepEqual(rank(quick.cycle, quick.view), rank(full.cycles[0], full.view), where);
       } else if (!full.acyclic && full.cycles.length > 0) {
-        assert.notDeepEqual(rank(full.cycles[0], full.view), [1, 2], where);
+        const best = rank(full.cycles[0], full.view);
+        assert.ok(best[1] > 2, `${where}\nthe full search found ${best.join(', ')}`);
       }
     }
   }
-  assert.ok(taken > 300, `the shortcut applied ${taken} times`);
+  assert.ok(taken > 300 && pairs > 50, `the shortcut applied ${taken} times, ${pairs} with two forced edges`);
 });
 
 test('a violated check of a large history reports the two-edge witness (the full search, its budget spent, ended on a cycle of two so ∪ wr edges here)', () => {

@@ -1,31 +1,43 @@
-// A weak level's witness found without building the graph: a forced co edge closed by one so, wr or ⊥ edge.
+// A weak level's witness found without building the graph: a forced co edge closed by its reverse, or by one so, wr or ⊥ edge.
 
 import { EK_CO, EK_INIT, type EdgeList, type EdgeView } from '../model/edges.ts';
 import { BOTTOM, type History } from '../model/history.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
-import { buildListCsr, topologicalOrder } from '../util/graph.ts';
+import { buildListCsr, topologicalOrder, type Csr } from '../util/graph.ts';
 
 /**
  * Histories of at least this many operations may take this witness. Below, the full search runs:
  * it also searches every forced edge the minimal set leaves out (complete-forced.ts, whose budget
  * such histories mostly exceed), and one of those can close a cycle of co edges alone, which ranks
- * before this one. Measured on the bench's 1M-operation permissive file at RC: the merged graph,
+ * before a cycle with an so ∪ wr edge (and among equal cycles it prefers the smaller component's). Measured on the bench's 1M-operation permissive file at RC: the merged graph,
  * its components and the cycle search took ~0.18 s of a 0.64 s check, and ended on a cycle of
  * three so ∪ wr edges (its budget spent) where two-edge cycles with one existed.
  */
 export const TWO_EDGE_MIN_OPS = 250_000;
 
 /**
- * A cycle `t2 →co t1 → t2` whose second edge is a wr edge (t2 read from t1), a run of so edges (t1
- * precedes t2 in its session) or ⊥'s edge (t1 is ⊥), and the view its edge ids refer to; null when
- * no forced edge closes one, or when the forced edges alone have a cycle (that one, with no so ∪ wr
- * edge, ranks first: the full search finds it). Otherwise it ranks first among the cycles of so ∪
- * wr ∪ forced (cycle-search.ts: one so ∪ wr edge, two edges; none has fewer). The first such
- * forced edge in list order is taken, so the same input gives the same witness.
+ * Relaxations allowed when looking for two forced edges that are each other's reverse: past them
+ * the full search runs (a hub with many forced edges could make the scan quadratic).
+ */
+const PAIR_WORK = 4_000_000;
+
+/**
+ * A two-edge cycle and the view its edge ids refer to, or null (then the full search runs). When the
+ * forced edges alone have a cycle: two forced edges that are each other's reverse (`t1 →co t2 →co
+ * t1`), which ranks first among all cycles (no so ∪ wr edge, two edges; cycle-search.ts). Otherwise
+ * a cycle `t2 →co t1 → t2` whose second edge is a wr edge (t2 read from t1), a run of so edges (t1
+ * precedes t2 in its session) or ⊥'s edge (t1 is ⊥): with no cycle of forced edges alone, none
+ * ranks before it (one so ∪ wr edge, two edges). The first such forced edge in list order is
+ * taken, so the same input gives the same witness.
  */
 export function twoEdgeWitness(h: History, rf: ReadsFrom, base: EdgeView, soPrev: Int32Array, forced: EdgeList): { cycle: Int32Array; view: EdgeView } | null {
+  const g = buildListCsr(h.txnCount, forced.from.data, forced.to.data, forced.length, 0);
+  const topo = topologicalOrder(g);
+  if (topo.count < h.txnCount) {
+    const pair = reversePair(g, forced, topo.leftOver);
+    return pair === null ? null : { cycle: Int32Array.of(base.extraBase + pair[0], base.extraBase + pair[1]), view: base.withExtra(forced) };
+  }
   const { from, to, kind } = forced;
-  const n = h.txnCount;
   for (let i = 0; i < forced.length; i++) {
     if (kind.data[i] !== EK_CO) continue;
     const t2 = from.data[i];
@@ -33,13 +45,31 @@ export function twoEdgeWitness(h: History, rf: ReadsFrom, base: EdgeView, soPrev
     if (t2 === BOTTOM || t2 === t1 || h.txnAborted[t2] === 1) continue;
     const back = closingPath(h, rf, base, soPrev, t1, t2);
     if (back === null && t1 !== BOTTOM) continue;
-    if (!coAcyclic(n, forced)) return null;
     const view = back !== null ? base.withExtra(forced) : withInitEdge(base, forced, t2);
     const second = back ?? Int32Array.of(view.extraBase + forced.length);
     const cycle = new Int32Array(1 + second.length);
     cycle[0] = base.extraBase + i;
     cycle.set(second, 1);
     return { cycle, view };
+  }
+  return null;
+}
+
+/**
+ * The first forced edge (list order) whose reverse is forced too, with that reverse's index; null
+ * when none is, or past PAIR_WORK. Only edges between nodes on or after a cycle (leftOver) can be.
+ */
+function reversePair(g: Csr, forced: EdgeList, leftOver: Uint8Array): [number, number] | null {
+  const { from, to } = forced;
+  let work = 0;
+  for (let i = 0; i < forced.length; i++) {
+    const u = from.data[i];
+    const v = to.data[i];
+    if (leftOver[u] === 0 || leftOver[v] === 0 || u === v) continue;
+    for (let p = g.start[v]; p < g.start[v + 1]; p++) {
+      if (++work > PAIR_WORK) return null;
+      if (g.target[p] === u) return [i, g.edgeId[p]];
+    }
   }
   return null;
 }
@@ -61,10 +91,4 @@ function withInitEdge(base: EdgeView, forced: EdgeList, t: number): EdgeView {
   const extra = forced.copy(1);
   extra.add(BOTTOM, t, EK_INIT);
   return base.withExtra(extra);
-}
-
-/** Whether the forced edges alone have no cycle. */
-function coAcyclic(n: number, forced: EdgeList): boolean {
-  const g = buildListCsr(n, forced.from.data, forced.to.data, forced.length, 0);
-  return topologicalOrder(g).count === n;
 }
