@@ -2,7 +2,7 @@
 /// <reference lib="dom" />
 
 import { analyzeSource, type Analysis } from '../../server/src/engine/analyze.ts';
-import { analysisData, sourceOfAnalysis } from '../../server/src/engine/export/analysis-data.ts';
+import { analysisData, writtenSourceOfAnalysis } from '../../server/src/engine/export/analysis-data.ts';
 import { exportWitnessOfSource } from '../../server/src/engine/export/witness-of-text.ts';
 import { headOf, readerForAnyFile, readerNamed } from '../../server/src/engine/readers/registry.ts';
 import { DEFAULT_STRONG_BUDGET, implicitStrongMillis } from '../../server/src/engine/strong/strong-check.ts';
@@ -61,7 +61,9 @@ port.onmessage = (e: MessageEvent<unknown>): void => {
         file = { name: m.name, bytes };
         post({ type: 'progress', id: m.id, stage: 'Preparing the graph', done: 2, total: 3 });
         // Encoded as a URI segment (a `%`, `#` or `/` in a name would otherwise be read as URI syntax); the view decodes it.
-        const data = analysisData(sourceOfAnalysis(analysis, `playground:/${encodeURIComponent(m.name)}`, 1));
+        // The history as written, as the language server's graph and the editor's text show it: an `unknown`
+        // transaction nobody read is drawn (marked as not run), not dropped as the checked history drops it.
+        const data = analysisData(writtenSourceOfAnalysis(analysis, `playground:/${encodeURIComponent(m.name)}`, 1));
         const h = analysis.history;
         post({ type: 'file', id: m.id, name: m.name, analysis: data, levels: summary(analysis), transactions: h.txnCount - 1, operations: h.opCount, millis: performance.now() - t0, ...problems(analysis) });
         return;
