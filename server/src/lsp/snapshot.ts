@@ -137,6 +137,9 @@ export function packSnapshot(a: Analysis, text: string, o: SnapshotOptions, star
   let maxValue = -1;
   for (let i = 0; i < h.opCount; i++) maxValue = Math.max(maxValue, h.opValue[i]);
   for (const v of h.initValues.values()) maxValue = Math.max(maxValue, v);
+  // A list read's elements are values too, and an element nobody appended (a garbage read) is in no opValue:
+  // without it the table ended early and the element was shown as its id ("[1, 7]" as "[1, 1]").
+  if (h.listElems) for (const v of h.listElems) maxValue = Math.max(maxValue, v);
   const history: HistoryColumns = {
     txnCount: h.txnCount, sessionCount: h.sessionCount, opCount: h.opCount, keyCount: h.keyCount,
     txnSession: own(h.txnSession), txnIndexInSession: own(h.txnIndexInSession), txnAborted: own(h.txnAborted),
