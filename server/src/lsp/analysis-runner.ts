@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { AnalysisCache, runTask } from './worker-tasks.ts';
-import type { FromWorker, RunResult, Task, ToWorker } from './worker-protocol.ts';
+import type { DocumentTask, FromWorker, RunResult, Task, ToWorker } from './worker-protocol.ts';
 
 export interface RunnerOptions {
   /** The bundled worker script; null or missing: analyse on the message loop (slower to cancel, still correct). */
@@ -56,6 +56,16 @@ class Lane {
     Atomics.store(r.cancel, 0, 1);
     if (this.terminateOnCancel && this.worker) this.finish({ kind: 'cancelled' }, true);
     return true;
+  }
+
+  /**
+   * Drops a closed document's kept analysis from this lane's worker, in turn with the jobs already
+   * queued (one of them may keep it again). A lane without a worker keeps nothing: its cache went
+   * with the worker, so none is started for this.
+   */
+  forget(uri: string, id: number): void {
+    if (this.cacheEntries === 0 || (!this.worker && !this.running)) return;
+    this.submit({ id, task: { kind: 'forget', uri }, cancelled: false, cancel: new Int32Array(new SharedArrayBuffer(4)), resolve: () => undefined });
   }
 
   dispose(): void {
@@ -183,7 +193,7 @@ export class AnalysisRunner {
   }
 
   /** Starts a task; the id can cancel it. The promise never rejects. */
-  start(task: Task): { id: number; result: Promise<RunResult> } {
+  start(task: DocumentTask): { id: number; result: Promise<RunResult> } {
     const id = this.nextId++;
     const lane = task.kind === 'export' ? this.exports : task.text.length >= this.o.bigText ? this.big : this.small;
     this.laneOf.set(id, lane);
@@ -198,6 +208,16 @@ export class AnalysisRunner {
 
   cancel(id: number): void {
     this.laneOf.get(id)?.cancel(id);
+  }
+
+  /**
+   * A document closed: the workers forget its analysis. They kept it until other documents pushed
+   * it out, so memory never came back after closing a big one (its analysis stayed in the big
+   * lane's worker until the next big document was analysed).
+   */
+  forget(uri: string): void {
+    inProcessCache.delete(uri);
+    for (const lane of [this.small, this.big]) lane.forget(uri, this.nextId++);
   }
 
   dispose(): void {

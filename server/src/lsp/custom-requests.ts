@@ -6,7 +6,7 @@ import type { FileReport } from '../engine/report.ts';
 import type { AnalysisParams, AnalysisResult, ReportParams, WitnessExportAnswer, WitnessExportParams } from '../protocol/shapes.ts';
 import type { ServerContext } from './context.ts';
 import { cacheKeyOf } from './doc-model.ts';
-import type { Task, TaskValue } from './worker-protocol.ts';
+import type { DocumentTask, TaskValue } from './worker-protocol.ts';
 import { WITNESS_FORMATS, type WitnessFormat } from '../engine/export/witness-export.ts';
 import { LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
 import { uriFileName } from '../protocol/webview.ts';
@@ -24,7 +24,7 @@ const SUPERSEDED = Symbol('superseded');
  * Runs a task in a worker; a cancelled request is answered at once (RequestCancelled) and its task
  * stopped. With `superseded`, the task is also stopped (and SUPERSEDED returned) once that turns true.
  */
-function inWorker(ctx: ServerContext, task: Task, token: CancellationToken, superseded?: () => boolean): Promise<TaskValue | typeof SUPERSEDED> {
+function inWorker(ctx: ServerContext, task: DocumentTask, token: CancellationToken, superseded?: () => boolean): Promise<TaskValue | typeof SUPERSEDED> {
   const runner = ctx.runner;
   if (!runner) return Promise.reject(new ResponseError(ErrorCodes.ServerNotInitialized, 'the server is not initialised'));
   if (token.isCancellationRequested) return Promise.reject(new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled'));

@@ -54,6 +54,7 @@ export function registerDocumentSync(ctx: ServerContext): void {
     const uri = e.document.uri;
     ctx.scheduler.forget(uri);
     ctx.cancelRunning(uri);
+    ctx.runner?.forget(uri);
     ctx.docs.close(uri);
     void connection.sendDiagnostics({ uri, diagnostics: [] });
   }));

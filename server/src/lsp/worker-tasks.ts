@@ -6,7 +6,7 @@ import { fileReport } from '../engine/report.ts';
 import { readerNamed } from '../engine/readers/registry.ts';
 import { analysisJsonOfAnalysis } from './features/analysis-json.ts';
 import { analyzeDocument, packSnapshot } from './snapshot.ts';
-import type { Task, TaskValue } from './worker-protocol.ts';
+import type { DocumentTask, Task, TaskValue } from './worker-protocol.ts';
 
 /** Budgets of a witness export: short, as the editor waits for it (the CLI's are longer). */
 const EXPORT_STRONG_MILLIS = 500;
@@ -26,6 +26,15 @@ export class AnalysisCache {
     return e.analysis;
   }
 
+  /** How many documents' analyses are kept. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  delete(uri: string): void {
+    this.entries.delete(uri);
+  }
+
   set(uri: string, key: string, analysis: Analysis): void {
     this.entries.delete(uri);
     this.entries.set(uri, { key, analysis });
@@ -34,7 +43,7 @@ export class AnalysisCache {
 }
 
 /** The analysis the editor shows for this version and settings: the cached one, else analysed again. */
-function cachedAnalysis(task: { text: string; options: Task['options']; cacheKey: string }, stop: () => boolean, cache: AnalysisCache): Analysis {
+function cachedAnalysis(task: { text: string; options: DocumentTask['options']; cacheKey: string }, stop: () => boolean, cache: AnalysisCache): Analysis {
   let a = cache.get(task.options.uri, task.cacheKey);
   if (!a) {
     a = analyzeDocument(task.text, task.options, stop);
@@ -65,5 +74,8 @@ export function runTask(task: Task, stop: () => boolean, cache: AnalysisCache): 
       const answer = r.ok ? { ok: true as const, text: r.text, extension: r.extension } : { ok: false as const, message: r.message };
       return { value: { kind: 'export', answer }, transfer: [] };
     }
+    case 'forget':
+      cache.delete(task.uri);
+      return { value: { kind: 'forget' }, transfer: [] };
   }
 }
