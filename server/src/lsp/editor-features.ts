@@ -111,9 +111,10 @@ export function registerEditorFeatures(ctx: ServerContext): void {
   }, codeActionParams));
   connection.onCompletion(ctx.request('completion', null, (p) => {
     const st = ctx.docs.get(p.textDocument.uri);
-    if (st && st.format !== 'hist') return null; // completion knows the .hist language only
     const doc = ctx.documents.get(p.textDocument.uri);
-    const prefix = doc ? doc.getText({ start: { line: p.position.line, character: 0 }, end: p.position }) : '';
+    // A document that is not open (never opened, or closed) has no text to complete in: every keyword was offered for it.
+    if (!st || !doc || st.format !== 'hist') return null; // completion knows the .hist language only
+    const prefix = doc.getText({ start: { line: p.position.line, character: 0 }, end: p.position });
     return completions(model(p.textDocument.uri), prefix, p.context?.triggerCharacter);
   }, completionParams));
 }
