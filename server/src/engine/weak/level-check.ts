@@ -144,8 +144,9 @@ export function mixedForcedEdges(ctx: CheckContext, applies: Record<Rule, Uint8A
  * Acyclicity of so ∪ wr ∪ forced, and up to maxWitnesses witness cycles (one per component).
  * With `ruleOf` (the rule each reader obeys), the cycles are searched among every forced edge
  * (complete-forced.ts), as the spec's witness preference counts them, not only the minimal set.
- * On large histories a two-edge cycle closed by one so, wr or ⊥ edge is taken without building
- * the graph when the forced edges alone are acyclic (two-edge-witness.ts says why it ranks first).
+ * On large histories two forced edges that are each other's reverse are taken without building the
+ * graph, and a two-edge cycle closed by one so, wr or ⊥ edge once the forced edges the search would
+ * see (the minimal set, or it completed) are acyclic alone (two-edge-witness.ts says why it ranks first).
  */
 export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: number, ruleOf: RuleOf | null = null): CycleResult {
   const extra = withInitEdges(ctx, forced);
@@ -155,8 +156,12 @@ export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: n
     ctx.markCausal(); // so ∪ wr is part of the union
     return { acyclic: true, cycles: [], view };
   }
-  if (maxWitnesses === 1 && ctx.h.opCount >= TWO_EDGE_MIN_OPS) {
-    const quick = twoEdgeWitness(ctx.h, ctx.rf, ctx.base, ctx.soPrev, forced);
+  const large = maxWitnesses === 1 && ctx.h.opCount >= TWO_EDGE_MIN_OPS;
+  // With ruleOf the full search completes the minimal set, and a left-out edge can close a cycle of
+  // co edges alone (a monotonic read: T1 →so T2, T2 →co T1 kept, T1 →co T2 left out as implied):
+  // before the completion only the reverse pair, which nothing outranks, is taken.
+  if (large) {
+    const quick = twoEdgeWitness(ctx.h, ctx.rf, ctx.base, ctx.soPrev, forced, ruleOf === null);
     if (quick) return { acyclic: false, cycles: [quick.cycle], view: quick.view };
   }
   // Kahn's algorithm on the union marks the nodes on or after a cycle, which acyclicByPredecessors just
@@ -167,7 +172,19 @@ export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: n
   const g = mergeCsr(ctx.baseCsr, extra.from.data, extra.to.data, extra.length, view.extraBase);
   const scc = stronglyConnected(g, leftOver);
   const more = ruleOf ? completeForced(ctx.h, ctx.rf, () => ctx.vectorClocks(), ruleOf, scc.comp, scc.size, COMPLETION_BUDGET) : null;
-  if (!more || more.length === 0) return { acyclic: false, cycles: witnessCycles(g, view, scc, maxWitnesses, EK_CO, true), view };
+  if (!more || more.length === 0) {
+    // The search then sees the minimal set only, where a two-edge cycle with one so ∪ wr edge ranks first.
+    const quick = large && ruleOf ? twoEdgeWitness(ctx.h, ctx.rf, ctx.base, ctx.soPrev, forced) : null;
+    if (quick) return { acyclic: false, cycles: [quick.cycle], view: quick.view };
+    return { acyclic: false, cycles: witnessCycles(g, view, scc, maxWitnesses, EK_CO, true), view };
+  }
+  if (large) {
+    // Every forced edge of the cyclic components is now known: the shortcut is exact over them too.
+    const complete = forced.copy(more.length);
+    for (let i = 0; i < more.length; i++) complete.add(more.from.data[i], more.to.data[i], more.kind.data[i], more.a.data[i], more.b.data[i]);
+    const quick = twoEdgeWitness(ctx.h, ctx.rf, ctx.base, ctx.soPrev, complete);
+    if (quick) return { acyclic: false, cycles: [quick.cycle], view: quick.view };
+  }
   // Edges inside components leave the components as they are.
   const all = extra.copy(more.length);
   for (let i = 0; i < more.length; i++) all.add(more.from.data[i], more.to.data[i], more.kind.data[i], more.a.data[i], more.b.data[i]);

@@ -6,10 +6,10 @@ import type { ReadsFrom } from '../model/reads-from.ts';
 import { buildListCsr, topologicalOrder, type Csr } from '../util/graph.ts';
 
 /**
- * Histories of at least this many operations may take this witness. Below, the full search runs:
- * it also searches every forced edge the minimal set leaves out (complete-forced.ts, whose budget
- * such histories mostly exceed), and one of those can close a cycle of co edges alone, which ranks
- * before a cycle with an so ∪ wr edge (and among equal cycles it prefers the smaller component's). Measured on the bench's 1M-operation permissive file at RC: the merged graph,
+ * Histories of at least this many operations may take this witness. Below, the full search runs
+ * (among equal cycles it prefers the smaller component's). A forced edge the minimal set leaves out
+ * (complete-forced.ts) can close a cycle of co edges alone, which ranks before a cycle with an
+ * so ∪ wr edge: checkCycles asks for the latter only of the edges the full search would see. Measured on the bench's 1M-operation permissive file at RC: the merged graph,
  * its components and the cycle search took ~0.18 s of a 0.64 s check, and ended on a cycle of
  * three so ∪ wr edges (its budget spent) where two-edge cycles with one existed.
  */
@@ -28,15 +28,18 @@ const PAIR_WORK = 4_000_000;
  * a cycle `t2 →co t1 → t2` whose second edge is a wr edge (t2 read from t1), a run of so edges (t1
  * precedes t2 in its session) or ⊥'s edge (t1 is ⊥): with no cycle of forced edges alone, none
  * ranks before it (one so ∪ wr edge, two edges). The first such forced edge in list order is
- * taken, so the same input gives the same witness.
+ * taken, so the same input gives the same witness. `closing` false: only the reverse pair is looked
+ * for, as when `forced` is a minimal set the full search would complete (complete-forced.ts): an edge
+ * the minimal set leaves out can close a cycle of co edges alone, which ranks before the so ∪ wr one.
  */
-export function twoEdgeWitness(h: History, rf: ReadsFrom, base: EdgeView, soPrev: Int32Array, forced: EdgeList): { cycle: Int32Array; view: EdgeView } | null {
+export function twoEdgeWitness(h: History, rf: ReadsFrom, base: EdgeView, soPrev: Int32Array, forced: EdgeList, closing = true): { cycle: Int32Array; view: EdgeView } | null {
   const g = buildListCsr(h.txnCount, forced.from.data, forced.to.data, forced.length, 0);
   const topo = topologicalOrder(g);
   if (topo.count < h.txnCount) {
     const pair = reversePair(g, forced, topo.leftOver);
     return pair === null ? null : { cycle: Int32Array.of(base.extraBase + pair[0], base.extraBase + pair[1]), view: base.withExtra(forced) };
   }
+  if (!closing) return null;
   const { from, to, kind } = forced;
   for (let i = 0; i < forced.length; i++) {
     if (kind.data[i] !== EK_CO) continue;
