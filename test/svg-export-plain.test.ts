@@ -39,3 +39,11 @@ test('the drawings of every example and of 300 random histories, at every level,
   }
   assert.ok(checked > 2000, `${checked} drawings`);
 });
+
+test('a url() spelled with a CSS escape in a presentation attribute is refused (CSS reads u\\72l( as url( and fetches it)', () => {
+  const svg = (fill: string): string => `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect x="0" y="0" width="10" height="10" fill="${fill}"/></svg>\n`;
+  assert.ok(isPlainSvg(svg('#fff')));
+  assert.equal(isPlainSvg(svg('url(https://example.com/t.svg#p)')), false);
+  assert.equal(isPlainSvg(svg('u\\72l(https://example.com/t.svg#p)')), false);
+  assert.equal(isPlainSvg(svg('\\75 rl(https://example.com/t.svg#p)')), false);
+});

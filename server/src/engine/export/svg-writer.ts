@@ -132,8 +132,12 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
  */
 const PLAIN_TOKEN = /<(\/?)([A-Za-z][A-Za-z0-9-]*)((?: [A-Za-z][A-Za-z0-9-]*="[^"<>&]*(?:&(?:amp|lt|gt|quot|#39);[^"<>&]*)*")*)(\/?)>|[^<&]+|&(?:amp|lt|gt|quot|#39);/y;
 const PLAIN_ATTRIBUTE = / ([A-Za-z][A-Za-z0-9-]*)="([^"]*)"/g;
-/** A url() that points anywhere but a marker of the same document would fetch something when the file is opened. */
-const OUTSIDE_URL = /url\((?!#[A-Za-z0-9_-]+\))/i;
+/**
+ * A url() that points anywhere but a marker of the same document would fetch something when the file is opened.
+ * A backslash is refused outright: presentation attributes are read as CSS, where `u\72l(` is url( too (renderSvg
+ * writes none: numbers, colours, font names and path data).
+ */
+const OUTSIDE_URL = /url\((?!#[A-Za-z0-9_-]+\))|\\/i;
 
 /**
  * Whether `svg` is a drawing as renderSvg writes it: one <svg> root in the SVG namespace, nested tags of its own
