@@ -119,4 +119,13 @@ describe('MariaDB', { skip: missing('mysql') ?? false }, () => {
     }
     await secondRunRefused(db.url, 'repeatable-read');
   });
+  test('a URL that names no database: the server\'s own refusal, not "another run is using this database"', async () => {
+    db ??= await startMariadb();
+    const driver = driverFor(target(db.url.replace(/\/isocheck$/, '')));
+    try {
+      await assert.rejects(driver.reset(2), (e) => e instanceof DbError && !e.message.includes('another isocheck run') && /database/i.test(e.message));
+    } finally {
+      await driver.close();
+    }
+  });
 });

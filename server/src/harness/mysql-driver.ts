@@ -100,7 +100,9 @@ export class MysqlDriver implements Driver {
     let got = false;
     await setUp(c, async () => {
       // Waits a little: a run that just ended may still be leaving (its connection releases the lock as it ends).
-      const [rows] = await c.query("SELECT GET_LOCK(LEFT(CONCAT('isocheck.', DATABASE()), 64), ?) AS got", [LOCK_WAIT_MS / 1000]);
+      // A URL with no database: DATABASE() is NULL, and GET_LOCK(NULL) would read as "in use"; the
+      // reset's CREATE TABLE then says what is wrong (no database selected).
+      const [rows] = await c.query("SELECT GET_LOCK(LEFT(CONCAT('isocheck.', COALESCE(DATABASE(), '')), 64), ?) AS got", [LOCK_WAIT_MS / 1000]);
       got = Number((rows as { got: number | null }[])[0]?.got) === 1;
     });
     if (!got) {
