@@ -10,7 +10,7 @@ import type { ReadsFrom } from '../model/reads-from.ts';
 import { saturateCC } from './saturate-cc.ts';
 import { saturateRA } from './saturate-ra.ts';
 import { saturateRC } from './saturate-rc.ts';
-import { TWO_EDGE_MIN_OPS, twoEdgeWitness } from './two-edge-witness.ts';
+import { closedWitness, reversePairWitness, TWO_EDGE_MIN_OPS, twoEdgeWitness } from './two-edge-witness.ts';
 
 import type { Rule } from '../levels/levels.ts';
 
@@ -160,8 +160,11 @@ export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: n
   // With ruleOf the full search completes the minimal set, and a left-out edge can close a cycle of
   // co edges alone (a monotonic read: T1 →so T2, T2 →co T1 kept, T1 →co T2 left out as implied):
   // before the completion only the reverse pair, which nothing outranks, is taken.
+  let forcedAcyclic = false;
   if (large) {
-    const quick = twoEdgeWitness(ctx.h, ctx.rf, ctx.base, ctx.soPrev, forced, ruleOf === null);
+    const pair = reversePairWitness(ctx.h, ctx.base, forced);
+    forcedAcyclic = pair.acyclic;
+    const quick = pair.witness ?? (forcedAcyclic && ruleOf === null ? closedWitness(ctx.h, ctx.rf, ctx.base, ctx.soPrev, forced) : null);
     if (quick) return { acyclic: false, cycles: [quick.cycle], view: quick.view };
   }
   // Kahn's algorithm on the union marks the nodes on or after a cycle, which acyclicByPredecessors just
@@ -174,23 +177,27 @@ export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: n
   const more = ruleOf ? completeForced(ctx.h, ctx.rf, () => ctx.vectorClocks(), ruleOf, scc.comp, scc.size, COMPLETION_BUDGET) : null;
   if (!more || more.length === 0) {
     // The search then sees the minimal set only, where a two-edge cycle with one so ∪ wr edge ranks first.
-    const quick = large && ruleOf ? twoEdgeWitness(ctx.h, ctx.rf, ctx.base, ctx.soPrev, forced) : null;
+    const quick = forcedAcyclic && ruleOf ? closedWitness(ctx.h, ctx.rf, ctx.base, ctx.soPrev, forced) : null;
     if (quick) return { acyclic: false, cycles: [quick.cycle], view: quick.view };
     return { acyclic: false, cycles: witnessCycles(g, view, scc, maxWitnesses, EK_CO, true), view };
   }
   if (large) {
     // Every forced edge of the cyclic components is now known: the shortcut is exact over them too.
-    const complete = forced.copy(more.length);
-    for (let i = 0; i < more.length; i++) complete.add(more.from.data[i], more.to.data[i], more.kind.data[i], more.a.data[i], more.b.data[i]);
-    const quick = twoEdgeWitness(ctx.h, ctx.rf, ctx.base, ctx.soPrev, complete);
+    const quick = twoEdgeWitness(ctx.h, ctx.rf, ctx.base, ctx.soPrev, appended(forced, more));
     if (quick) return { acyclic: false, cycles: [quick.cycle], view: quick.view };
   }
   // Edges inside components leave the components as they are.
-  const all = extra.copy(more.length);
-  for (let i = 0; i < more.length; i++) all.add(more.from.data[i], more.to.data[i], more.kind.data[i], more.a.data[i], more.b.data[i]);
+  const all = appended(extra, more);
   const full = ctx.base.withExtra(all);
   const fullGraph = mergeCsr(ctx.baseCsr, all.from.data, all.to.data, all.length, full.extraBase);
   return { acyclic: false, cycles: witnessCycles(fullGraph, full, scc, maxWitnesses, EK_CO, true), view: full };
+}
+
+/** A copy of `list` with `more`'s edges after its own. */
+function appended(list: EdgeList, more: EdgeList): EdgeList {
+  const out = list.copy(more.length);
+  for (let i = 0; i < more.length; i++) out.add(more.from.data[i], more.to.data[i], more.kind.data[i], more.a.data[i], more.b.data[i]);
+  return out;
 }
 
 /**

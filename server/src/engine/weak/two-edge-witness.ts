@@ -7,11 +7,10 @@ import { buildListCsr, topologicalOrder, type Csr } from '../util/graph.ts';
 
 /**
  * Histories of at least this many operations may take this witness. Below, the full search runs
- * (among equal cycles it prefers the smaller component's). A forced edge the minimal set leaves out
- * (complete-forced.ts) can close a cycle of co edges alone, which ranks before a cycle with an
- * so ∪ wr edge: checkCycles asks for the latter only of the edges the full search would see. Measured on the bench's 1M-operation permissive file at RC: the merged graph,
- * its components and the cycle search took ~0.18 s of a 0.64 s check, and ended on a cycle of
- * three so ∪ wr edges (its budget spent) where two-edge cycles with one existed.
+ * (among equal cycles it prefers the smaller component's). Measured on the bench's 1M-operation
+ * permissive file at RC: the merged graph, its components and the cycle search took ~0.18 s of a
+ * 0.64 s check, and ended on a cycle of three so ∪ wr edges (its budget spent) where two-edge
+ * cycles with one existed.
  */
 export const TWO_EDGE_MIN_OPS = 250_000;
 
@@ -21,25 +20,34 @@ export const TWO_EDGE_MIN_OPS = 250_000;
  */
 const PAIR_WORK = 4_000_000;
 
+/** A two-edge cycle (a run of so counts as one edge) and the view its edge ids refer to. */
+export interface TwoEdgeCycle {
+  cycle: Int32Array;
+  view: EdgeView;
+}
+
 /**
- * A two-edge cycle and the view its edge ids refer to, or null (then the full search runs). When the
- * forced edges alone have a cycle: two forced edges that are each other's reverse (`t1 →co t2 →co
- * t1`), which ranks first among all cycles (no so ∪ wr edge, two edges; cycle-search.ts). Otherwise
- * a cycle `t2 →co t1 → t2` whose second edge is a wr edge (t2 read from t1), a run of so edges (t1
- * precedes t2 in its session) or ⊥'s edge (t1 is ⊥): with no cycle of forced edges alone, none
- * ranks before it (one so ∪ wr edge, two edges). The first such forced edge in list order is
- * taken, so the same input gives the same witness. `closing` false: only the reverse pair is looked
- * for, as when `forced` is a minimal set the full search would complete (complete-forced.ts): an edge
- * the minimal set leaves out can close a cycle of co edges alone, which ranks before the so ∪ wr one.
+ * When the forced edges alone have a cycle: two of them that are each other's reverse (`t1 →co t2
+ * →co t1`), which ranks first among all cycles (no so ∪ wr edge, two edges; cycle-search.ts), or
+ * null; `acyclic` says whether they have none (then closedWitness may look for the next best).
  */
-export function twoEdgeWitness(h: History, rf: ReadsFrom, base: EdgeView, soPrev: Int32Array, forced: EdgeList, closing = true): { cycle: Int32Array; view: EdgeView } | null {
+export function reversePairWitness(h: History, base: EdgeView, forced: EdgeList): { witness: TwoEdgeCycle | null; acyclic: boolean } {
   const g = buildListCsr(h.txnCount, forced.from.data, forced.to.data, forced.length, 0);
   const topo = topologicalOrder(g);
-  if (topo.count < h.txnCount) {
-    const pair = reversePair(g, forced, topo.leftOver);
-    return pair === null ? null : { cycle: Int32Array.of(base.extraBase + pair[0], base.extraBase + pair[1]), view: base.withExtra(forced) };
-  }
-  if (!closing) return null;
+  if (topo.count === h.txnCount) return { witness: null, acyclic: true };
+  const pair = reversePair(g, forced, topo.leftOver);
+  return { witness: pair === null ? null : { cycle: Int32Array.of(base.extraBase + pair[0], base.extraBase + pair[1]), view: base.withExtra(forced) }, acyclic: false };
+}
+
+/**
+ * For forced edges with no cycle alone: a cycle `t2 →co t1 → t2` whose second edge is a wr edge (t2
+ * read from t1), a run of so edges (t1 precedes t2 in its session) or ⊥'s edge (t1 is ⊥); none
+ * ranks before it (one so ∪ wr edge, two edges). The first such forced edge in list order is
+ * taken, so the same input gives the same witness. Only exact over the edges the full search
+ * would see: a forced edge the minimal set leaves out (complete-forced.ts) can close a cycle of co
+ * edges alone, which ranks before it.
+ */
+export function closedWitness(h: History, rf: ReadsFrom, base: EdgeView, soPrev: Int32Array, forced: EdgeList): TwoEdgeCycle | null {
   const { from, to, kind } = forced;
   for (let i = 0; i < forced.length; i++) {
     if (kind.data[i] !== EK_CO) continue;
@@ -56,6 +64,12 @@ export function twoEdgeWitness(h: History, rf: ReadsFrom, base: EdgeView, soPrev
     return { cycle, view };
   }
   return null;
+}
+
+/** reversePairWitness, else (the forced edges acyclic alone) closedWitness; null when neither finds one. */
+export function twoEdgeWitness(h: History, rf: ReadsFrom, base: EdgeView, soPrev: Int32Array, forced: EdgeList): TwoEdgeCycle | null {
+  const pair = reversePairWitness(h, base, forced);
+  return pair.witness ?? (pair.acyclic ? closedWitness(h, rf, base, soPrev, forced) : null);
 }
 
 /**
