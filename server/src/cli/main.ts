@@ -42,7 +42,7 @@ ${CHECK_USAGE}
   --undecided ok  an undecided claimed level is not a failure (exit 0 instead of 3)
   --plume-init none|zero  zero (default): a plume value 0 is the initial value; none: 0 is an
                   ordinary written value (PolySI/IsoVista files write it explicitly)
-  Only regular files are read (at most 2 GB each, 512 MB for .hist); directories expand to their ${DIRECTORY_EXTENSIONS.join(', ')}
+  Only regular files are read (at most 512 MB each, plume files 2 GB); directories expand to their ${DIRECTORY_EXTENSIONS.join(', ')}
   files (not recursively), skipping FIFOs, devices and sockets with a message.
   Exit status:
     0  no errors (every claimed level holds)
