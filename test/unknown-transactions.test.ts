@@ -31,8 +31,15 @@ test('an unknown transaction a committed one read from counts as committed, and 
   assert.deepEqual(verdicts(older), { ...all(false), RC: true, RA: true });
 });
 
-test('an unknown transaction read only by an aborted one never ran', () => {
+test('an unknown transaction read only by an aborted one ran and counts as aborted: not committed, its own reads checked', () => {
   assert.deepEqual(verdicts('session s0\n  T0 unknown: w(x, 1)\n  T2: r(x, init)\nsession s1\n  T1 aborted: r(x, 1)\n'), all(true));
+  // Never run, T1's read of x = 1 would be thin air; run (committed or aborted), U's read of z = 99 is:
+  // every outcome has an error, so no level holds (it used to hold: U never ran for its own reads only).
+  const both = analyzeHistText('session s1\n  U unknown: r(z, 99) w(x, 1)\nsession s2\n  A aborted: r(x, 1)\n', { levels: LEVELS });
+  assert.deepEqual(both.findings.filter((f) => f.severity === 'error').map((f) => f.code), ['thin-air']);
+  assert.deepEqual(Object.fromEntries(both.levels.map((v) => [v.level, v.consistent])), all(false));
+  // Through another unknown one that the aborted transaction read from, too.
+  assert.deepEqual(verdicts('session s1\n  U unknown: r(z, 99) w(x, 1)\nsession s2\n  V unknown: r(x, 1) w(y, 1)\nsession s3\n  A aborted: r(y, 1)\n'), all(false));
 });
 
 test('a read whose writer is ambiguous counts every unknown writer of its value: the unknown one may be what it read', () => {

@@ -24,8 +24,12 @@ export function restrictHistory(h: History, rf: ReadsFrom, keep: Uint8Array, dro
   return restrictWithOrigin(h, rf, keep, dropOps).h;
 }
 
-/** restrictHistory, also returning where each sub-history id came from (witnesses name the original ids). */
-export function restrictWithOrigin(h: History, rf: ReadsFrom, keep: Uint8Array, dropOps: Uint8Array | null = null): Restricted {
+/**
+ * restrictHistory, also returning where each sub-history id came from (witnesses name the original ids).
+ * `abortAs`: kept `unknown` transactions that become aborted ones here (see unreadUnknowns).
+ */
+export function restrictWithOrigin(h: History, rf: ReadsFrom, keep: Uint8Array, dropOps: Uint8Array | null = null,
+  abortAs: Uint8Array | null = null): Restricted {
   // Sized for the kept operations: the witness minimiser restricts large histories to small windows many times.
   let keptOps = 0;
   for (let t = 1; t < h.txnCount; t++) if (keep[t] === 1) keptOps += h.txnOpStart[t + 1] - h.txnOpStart[t];
@@ -39,8 +43,9 @@ export function restrictWithOrigin(h: History, rf: ReadsFrom, keep: Uint8Array, 
       const t = h.sessionTxns[i];
       if (keep[t] !== 1) continue;
       if (sessionOf[s] < 0) sessionOf[s] = b.addSession(h.names.sessionName(s), r?.sessionStart[s] ?? 0, r?.sessionEnd[s] ?? 0);
-      newId[t] = b.addTxn(sessionOf[s], h.txnAborted[t] === 1, h.txnLevel[t], h.names.txnName(t), r?.txnStart[t] ?? 0, r?.txnEnd[t] ?? 0);
-      if (h.txnUnknown?.[t] === 1) b.setTxnUnknown(newId[t]);
+      const abort = abortAs?.[t] === 1;
+      newId[t] = b.addTxn(sessionOf[s], h.txnAborted[t] === 1 || abort, h.txnLevel[t], h.names.txnName(t), r?.txnStart[t] ?? 0, r?.txnEnd[t] ?? 0);
+      if (h.txnUnknown?.[t] === 1 && !abort) b.setTxnUnknown(newId[t]);
       if (h.txnTimeStart && h.txnTimeEnd && !Number.isNaN(h.txnTimeStart[t])) b.setTxnTime(newId[t], h.txnTimeStart[t], h.txnTimeEnd[t]);
     }
   }

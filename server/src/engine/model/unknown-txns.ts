@@ -9,10 +9,13 @@ import type { ReadsFrom } from './reads-from.ts';
  * count as committed, and then its reads count too). Register reads by their observed writer (an
  * ambiguous one by every unknown writer of its value), list reads by the appenders of their
  * elements. `txns`: per transaction, 1 for one that leaves; `ops`: the register operations of
- * uncounted ones that stay for their list operations (the list analysis decides about those).
+ * uncounted ones that stay for their list operations (the list analysis decides about those);
+ * `aborted`: uncounted ones without list operations that an aborted transaction (or another of
+ * these) read from: they ran, so they stay, as aborted (the most permissive outcome left: as never
+ * run, the aborted reader's read would be thin air; as aborted, only their own reads are checked).
  * Null when everything counts.
  */
-export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; ops: Uint8Array | null } | null {
+export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; ops: Uint8Array | null; aborted: Uint8Array | null } | null {
   const unknown = h.txnUnknown;
   if (!unknown) return null;
   // Transactions with list operations stay: the list inference includes or leaves them out itself,
@@ -58,19 +61,41 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; o
     if (!writers) unknownWriters.set(id, (writers = []));
     writers.push(h.opTxn[o]);
   }
-  while (work.length > 0) {
-    const t = work.pop() as number;
-    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
-      if (h.opKind[o] === OP_READ) {
-        if (rf.observedTxn[o] >= 0) count(rf.observedTxn[o]);
-        else for (const u of unknownWriters.get(`${h.opKey[o]}:${h.opValue[o]}`) ?? []) count(u);
-      }
-      else if (h.opKind[o] === OP_LIST_READ && appender && appender.size > 0) {
-        for (let i = (h.opListStart as Int32Array)[o]; i < (h.opListStart as Int32Array)[o + 1]; i++) {
-          const u = appender.get(`${h.opKey[o]}:${(h.listElems as Int32Array)[i]}`);
-          if (u !== undefined) count(u);
+  const spread = (): void => {
+    while (work.length > 0) {
+      const t = work.pop() as number;
+      for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+        if (h.opKind[o] === OP_READ) {
+          if (rf.observedTxn[o] >= 0) count(rf.observedTxn[o]);
+          else for (const u of unknownWriters.get(`${h.opKey[o]}:${h.opValue[o]}`) ?? []) count(u);
+        }
+        else if (h.opKind[o] === OP_LIST_READ && appender && appender.size > 0) {
+          for (let i = (h.opListStart as Int32Array)[o]; i < (h.opListStart as Int32Array)[o + 1]; i++) {
+            const u = appender.get(`${h.opKey[o]}:${(h.listElems as Int32Array)[i]}`);
+            if (u !== undefined) count(u);
+          }
         }
       }
+    }
+  };
+  spread();
+  // Then the register-only unknown transactions that a transaction that ran but did not commit
+  // read from: aborted ones, and those found here in turn. `counted` now also marks these (2).
+  let aborted: Uint8Array | null = null;
+  for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 1) work.push(t);
+  while (work.length > 0) {
+    const t = work.pop() as number;
+    const ran = (u: number): void => {
+      if (u > 0 && unknown[u] === 1 && counted[u] === 0 && listOps[u] === 0) {
+        counted[u] = 2;
+        (aborted ??= new Uint8Array(h.txnCount))[u] = 1;
+        work.push(u);
+      }
+    };
+    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+      if (h.opKind[o] !== OP_READ) continue;
+      if (rf.observedTxn[o] >= 0) ran(rf.observedTxn[o]);
+      else for (const u of unknownWriters.get(`${h.opKey[o]}:${h.opValue[o]}`) ?? []) ran(u);
     }
   }
   // Uncounted: a transaction without list operations leaves; one with them stays for the list
@@ -92,5 +117,5 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; o
       any = true;
     }
   }
-  return any ? { txns, ops } : null;
+  return any || aborted ? { txns, ops, aborted } : null;
 }

@@ -50,7 +50,7 @@ export function readStage(source: History, sourceFindings: readonly Finding[]): 
   if (unread) {
     for (let t = 1; t < source.txnCount; t++) notRun[t] = unread.txns[t];
     if (unread.ops) for (let o = 0; o < source.opCount; o++) if (unread.ops[o] === 1) notRun[source.opTxn[o]] = 1;
-    restricted = restrictWithOrigin(source, sourceRf, unread.txns.map((x, t) => (t === 0 || x === 0 ? 1 : 0)), unread.ops);
+    restricted = restrictWithOrigin(source, sourceRf, unread.txns.map((x, t) => (t === 0 || x === 0 ? 1 : 0)), unread.ops, unread.aborted);
     rf = computeReadsFrom(restricted.h);
   }
   const history = restricted?.h ?? source;

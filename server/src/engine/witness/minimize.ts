@@ -55,7 +55,7 @@ export function shrinkHistory(h: History, rf: ReadsFrom, keeps: (sub: History, s
     // what a reader of it sees, else a witness written out could hold (its unknown writer gone).
     const unread = unreadUnknowns(sub.h, subRf);
     if (unread) {
-      const inner = restrictWithOrigin(sub.h, subRf, unread.txns.map((x, t) => (t === 0 || x === 0 ? 1 : 0)), unread.ops);
+      const inner = restrictWithOrigin(sub.h, subRf, unread.txns.map((x, t) => (t === 0 || x === 0 ? 1 : 0)), unread.ops, unread.aborted);
       sub = composeOrigin(sub, inner);
       subRf = computeReadsFrom(sub.h);
     }
