@@ -3,7 +3,7 @@
 import { finding, type CappedFindings, type Finding } from '../model/diagnostics.ts';
 import { OP_APPEND, type History } from '../model/history.ts';
 import { opSpan, txnSpan } from '../model/reads-from.ts';
-import { listOf, listText } from './list-text.ts';
+import { listOf, listTextShort } from './list-text.ts';
 
 /** What the check reads of the inference (infer.ts): each key's version order as append ops, and its longest read. */
 export interface VersionOrder {
@@ -66,7 +66,7 @@ export function appendOrderFindings(h: History, v: VersionOrder, findings: Cappe
     const key = names.keyName(k);
     const txn = names.txnName(opTxn[a]);
     const value = (o: number): string => names.valueText(opValue[o]);
-    const shown = `${names.txnName(opTxn[read])} read ${key} = ${listText(h, listOf(h, read))}`;
+    const shown = `${names.txnName(opTxn[read])} read ${key} = ${listTextShort(h, listOf(h, read))}`;
     // The first place the walk went wrong: an append whose predecessor in its transaction did not come
     // right before it among that transaction's elements (missing, or after it), or a first append met late.
     const other = earlier >= 0 ? earlier : seen;

@@ -5,7 +5,7 @@ import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
 import { opSpan, txnSpan } from '../model/reads-from.ts';
 import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
 import { appendOrderFindings } from './append-order.ts';
-import { listOf, listText } from './list-text.ts';
+import { listOf, listText, listTextShort } from './list-text.ts';
 
 export const LK_SO = 0;
 export const LK_WR = 1;
@@ -289,7 +289,9 @@ export function inferListAppend(h: History, maxUnreadRw = MAX_UNREAD_RW): ListIn
         seen[v] = o;
         const a = appenderOf(k, v);
         if (a < 0) {
-          findings.push(finding('garbage-read', 'error', `${keyName} = ${listText(h, list)} holds ${names.valueText(v)}, which no transaction appended to ${keyName}`, span));
+          // Past the cap only counted: a read of n garbage elements is n findings.
+          if (findings.wants('garbage-read')) findings.push(finding('garbage-read', 'error', `${keyName} = ${listTextShort(h, list)} holds ${names.valueText(v)}, which no transaction appended to ${keyName}`, span));
+          else findings.skip('garbage-read', 'error', span);
           bad = true;
           continue;
         }
@@ -317,7 +319,7 @@ export function inferListAppend(h: History, maxUnreadRw = MAX_UNREAD_RW): ListIn
         if (!ok) {
           const keyName = names.keyName(k);
           findings.push(finding('internal', 'error',
-            `${keyName} = ${listText(h, listOf(h, o))} does not end with this transaction's own ${ownBefore} earlier append${ownBefore === 1 ? '' : 's'} to ${keyName}`, opSpan(h, o)));
+            `${keyName} = ${listTextShort(h, listOf(h, o))} does not end with this transaction's own ${ownBefore} earlier append${ownBefore === 1 ? '' : 's'} to ${keyName}`, opSpan(h, o)));
           internal = true;
         }
       }
@@ -350,7 +352,7 @@ export function inferListAppend(h: History, maxUnreadRw = MAX_UNREAD_RW): ListIn
           if (opKind[p] === OP_APPEND && opKey[p] === k) {
             const list = listOf(h, o);
             findings.push(finding('intermediate-read', 'error',
-              `read ${names.keyName(k)} = ${listText(h, list)}, ending with ${names.valueText(list[list.length - 1])}, which ${names.txnName(u)} followed with ${names.valueText(opValue[p])} (G1b)`, opSpan(h, o),
+              `read ${names.keyName(k)} = ${listTextShort(h, list)}, ending with ${names.valueText(list[list.length - 1])}, which ${names.txnName(u)} followed with ${names.valueText(opValue[p])} (G1b)`, opSpan(h, o),
               [{ span: opSpan(h, p), message: 'the later append' }]));
             break;
           }
@@ -362,7 +364,7 @@ export function inferListAppend(h: History, maxUnreadRw = MAX_UNREAD_RW): ListIn
       const last = named >= 0 && n > 0 ? appenderOf(k, elemsAll[ls0 + n - 1]) : -1;
       if (named >= 0 && (n === 0 || (last >= 0 && opTxn[last] !== named))) {
         const list = listOf(h, o);
-        const shown = `${names.keyName(k)} = ${listText(h, list)}`;
+        const shown = `${names.keyName(k)} = ${listTextShort(h, list)}`;
         findings.push(finding('thin-air', 'error', n === 0
           ? `${names.txnName(t)} read ${shown} from ${names.txnName(named)}, but the empty list is the initial state, which no transaction appended`
           : `${names.txnName(t)} read ${shown} from ${names.txnName(named)}, but its last element ${names.valueText(list[n - 1])} was appended by ${names.txnName(opTxn[last])}`,
@@ -377,7 +379,7 @@ export function inferListAppend(h: History, maxUnreadRw = MAX_UNREAD_RW): ListIn
         const ver = verElems.subarray(verStart[k], verStart[k + 1]);
         const other = longestRead[k];
         const msg = (mine: Int32Array, theirs: Int32Array, at: number): string =>
-          `incompatible order of ${keyName}: ${listText(h, mine)} and ${listText(h, theirs)} differ at position ${at + 1} (${names.valueText(mine[at])} vs ${at < theirs.length ? names.valueText(theirs[at]) : 'nothing'}): neither is a prefix of the other`;
+          `incompatible order of ${keyName}: ${listTextShort(h, mine)} and ${listTextShort(h, theirs)} differ at position ${at + 1} (${names.valueText(mine[at])} vs ${at < theirs.length ? names.valueText(theirs[at]) : 'nothing'}): neither is a prefix of the other`;
         // At the reading transactions' headers (the spec's place for it), the two reads related.
         findings.push(finding('incompatible-order', 'error', msg(list, ver, d), txnSpan(h, t),
           [{ span, message: `this read of ${keyName}` }, { span: opSpan(h, other), message: `the longest read of ${keyName}` }]));
@@ -536,4 +538,4 @@ function buildEdges(h: History, included: Uint8Array, verStart: Int32Array, verE
   return { edges: e, source, unStart, unTxns: unOps.map((o) => opTxn[o]), unreadRwLeftOut };
 }
 
-export { listOf, listText };
+export { listOf, listText, listTextShort };

@@ -5,7 +5,7 @@ import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
 import { opSpan, txnSpan } from '../model/reads-from.ts';
 import { anomalyRow, CYCLE_CLASSES, LIST_LEVELS, type AnomalyCode, type ListLevel } from './anomaly-table.ts';
 import { cycleInference, findCycles, type CycleEdge } from './cycles.ts';
-import { hasListOps, inferListAppend, LIST_EDGE_NAMES, listOf, listText, LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
+import { hasListOps, inferListAppend, LIST_EDGE_NAMES, listOf, listText, listTextShort, LK_RT, LK_RW, LK_SO, LK_WR, LK_WW, type ListInference } from './infer.ts';
 import { levelById, levelRow, weakerOrEqual } from '../levels/levels.ts';
 import { memoByObject } from '../util/memo.ts';
 import { decideListLevel, ListLevelContext, listLevelId } from './list-levels.ts';
@@ -211,7 +211,7 @@ export function explainEdge(inf: ListInference, c: CycleEdge): AnomalyEdge {
   const op = e.op.data[i];
   const a = e.a.data[i];
   const b = e.b.data[i];
-  const readText = (o: number): string => `${h.names.txnName(h.opTxn[o])} read ${keyName} = ${listText(h, listOf(h, o))}`;
+  const readText = (o: number): string => `${h.names.txnName(h.opTxn[o])} read ${keyName} = ${listTextShort(h, listOf(h, o))}`;
   let because: string;
   let span: Span;
   switch (c.kind) {
@@ -231,7 +231,7 @@ export function explainEdge(inf: ListInference, c: CycleEdge): AnomalyEdge {
     default: {
       void LK_RW;
       const next = op >= 0 && listOf(h, op).length < inf.verStart[k + 1] - inf.verStart[k] ? 'the next element' : 'an element nobody read, after every version read';
-      because = `${A} read ${keyName} = ${listText(h, listOf(h, op))}, missing ${B}'s append of ${val(b)} (${next})`;
+      because = `${A} read ${keyName} = ${listTextShort(h, listOf(h, op))}, missing ${B}'s append of ${val(b)} (${next})`;
       span = opSpan(h, op);
     }
   }
@@ -279,7 +279,7 @@ function lostUpdates(inf: ListInference): LostUpdate[] {
       const A = h.names.txnName(h.opTxn[prev]);
       const B = h.names.txnName(t);
       const keyName = h.names.keyName(k);
-      const list = listText(h, listOf(h, o));
+      const list = listTextShort(h, listOf(h, o));
       const message = `lost-update: ${A} and ${B} both read ${keyName} = ${list} and both appended to ${keyName}: one of the appends was made without seeing the other`;
       out.push({
         a: h.opTxn[prev], b: t,
@@ -317,8 +317,8 @@ function rereadAnomaly(h: History, o: number, prev: number): ListAnomaly {
   const keyName = h.names.keyName(k);
   const own: number[] = [];
   for (let p = prev + 1; p < o; p++) if (h.opKind[p] === OP_APPEND && h.opKey[p] === k) own.push(h.opValue[p]);
-  const expected = listText(h, [...listOf(h, prev), ...own]);
-  const message = `internal: ${T} read ${keyName} = ${listText(h, listOf(h, o))}, but it read ${keyName} = ${listText(h, listOf(h, prev))} earlier${own.length > 0 ? ` and appended ${own.map((v) => h.names.valueText(v)).join(', ')} since` : ''}, so this read must return ${expected}`;
+  const expected = listTextShort(h, [...listOf(h, prev), ...own]);
+  const message = `internal: ${T} read ${keyName} = ${listTextShort(h, listOf(h, o))}, but it read ${keyName} = ${listTextShort(h, listOf(h, prev))} earlier${own.length > 0 ? ` and appended ${own.map((v) => h.names.valueText(v)).join(', ')} since` : ''}, so this read must return ${expected}`;
   return { code: 'internal', cycle: [], txns: [T], readers: [t], message, span: opSpan(h, o), related: [{ span: opSpan(h, prev), message: `${T}'s earlier read of ${keyName}` }] };
 }
 
