@@ -398,4 +398,54 @@ session s2
     assert.equal(await g.page.locator('button.pin').getAttribute('aria-pressed'), 'true');
     await g.page.close();
   });
+  test('a cleared view (its document closed) keeps no verdict, level, count or enabled Export of the analysis that is gone', async () => {
+    const g = await show(browser, analysisOfExample('long-fork.hist'));
+    const { page } = g;
+    assert.equal(await page.locator('.verdict').innerText(), 'PC violated');
+    await g.send({ type: 'cleared', uri: 'file:///histories/examples/long-fork.hist', reason: 'The document was closed; open it again to see its graph.' });
+    await page.locator('p.message', { hasText: 'The document was closed' }).waitFor();
+    // Before the fix the toolbar still said "PC violated", "4 transactions", and Export was enabled (a click did nothing).
+    assert.equal(await page.locator('.verdict').innerText(), '');
+    assert.equal(await page.locator('.scale').innerText(), '');
+    assert.equal(await page.locator('button.export').isDisabled(), true);
+    assert.equal(await page.locator('select.level-select').isDisabled(), true);
+    assert.equal(await page.locator('select.level-select option').count(), 0);
+    // A new analysis brings them back.
+    await g.send({ type: 'analysis', analysis: analysisOfExample('long-fork.hist') });
+    await page.locator('.verdict', { hasText: 'PC violated' }).waitFor();
+    assert.equal(await page.locator('select.level-select').isDisabled(), false);
+    assert.equal(await page.locator('button.export').isDisabled(), false);
+    await page.close();
+  });
+
+  test('before any analysis arrives, Export is disabled', async () => {
+    const g = await openGraph(browser);
+    assert.equal(await g.page.locator('button.export').isDisabled(), true);
+    await g.page.close();
+  });
+
+  test('the legend shows a visible sample line for every entry, the witness cycle included', async () => {
+    for (const theme of ['light', 'dark'] as const) {
+      const g = await show(browser, analysisOfExample('long-fork.hist'), theme);
+      const strokes = await g.page.evaluate<[string, string][]>(`[...document.querySelectorAll('.legend g.edge path.line')].map((p) => [p.parentNode.getAttribute('class'), getComputedStyle(p).stroke])`);
+      // The witness sample had stroke "none": its colour rule only applied under `.edges`.
+      for (const [cls, stroke] of strokes) assert.ok(stroke !== 'none' && stroke !== '' && !/rgba\(0, 0, 0, 0\)/.test(stroke), `${theme}: legend "${cls}" has stroke ${stroke}`);
+      assert.ok(strokes.some(([cls]) => cls.includes('witness')));
+      await g.page.close();
+    }
+  });
+
+  test('switching levels brings the new level\'s witness into view (long fork at a 50/50 split: PC, then SER)', async () => {
+    const g = await openGraph(browser, 'light', { width: 640, height: 760 });
+    await g.send({ type: 'analysis', analysis: analysisOfExample('long-fork.hist') });
+    await g.page.locator('g.box').first().waitFor();
+    assert.equal(await g.page.locator('select.level-select').inputValue(), 'PC');
+    assert.ok((await g.page.evaluate<{ inView: boolean }>(FIT_FACTS)).inView, 'PC\'s witness is in view after Fit');
+    await g.page.locator('select.level-select').selectOption('SER');
+    await g.page.waitForTimeout(400);
+    const m = await g.page.evaluate<{ inView: boolean; witness: number }>(FIT_FACTS);
+    // Before the fix the view stayed on PC's witness (T1, T2): SER's readers T3 and T4 were off the right edge.
+    assert.ok(m.witness === 4 && m.inView, `SER's ${m.witness} witness boxes are in view`);
+    await g.page.close();
+  });
 });

@@ -72,6 +72,8 @@ for (const f of EXPORT_FORMATS) {
   o.value = f;
 }
 const exportButton = el('button', toolbar, 'export', 'Export witness');
+// Until an analysis is drawn there is nothing to export (a click would do nothing).
+exportButton.disabled = true;
 const scaleEl = el('span', toolbar, 'scale');
 const widenButton = el('button', toolbar, 'widen', 'Widen');
 widenButton.hidden = true;
@@ -165,7 +167,22 @@ levelSelect.addEventListener('change', () => {
   state.depth = 1;
   save();
   render();
+  // Another level has another witness, which may lie outside the part of the drawing in view (long
+  // fork's SER cycle runs through the readers' lanes, right of PC's): bring it in, at the current scale.
+  if (!focusInView()) showFocus(state.transform?.k ?? 1);
 });
+
+/** Whether the witness's boxes (the layout's focus) lie within the visible part of the drawing (true without a witness). */
+function focusInView(): boolean {
+  const f = layout?.focus;
+  if (!f) return true;
+  const t = state.transform ?? { x: 0, y: 0, k: 1 };
+  const w = svgEl.clientWidth || 800;
+  const h = svgEl.clientHeight || 600;
+  const left = -t.x / t.k;
+  const top = -t.y / t.k;
+  return f.x >= left && f.y >= top && f.x + f.w <= left + w / t.k && f.y + f.h <= top + h / t.k;
+}
 for (const kind of KINDS) {
   toggles[kind].addEventListener('change', () => {
     state.kinds = { ...state.kinds, [kind]: toggles[kind].checked };
@@ -257,6 +274,16 @@ function showEmpty(reason: string): void {
   nodesG.selectAll('*').remove();
   witnessList.replaceChildren();
   messageEl.textContent = reason;
+  // The toolbar spoke of the analysis that is gone: beside "The document was closed" a stale
+  // "PC violated", its levels and transaction count and an enabled Export (whose click did nothing) misled.
+  levelSelect.replaceChildren();
+  levelSelect.disabled = true;
+  verdictEl.textContent = '';
+  verdictEl.className = 'verdict';
+  scaleEl.textContent = '';
+  widenButton.hidden = true;
+  exportButton.disabled = true;
+  exportButton.title = 'No analysis shown: nothing to export';
 }
 
 const before = (a: JsonPosition, b: JsonPosition): boolean => a.line < b.line || (a.line === b.line && a.character <= b.character);
@@ -287,6 +314,7 @@ function render(): void {
   const level = currentLevel();
   titleEl.textContent = a.title ?? uriFileName(a.uri);
   levelSelect.replaceChildren();
+  levelSelect.disabled = false;
   for (const v of [...a.levels, ...(a.mixed ? [a.mixed] : [])]) {
     const o = el('option', levelSelect as unknown as HTMLElement, undefined, verdictText(v));
     o.value = v.level;
