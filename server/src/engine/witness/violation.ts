@@ -109,7 +109,9 @@ export function minimizeWitness(h: History, rf: ReadsFrom, target: Target, o: Mi
     if (!violates(sub, subRf, target, budget, inf)) return false;
     return o.keeps?.(sub, subRf) ?? true;
   };
-  return shrinkHistory(h, rf, still, { work: o.work ?? EXPORT_WORK, stop: o.stop }, lostUpdateSeeds(h, rf, MAX_SEEDS));
+  // RC and RA build no clocks; CC, the strong levels and a mixed target (its tags may name them) do.
+  const clocks = target.level === 'mixed' || !(target.level === 'RC' || target.level === 'RA');
+  return shrinkHistory(h, rf, still, { work: o.work ?? EXPORT_WORK, stop: o.stop, clocks }, lostUpdateSeeds(h, rf, MAX_SEEDS));
 }
 
 function errorCodes(findings: readonly Finding[]): Set<string> {
