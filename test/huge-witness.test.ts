@@ -63,6 +63,21 @@ test('a cycle through a session of 150,000 transactions is four edges: the run o
   assert.match(cycle[1], /^ {4}T3 → T150003 \[so\] T3 precedes T150003 in session s2/);
 });
 
+test('a ring whose first closing edge goes round 128,000 transactions, where every other closes a two-edge cycle: the witness has two edges', () => {
+  // One session; T_i reads the key T_{i+1} writes (T_{n-1} reads T_0's): each T_{i+1} →wr T_i closes
+  // T_i →so T_{i+1}, but the search took T_0 →wr T_{n-1} first, whose only way back is the whole ring,
+  // and its budget was spent there (a 128,000-edge witness, 61 MB of --json).
+  const n = 128_000;
+  const p = join(dir, `session-ring-${n}.hist`);
+  const lines = ['session a'];
+  for (let i = 0; i < n; i++) lines.push(`  T${i}: r(x${(i + 1) % n}, 1) w(x${i}, 1)`);
+  writeFileSync(p, `${lines.join('\n')}\n`);
+  const table = capture();
+  assert.equal(runCheck([p, '--level', 'CC'], table.io), 1, table.err.join(''));
+  const cycle = table.out.join('').split('\n').filter((l) => /^ {4}T\d+ → T\d+ \[/.test(l));
+  assert.deepEqual(cycle.map((l) => /\[(\w+)\]/.exec(l)![1]).sort(), ['so', 'wr']);
+});
+
 test('--json is JSON.stringify(reports, null, 2) to the byte, written in pieces of about a megabyte (one report may outgrow a V8 string)', () => {
   const big = capture();
   assert.equal(runCheck([ring(20_000), '--json'], big.io), 1);

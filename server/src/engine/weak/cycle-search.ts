@@ -122,15 +122,15 @@ export class CycleFinder {
 
   /**
    * The best cycle through component `c`, or null when the component has no closing edge. Exact
-   * when the budget is not exhausted; otherwise the best cycle found so far.
+   * when the budget is not exhausted; otherwise the best cycle found so far, or the quick pass's
+   * when that ranks before it (see below).
    */
   find(c: number): RankedCycle | null {
-    const { g, view, comp, search, dist, seen, parent, parentState, heap } = this;
+    const { g, view, comp, search } = this;
     const componentSize = this.nodeStart[c + 1] - this.nodeStart[c];
     const heavy = search.preferCo ? componentSize + 1 : 1;
     const closing = new Int32Vec(16);
     const kindOf = (e: number): number => view.kind(e);
-    const weightOf = (e: number): number => (kindOf(e) === EK_CO ? 1 : heavy);
     for (let i = this.nodeStart[c]; i < this.nodeStart[c + 1]; i++) {
       const u = this.nodes[i];
       for (let p = g.start[u]; p < g.start[u + 1]; p++) {
@@ -139,72 +139,35 @@ export class CycleFinder {
     }
     if (closing.length === 0) return null;
 
-    let best = Infinity;
-    let bestPath: number[] = [];
-    let work = 0;
     const lowerBound = Math.min(2, 1 + heavy); // no cycle here is shorter than two edges
-
-    for (let i = 0; i < closing.length && best > lowerBound; i++) {
-      if (i > 0 && work > search.budget) break;
-      const p0 = closing.data[i];
-      const u = searchSource(g, p0);
-      const v = g.target[p0];
-      const w0 = weightOf(g.edgeId[p0]);
-      if (u === v) {
-        if (w0 < best) {
-          best = w0;
-          bestPath = [g.edgeId[p0]];
-        }
-        continue;
+    let best: Closed = { cost: Infinity, path: [] };
+    let work = 0;
+    let cut = false;
+    for (let i = 0; i < closing.length && best.cost > lowerBound; i++) {
+      if (i > 0 && work > search.budget) {
+        cut = true;
+        break;
       }
-      // Dijkstra from v towards u over (node, entered by so) states, inside the component, pruned
-      // by the best cycle so far. (The closing edge is never so: the cycle starts with no run.)
-      const stamp = this.stamp++;
-      heap.clear();
-      const s0 = 2 * v + (kindOf(g.edgeId[p0]) === EK_SO ? 1 : 0);
-      seen[s0] = stamp;
-      dist[s0] = 0;
-      heap.push(0, s0);
-      let reachedState = -1;
-      while (heap.size > 0) {
-        const d = heap.topDist();
-        const s = heap.pop();
-        if (d > dist[s] || d + w0 >= best) {
-          if (d + w0 >= best) break;
-          continue;
-        }
-        const x = s >> 1;
-        if (x === u) {
-          reachedState = s;
-          break;
-        }
-        const inRun = (s & 1) === 1;
-        for (let p = g.start[x]; p < g.start[x + 1]; p++) {
-          work++;
-          const y = g.target[p];
-          if (comp[y] !== c) continue;
-          const e = g.edgeId[p];
-          const so = kindOf(e) === EK_SO;
-          const nd = d + (so && inRun ? 0 : weightOf(e));
-          const t = 2 * y + (so ? 1 : 0);
-          if (seen[t] !== stamp || nd < dist[t]) {
-            seen[t] = stamp;
-            dist[t] = nd;
-            parent[t] = p;
-            parentState[t] = s;
-            heap.push(nd, t);
-          }
-        }
+      const r = this.close(c, heavy, closing.data[i], best.cost, Infinity);
+      work += r.work;
+      if (r.cost < best.cost) best = r;
+    }
+    if (cut) {
+      // The budget went on the first searches (the first closing edge's cycle may go round the
+      // whole component: a 128,000-transaction ring where each transaction's read from its session
+      // successor closed a two-edge cycle). A second pass gives every closing edge a few
+      // relaxations, within the budget again; its cycle is taken only when it ranks strictly
+      // first, so a search that ran to its end (small histories) is never changed by it.
+      let quickWork = 0;
+      for (let i = 0; i < closing.length && best.cost > lowerBound && quickWork <= search.budget; i++) {
+        const r = this.close(c, heavy, closing.data[i], best.cost, QUICK_RELAXATIONS);
+        quickWork += r.work;
+        if (r.cost < best.cost) best = r;
       }
-      if (reachedState >= 0 && dist[reachedState] + w0 < best) {
-        best = dist[reachedState] + w0;
-        const path: number[] = [];
-        for (let s = reachedState; s !== s0; s = parentState[s]) path.push(g.edgeId[parent[s]]);
-        path.reverse();
-        bestPath = [g.edgeId[p0], ...path];
-      }
+      work += quickWork;
     }
     this.work += work;
+    const bestPath = best.path;
     if (bestPath.length === 0) return null;
     let heavyEdges = 0;
     let length = 0;
@@ -217,7 +180,75 @@ export class CycleFinder {
     }
     return { edges: Int32Array.from(bestPath), heavy: heavyEdges, length };
   }
+
+  /**
+   * The cheapest cycle closed by the edge at CSR position p0 (u → v): Dijkstra from v towards u over
+   * (node, entered by so) states inside component c, pruned by `best` (only a cheaper cycle is
+   * returned, else cost Infinity) and stopped after `limit` relaxations.
+   */
+  private close(c: number, heavy: number, p0: number, best: number, limit: number): Closed & { work: number } {
+    const { g, view, comp, dist, seen, parent, parentState, heap } = this;
+    const kindOf = (e: number): number => view.kind(e);
+    const weightOf = (e: number): number => (kindOf(e) === EK_CO ? 1 : heavy);
+    const u = searchSource(g, p0);
+    const v = g.target[p0];
+    const w0 = weightOf(g.edgeId[p0]);
+    if (u === v) return w0 < best ? { cost: w0, path: [g.edgeId[p0]], work: 0 } : { cost: Infinity, path: [], work: 0 };
+    // (The closing edge is never so: the cycle starts with no run.)
+    const stamp = this.stamp++;
+    heap.clear();
+    const s0 = 2 * v + (kindOf(g.edgeId[p0]) === EK_SO ? 1 : 0);
+    seen[s0] = stamp;
+    dist[s0] = 0;
+    heap.push(0, s0);
+    let reachedState = -1;
+    let work = 0;
+    while (heap.size > 0 && work < limit) {
+      const d = heap.topDist();
+      const s = heap.pop();
+      if (d > dist[s] || d + w0 >= best) {
+        if (d + w0 >= best) break;
+        continue;
+      }
+      const x = s >> 1;
+      if (x === u) {
+        reachedState = s;
+        break;
+      }
+      const inRun = (s & 1) === 1;
+      for (let p = g.start[x]; p < g.start[x + 1]; p++) {
+        work++;
+        const y = g.target[p];
+        if (comp[y] !== c) continue;
+        const e = g.edgeId[p];
+        const so = kindOf(e) === EK_SO;
+        const nd = d + (so && inRun ? 0 : weightOf(e));
+        const t = 2 * y + (so ? 1 : 0);
+        if (seen[t] !== stamp || nd < dist[t]) {
+          seen[t] = stamp;
+          dist[t] = nd;
+          parent[t] = p;
+          parentState[t] = s;
+          heap.push(nd, t);
+        }
+      }
+    }
+    if (reachedState < 0 || dist[reachedState] + w0 >= best) return { cost: Infinity, path: [], work };
+    const path: number[] = [];
+    for (let s = reachedState; s !== s0; s = parentState[s]) path.push(g.edgeId[parent[s]]);
+    path.reverse();
+    return { cost: dist[reachedState] + w0, path: [g.edgeId[p0], ...path], work };
+  }
 }
+
+/** A cycle found by one closing edge's search: its weighted cost and its edge ids (closing edge first). */
+interface Closed {
+  cost: number;
+  path: number[];
+}
+
+/** Relaxations per closing edge in the quick pass after a cut search: enough for a short cycle through a hub's neighbours. */
+const QUICK_RELAXATIONS = 64;
 
 /** The node whose adjacency holds CSR position p (binary search over row starts). */
 function searchSource(g: Csr, p: number): number {
