@@ -104,6 +104,9 @@ describe('completion contexts', () => {
     for (const l of ['SSER', 'strict-serializable', 'G-single', 'G2-item-realtime', 'lost-update', 'garbage-read']) assert.ok(labels('expect ').includes(l), l);
     for (const l of ['@', 'unknown', 'found', 'absent']) assert.ok(labels('  T1 ').includes(l), l);
     assert.ok(!labels('check ').includes('G-single'), 'anomalies only after expect');
+    assert.equal(contextOf('session rea'), 'values', "a session's name is the user's: Enter accepted `read` for `reader`");
+    assert.equal(contextOf('session '), 'values');
+    assert.equal(contextOf('history "fra'), 'values', 'a title');
     assert.equal(contextOf('  T3: '), 'operations', 'after a header only operations fit');
     assert.equal(contextOf('  T3: w(x, 1) '), 'operations');
     assert.equal(contextOf('  T3: w(x, 1) w(y, '), 'values', 'a value: no keyword fits');

@@ -38,6 +38,9 @@ export function contextOf(linePrefix: string): CompletionContext {
   if (trimmed.endsWith('<-')) return 'transactions';
   if (trimmed.endsWith('(') && /\b(?:[rwa]|read|write|append)$/i.test(trimmed.slice(Math.max(0, trimmed.length - 8), -1))) return 'keys';
   if (before.lastIndexOf('(') > before.lastIndexOf(')')) return 'values';
+  // A new session's name or a title is the user's own: a keyword offered there was accepted by the
+  // Enter that ends the line (`session reader` became `session read`).
+  if (/^\s*session\s+$/i.test(before) || /^\s*history\s/i.test(before)) return 'values';
   if (/^\s*expect\s+$/i.test(before)) return 'expect';
   if (trimmed.endsWith('[') || /^\s*(?:level|check)\b/i.test(before)) return 'levels';
   if (afterHeader(before)) return 'operations';
