@@ -42,4 +42,16 @@ test('a 2,000-edge cycle: one finding carries it (capped), the others name their
   assert.ok(g1c && g1c.message.length < 1000);
   assert.equal(a.levels[0].consistent, false);
   assert.equal(a.levels[0].witness?.edges.length, n);
+  // Its message names the first edges and counts the rest (the whole cycle in words was ~170 KB here).
+  const message = a.levels[0].witness?.message ?? '';
+  assert.match(message, /^G1c: a cycle of ww and wr edges \(circular information flow\): a cycle of 2000 edges: T0 → T1 \[wr\] /);
+  assert.match(message, /; … and 1980 more edges back to T0$/);
+  assert.ok(message.length < 5000, `${message.length} characters`);
+});
+
+test('a cycle of at most 20 edges: the witness message has every edge', () => {
+  const a = analyzeHistText(ring(20), { levels: ['RC'] });
+  const message = a.levels[0].witness?.message ?? '';
+  assert.equal(message.split('; ').length, 20);
+  assert.doesNotMatch(message, /more edges/);
 });
