@@ -42,6 +42,18 @@ test('an unknown transaction read only by an aborted one ran and counts as abort
   assert.deepEqual(verdicts('session s1\n  U unknown: r(z, 99) w(x, 1)\nsession s2\n  V unknown: r(x, 1) w(y, 1)\nsession s3\n  A aborted: r(y, 1)\n'), all(false));
 });
 
+test('an aborted read whose value a transaction that ran also wrote (or the initial value) runs none of its unknown writers', () => {
+  // A may have read T0's x = 1: U need not have run, and never run its read of z = 99 is no error.
+  const committedWriter = 'session s0\n  T0: w(x, 1)\nsession s1\n  U unknown: r(z, 99) w(x, 1)\nsession s2\n  A aborted: r(x, 1)\n';
+  assert.deepEqual(verdicts(committedWriter), all(true));
+  assert.deepEqual(analyzeHistText(committedWriter).findings.filter((f) => f.code === 'thin-air'), []);
+  // The same with an aborted writer, and with the initial value (U writes it; A may have read ⊥'s).
+  assert.deepEqual(verdicts('session s0\n  T0 aborted: w(x, 1)\nsession s1\n  U unknown: r(z, 99) w(x, 1)\nsession s2\n  A aborted: r(x, 1)\n'), all(true));
+  assert.deepEqual(verdicts('init x = 1\nsession s1\n  U unknown: r(z, 99) w(x, 1)\nsession s2\n  A aborted: r(x, 1)\n'), all(true));
+  // Its only writers unknown: one of them ran (here both count, as before).
+  assert.deepEqual(verdicts('session s0\n  V unknown: w(x, 1)\nsession s1\n  U unknown: r(z, 99) w(x, 1)\nsession s2\n  A aborted: r(x, 1)\n'), all(false));
+});
+
 test('a read whose writer is ambiguous counts every unknown writer of its value: the unknown one may be what it read', () => {
   const text = 'level RA\nsession s1\n  T1: w(x, 1) w(y, 1)\nsession s2\n  U unknown: w(x, 1)\nsession s3\n  T2: r(x, 1) r(y, init)\n';
   assert.deepEqual(verdicts(text), all(true));

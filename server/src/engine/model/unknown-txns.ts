@@ -1,6 +1,6 @@
 // Which `unknown` transactions count: those a counted transaction read from (spec: else "as never having run").
 
-import { OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, type History } from './history.ts';
+import { INIT_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, type History } from './history.ts';
 import type { ReadsFrom } from './reads-from.ts';
 
 /**
@@ -11,7 +11,7 @@ import type { ReadsFrom } from './reads-from.ts';
  * elements. `txns`: per transaction, 1 for one that leaves; `ops`: the register operations of
  * uncounted ones that stay for their list operations (the list analysis decides about those);
  * `aborted`: uncounted ones without list operations that an aborted transaction (or another of
- * these) read from: they ran, so they stay, as aborted (the most permissive outcome left: as never
+ * these) read from (an ambiguous read: only when nothing that ran explains it): they ran, so they stay, as aborted (the most permissive outcome left: as never
  * run, the aborted reader's read would be thin air; as aborted, only their own reads are checked).
  * Null when everything counts.
  */
@@ -81,6 +81,28 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; o
   spread();
   // Then the register-only unknown transactions that a transaction that ran but did not commit
   // read from: aborted ones, and those found here in turn. `counted` now also marks these (2).
+  // An ambiguous read (its value written more than once, or also the initial value) makes none of
+  // its unknown writers run when something that runs explains it: the initial value, or a writer
+  // other than the reader that is not an uncounted unknown one. Unlike a committed read, an aborted
+  // one constrains no level, so an unknown writer run for it could only add errors (its own reads).
+  let ranWriters: Map<string, number[]> | null = null;
+  const explained = (t: number, o: number): boolean => {
+    const x = h.opKey[o];
+    const v = h.opValue[o];
+    if (v === INIT_VALUE || h.initValues.get(x) === v) return true;
+    if (!ranWriters) {
+      ranWriters = new Map();
+      for (let w = 0; w < h.opCount; w++) {
+        if (h.opKind[w] !== OP_WRITE || unknown[h.opTxn[w]] === 1) continue;
+        const id = `${h.opKey[w]}:${h.opValue[w]}`;
+        const list = ranWriters.get(id);
+        if (list) list.push(h.opTxn[w]);
+        else ranWriters.set(id, [h.opTxn[w]]);
+      }
+    }
+    const id = `${x}:${v}`;
+    return (ranWriters.get(id) ?? []).some((w) => w !== t) || (unknownWriters.get(id) ?? []).some((u) => u !== t && counted[u] !== 0);
+  };
   let aborted: Uint8Array | null = null;
   for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 1) work.push(t);
   while (work.length > 0) {
@@ -95,7 +117,7 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; o
     for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
       if (h.opKind[o] !== OP_READ) continue;
       if (rf.observedTxn[o] >= 0) ran(rf.observedTxn[o]);
-      else for (const u of unknownWriters.get(`${h.opKey[o]}:${h.opValue[o]}`) ?? []) ran(u);
+      else if (!explained(t, o)) for (const u of unknownWriters.get(`${h.opKey[o]}:${h.opValue[o]}`) ?? []) ran(u);
     }
   }
   // Uncounted: a transaction without list operations leaves; one with them stays for the list
