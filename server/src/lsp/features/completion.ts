@@ -21,7 +21,7 @@ const OPERATIONS: CompletionItem[] = [
 
 /**
  * What the text just before the cursor asks for. 'values': inside an operation after its key (a
- * value, a list, a name) or in a comment: nothing to offer; 'operations': after a transaction's `:`, where only
+ * value, a list, a name), in a comment, a new session's name or a title: nothing to offer; 'operations': after a transaction's `:`, where only
  * more operations fit.
  */
 export type CompletionContext = 'levels' | 'expect' | 'keys' | 'values' | 'transactions' | 'operations' | 'any';
