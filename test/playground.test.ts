@@ -156,6 +156,23 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     const tip = page.locator('.cm-tooltip-hover .hover');
     await tip.waitFor({ timeout: 5000 });
     assert.match(await tip.innerText(), /r\(x, 0\).*T2/s);
+    // The hover is the language server's Markdown: its **bold** and `code` are drawn, not shown as asterisks and backticks.
+    assert.doesNotMatch(await tip.innerText(), /\*\*|`/);
+    assert.ok(await tip.locator('strong').count() > 0, 'the bold heading is bold');
+    await page.close();
+  });
+
+  test('completion while typing: the last analysis\'s keys and transactions are offered before the new text is analysed', async () => {
+    const page = await open();
+    await page.locator('#levels button.level[data-level="SER"].violated').waitFor();
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('Control+End');
+    // At once, as a person types on: the text with `  T3: r(` has not been analysed yet.
+    await page.keyboard.type('  T3: r(');
+    await page.keyboard.press('Control+Space');
+    const options = page.locator('.cm-tooltip-autocomplete li .cm-completionLabel');
+    await options.first().waitFor({ timeout: 5000 });
+    assert.deepEqual((await options.allInnerTexts()).sort(), ['x', 'y']);
     await page.close();
   });
 

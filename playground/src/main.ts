@@ -165,10 +165,11 @@ function hover(v: EditorView, pos: number): { pos: number; create: () => { dom: 
     create: () => {
       const dom = document.createElement('div');
       dom.className = 'hover';
-      // Markdown shown as text: user strings never become markup.
+      // Markdown shown as text: user strings never become markup. Only its **bold** and `code` are drawn (as
+      // elements holding text), else every hover showed the asterisks and backticks of its headings and names.
       for (const para of value.split(/\n\n+/)) {
         const p = document.createElement('p');
-        p.textContent = para.replace(/`/g, '');
+        appendMarkdownText(p, para);
         dom.appendChild(p);
       }
       return { dom };
@@ -176,11 +177,30 @@ function hover(v: EditorView, pos: number): { pos: number; create: () => { dom: 
   };
 }
 
+/** A hover paragraph's `**bold**` as <strong> and `` `code` `` as <code>, every piece inserted as text. */
+function appendMarkdownText(parent: HTMLElement, text: string): void {
+  for (const part of text.split(/(\*\*[^*]+\*\*|`[^`]+`)/)) {
+    if (part === '') continue;
+    const bold = /^\*\*([^*]+)\*\*$/.exec(part);
+    const code = /^`([^`]+)`$/.exec(part);
+    if (bold || code) {
+      const e = document.createElement(bold ? 'strong' : 'code');
+      e.textContent = (bold ?? code)![1];
+      parent.appendChild(e);
+    } else {
+      parent.appendChild(document.createTextNode(part.replace(/`/g, '')));
+    }
+  }
+}
+
 function complete(ctx: CompletionContext): CompletionResult | null {
   const line = ctx.state.doc.lineAt(ctx.pos);
   const word = ctx.matchBefore(/[A-Za-z0-9_.-]*/);
   if (!word || (word.from === word.to && !ctx.explicit)) return null;
-  const list = completions(modelText === ctx.state.doc.toString() ? model : null, line.text.slice(0, ctx.pos - line.from));
+  // The last analysis, even of a slightly older text (as the language server answers from its last snapshot): its keys
+  // and transaction names still fit, and while one types the text just typed is never analysed yet (150 ms debounce),
+  // so requiring the current text offered no key after `r(` and no transaction after `<-`.
+  const list = completions(model, line.text.slice(0, ctx.pos - line.from));
   return { from: word.from, options: list.items.map((i) => ({ label: i.label, detail: i.detail, apply: i.insertText ?? i.label })) };
 }
 
