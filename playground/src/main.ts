@@ -6,6 +6,7 @@ import '../../webview/src/main.ts';
 import './style.css';
 import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
 import { linter, lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
+import { Transaction } from '@codemirror/state';
 import { EditorView, hoverTooltip } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 import examples from 'isocheck:examples';
@@ -46,6 +47,13 @@ let model: DocModel | null = null;
 let modelText = '';
 let source: 'text' | 'file' = 'text';
 let diagnosticCount = 0;
+/**
+ * The graph's name for the history in the editor: a new one for each history loaded (an example, a .hist file, a
+ * share link), so the graph view treats it as another document (its own level, selection and zoom, as VS Code
+ * gives a newly opened file), while edits keep the same one (and the level the user chose).
+ */
+let docSerial = 0;
+const docUri = (): string => `playground:/${docSerial}/history.hist`;
 const pending = new Map<number, (m: FromWorker) => void>();
 
 function ensureWorker(): Worker {
@@ -98,7 +106,16 @@ const view = new EditorView({
   parent: $('editor'),
   extensions: [
     basicSetup, histLanguage, histHighlighting, lint, lintGutter(),
-    EditorView.updateListener.of((u) => { if (u.docChanged) schedule(); }),
+    EditorView.updateListener.of((u) => {
+      if (!u.docChanged) return;
+      // A person's edit (typing, paste, completion, undo; not setText): the Example menu no longer names the text (and
+      // choosing that example again must fire a change), and a share link shown would share the text before the edit.
+      if (u.transactions.some((tr) => tr.docChanged && tr.annotation(Transaction.userEvent) !== undefined)) {
+        exampleSelect.value = '';
+        shareLink.hidden = true;
+      }
+      schedule();
+    }),
     hoverTooltip((v, pos) => hover(v, pos)),
     autocompletion({ override: [complete] }),
     EditorView.contentAttributes.of({ 'aria-label': 'history editor' }),
@@ -131,7 +148,7 @@ async function pass(text: string, budget: TextBudget): Promise<AnalysisSnapshot 
     if (r.type === 'error' && r.message !== CANCELLED) notice(r.message);
     return null;
   }
-  model = new DocModel('playground:/history.hist', id, '', r.snapshot);
+  model = new DocModel(docUri(), id, '', r.snapshot);
   modelText = text;
   source = 'text';
   fileSummary.hidden = true;
@@ -295,10 +312,14 @@ for (const name of Object.keys(examples).sort()) {
 }
 exampleSelect.addEventListener('change', () => {
   const text = examples[exampleSelect.value];
-  if (text !== undefined) setText(text);
+  if (text !== undefined) setText(text, exampleSelect.value);
 });
 
-function setText(text: string): void {
+/** Replaces the editor's text with another history (`example`: the example it is, else none). */
+function setText(text: string, example = ''): void {
+  docSerial++;
+  exampleSelect.value = example;
+  shareLink.hidden = true;
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
 }
 
@@ -350,6 +371,8 @@ async function openFile(f: File): Promise<void> {
   if (r.type === 'error') { notice(r.message === CANCELLED ? `${f.name}: not checked (the editor was edited meanwhile)` : `${f.name}: ${r.message}`); return; }
   if (r.type !== 'file') return;
   source = 'file';
+  // The page shows the file now, not the example still in the editor (choosing it again must fire a change).
+  exampleSelect.value = '';
   notice('');
   fileSummary.hidden = false;
   fileSummary.replaceChildren();
@@ -433,11 +456,9 @@ async function openShared(hash: string, start: boolean): Promise<void> {
   if (shared && 'broken' in shared) notice(`This share link is damaged (cut short or altered?): its history could not be read.${start ? ' Showing an example instead.' : ''}`);
   if (text !== null) {
     if (!start) notice('');
-    exampleSelect.value = '';
     setText(text);
   } else if (start) {
-    setText(examples['write-skew.hist'] ?? '');
-    exampleSelect.value = 'write-skew.hist';
+    setText(examples['write-skew.hist'] ?? '', 'write-skew.hist');
   }
 }
 
