@@ -227,6 +227,31 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     await page.close();
   });
 
+  test('keyboard focus on the editor is visible in the dark theme too', async () => {
+    const page = await open('', 'dark');
+    await page.locator('#examples').focus();
+    // Examples, Open a file, Share link, the level buttons, then the editor.
+    for (let i = 0; i < 20 && !(await page.evaluate<boolean>('document.activeElement?.classList.contains("cm-content") ?? false')); i++) await page.keyboard.press('Tab');
+    const ring = await page.locator('.cm-editor').evaluate((e) => { const s = getComputedStyle(e); return `${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor}`; });
+    // CodeMirror's own ring is 1px dotted #212121: invisible on the dark background (#1f1f1f).
+    assert.equal(ring, 'solid 2px rgb(15, 158, 158)');
+    await page.close();
+  });
+
+  test('a phone-sized window: editor and graph stacked at full width, nothing wider than the screen', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await page.goto(url);
+    await page.locator('svg.graph g.box').first().waitFor();
+    const m = await page.evaluate<{ scroll: number; client: number; editor: number; graph: number }>(`({
+      scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth,
+      editor: document.getElementById('editor').getBoundingClientRect().width, graph: document.querySelector('svg.graph').getBoundingClientRect().width })`);
+    // Side by side, the editor was 157 px wide (a transaction cut after its first read) and the page scrolled sideways.
+    assert.ok(m.scroll <= m.client, `no sideways scrolling: ${m.scroll} > ${m.client}`);
+    assert.ok(m.editor >= 360 && m.graph >= 300, JSON.stringify(m));
+    await page.screenshot({ path: join(SHOTS, 'phone.png'), fullPage: true });
+    await page.close();
+  });
+
   test('switching levels (buttons and the graph selector) and opening an example', async () => {
     const page = await open();
     await page.locator('#levels button.level[data-level="RA"]').click();
