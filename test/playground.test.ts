@@ -147,6 +147,32 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     await page.close();
   });
 
+  test('typing into a large history: its graph is redrawn once the typing pauses, not between keys (each drawing held the keys up)', async () => {
+    // About 600 transactions (70 KB): analysed within a pause between keys, drawn in a few hundred ms on the page's thread.
+    const text = toHistString(generateHistory(optionsForEvents(4800, { seed: 5, sessions: 8 })), 'large typed');
+    const page = await open();
+    await page.locator('#open').setInputFiles({ name: 'large.hist', mimeType: 'text/plain', buffer: Buffer.from(text) });
+    await page.locator('.toolbar .title', { hasText: 'large typed' }).waitFor({ timeout: 60_000 });
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('Control+End');
+    // Every redraw sets the drawing's attributes again (d3's joins), which a MutationObserver counts.
+    await page.evaluate(`(() => {
+      window.redraws = 0;
+      new MutationObserver(() => { window.redraws++; }).observe(document.querySelector('svg.graph'), { subtree: true, attributes: true, childList: true });
+    })()`);
+    const updates = (): Promise<number> => page.evaluate<number>('window.redraws');
+    const before = await updates();
+    // A slow typist: each pause outlasts the 150 ms debounce, so each key's analysis finishes before the next key.
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.type('#');
+      await page.waitForTimeout(700);
+    }
+    assert.equal(await updates(), before, 'the graph is not redrawn between keys');
+    for (let i = 0; i < 100 && (await updates()) === before; i++) await page.waitForTimeout(100);
+    assert.ok((await updates()) > before, 'redrawn once the typing paused');
+    await page.close();
+  });
+
   test('hover a read: what it read from and the edges it contributes', async () => {
     const page = await open();
     await page.locator('#levels button.level[data-level="SER"]').waitFor();
