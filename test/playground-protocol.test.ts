@@ -32,7 +32,7 @@ test('worker → page: a real file result passes (the analysis as the graph view
   const analysis = analyzeSource(readerNamed('hist')!.read({ text: EXAMPLE }));
   const data = analysisData(sourceOfAnalysis(analysis, 'playground:/write-skew.hist', 1));
   const file = {
-    type: 'file', id: 5, name: 'write-skew.hist', analysis: data, transactions: 2, operations: 6, millis: 3.5, problems: [], problemCount: 0,
+    type: 'file', id: 5, name: 'write-skew.hist', analysis: data, transactions: 2, notRun: 0, operations: 6, millis: 3.5, problems: [], problemCount: 0,
     levels: [{ level: 'SER', state: 'violated', anomaly: 'SER', message: 'no commit order…' }, { level: 'RC', state: 'ok', anomaly: null, message: null }],
   };
   assert.ok(isFromWorker(file));
@@ -42,7 +42,7 @@ test('worker → page: a real file result passes (the analysis as the graph view
   ]) assert.ok(isFromWorker(m), JSON.stringify(m));
   const bad: unknown[] = [
     { ...file, analysis: { ...data, transactions: 'all' } }, { ...file, levels: [{ level: 'SER', state: 'fine', anomaly: null, message: null }] },
-    { ...file, problems: [1] }, { ...file, id: undefined }, { type: 'export', id: 6, ok: true, text: 7, extension: 'dot' },
+    { ...file, problems: [1] }, { ...file, id: undefined }, { ...file, notRun: -1 }, { type: 'export', id: 6, ok: true, text: 7, extension: 'dot' },
     { type: 'export', id: 6, ok: 'yes', message: 'x' }, { type: 'text', id: 8, snapshot: null }, { type: 'progress', id: 5, stage: 'x', done: -1, total: 3 },
     { type: 'html', id: 9, html: '<img src=x onerror=alert(1)>' },
   ];

@@ -458,6 +458,27 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     await page.close();
   });
 
+  test('a file with an unknown transaction that never ran: the summary counts it as the graph does', async () => {
+    // The :info read's outcome is unknown and nothing depends on it: the checked history leaves it out (2 transactions),
+    // the graph draws it as an unknown transaction that never ran (3).
+    const edn = [
+      '{:type :invoke, :f :txn, :value [[:append :x 1]], :process 0, :time 10, :index 0}',
+      '{:type :ok, :f :txn, :value [[:append :x 1]], :process 0, :time 20, :index 1}',
+      '{:type :invoke, :f :txn, :value [[:r :x nil]], :process 1, :time 30, :index 2}',
+      '{:type :ok, :f :txn, :value [[:r :x [1]]], :process 1, :time 40, :index 3}',
+      '{:type :invoke, :f :txn, :value [[:r :y nil]], :process 2, :time 50, :index 4}',
+      '{:type :info, :f :txn, :value [[:r :y nil]], :process 2, :time 60, :index 5}',
+    ].join('\n');
+    const page = await open();
+    await page.locator('#levels button.level[data-level="SER"].violated').waitFor();
+    await page.locator('#open').setInputFiles({ name: 'info.edn', mimeType: 'application/octet-stream', buffer: Buffer.from(edn) });
+    await page.locator('.toolbar .title', { hasText: 'info.edn' }).waitFor();
+    assert.match(await page.locator('.toolbar .scale').innerText(), /^3 transactions/);
+    // It said "2 transactions" above a graph of "3 transactions".
+    assert.match(await page.locator('#file-summary strong').innerText(), /^info\.edn: 2 transactions \(and 1 unknown one that never ran, drawn dashed\), 2 operations/);
+    await page.close();
+  });
+
   test('open a file whose name has a stray %: the graph shows it under that name', async () => {
     const edn = [
       '{:type :invoke, :f :txn, :value [[:append :x 1] [:append :y 1]], :process 0, :time 10, :index 0}',

@@ -399,7 +399,8 @@ async function openFile(f: File): Promise<void> {
   fileSummary.hidden = false;
   fileSummary.replaceChildren();
   const head = document.createElement('strong');
-  head.textContent = `${r.name}: ${r.transactions.toLocaleString('en')} transactions, ${r.operations.toLocaleString('en')} operations, checked in ${(r.millis / 1000).toFixed(1)} s (not opened in the editor)`;
+  const notRun = r.notRun > 0 ? ` (and ${r.notRun.toLocaleString('en')} unknown ${r.notRun === 1 ? 'one' : 'ones'} that never ran, drawn dashed)` : '';
+  head.textContent = `${r.name}: ${r.transactions.toLocaleString('en')} transactions${notRun}, ${r.operations.toLocaleString('en')} operations, checked in ${(r.millis / 1000).toFixed(1)} s (not opened in the editor)`;
   fileSummary.appendChild(head);
   const list = document.createElement('ul');
   for (const v of r.levels) {

@@ -31,6 +31,8 @@ export type FromWorker =
   | { type: 'progress'; id: number; stage: string; done: number; total: number }
   | {
     type: 'file'; id: number; name: string; analysis: AnalysisResult; levels: LevelSummary[]; transactions: number; operations: number; millis: number;
+    /** Unknown transactions that never ran: not in the checked history (`transactions`), drawn in the graph. */
+    notRun: number;
     /** The first of the file's errors (syntax, read consistency…) as `isocheck check` prints them, and how many there are. */
     problems: string[]; problemCount: number;
   }
@@ -63,7 +65,7 @@ export function isFromWorker(x: unknown): x is FromWorker {
     case 'text': return isObj(x.snapshot);
     case 'progress': return isStr(x.stage) && isCount(x.done) && isCount(x.total);
     case 'file': return isStr(x.name) && isAnalysisResult(x.analysis) && Array.isArray(x.levels) && x.levels.every(isSummary)
-      && isCount(x.transactions) && isCount(x.operations) && typeof x.millis === 'number' && Array.isArray(x.problems) && x.problems.every(isStr) && isCount(x.problemCount);
+      && isCount(x.transactions) && isCount(x.notRun) && isCount(x.operations) && typeof x.millis === 'number' && Array.isArray(x.problems) && x.problems.every(isStr) && isCount(x.problemCount);
     case 'export': return x.ok === true ? isStr(x.text) && isStr(x.extension) : x.ok === false && isStr(x.message);
     case 'error': return isStr(x.message);
     default: return false;
