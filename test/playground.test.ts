@@ -388,6 +388,26 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     await page.close();
   });
 
+  test('a plume file dropped onto the editor: checked as a file, not pasted into the editor by CodeMirror', async () => {
+    const plume = toPlumeString(generateHistory(optionsForEvents(2000, { seed: 9, sessions: 4 })));
+    const page = await open();
+    await page.locator('#levels button.level[data-level="SER"].violated').waitFor();
+    const before = await page.evaluate<string>('isocheckPlayground.text()');
+    // Where most of a drop "anywhere on the page" lands: on the editor, whose own drop handler reads a dropped file's text
+    // and inserts it at the drop position (the plume text went into the middle of the history, and its analysis
+    // replaced the file's graph; a 23 MB file would have gone into the editor whole).
+    const dt = await page.evaluateHandle(`(() => { const dt = new DataTransfer(); dt.items.add(new File([${JSON.stringify(plume)}], 'dropped.plume')); return dt; })()`);
+    const content = page.locator('.cm-content');
+    const box = (await content.boundingBox())!;
+    for (const type of ['dragenter', 'dragover', 'drop']) await content.dispatchEvent(type, { dataTransfer: dt, clientX: box.x + 100, clientY: box.y + 200 });
+    await page.locator('#file-summary strong', { hasText: 'dropped.plume' }).waitFor();
+    await page.locator('.toolbar .title', { hasText: 'dropped.plume' }).waitFor();
+    await page.waitForTimeout(1000);
+    assert.equal(await page.evaluate<string>('isocheckPlayground.text()'), before, 'the editor is untouched');
+    assert.equal(await page.locator('.toolbar .title').innerText(), 'dropped.plume', 'the graph still shows the file');
+    await page.close();
+  });
+
   test('a dropped file the browser cannot read (a folder, a file deleted since): the page says so, no progress bar left up', async () => {
     const page = await open();
     const errors: string[] = [];

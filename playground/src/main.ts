@@ -117,6 +117,10 @@ const view = new EditorView({
       }
       schedule();
     }),
+    // A file dropped onto the editor is the page's to open (below, on the document): CodeMirror's own drop handler read
+    // its text and inserted it at the drop position (a plume file into the middle of the history, however large).
+    // Handled here, CodeMirror leaves it; the event still bubbles to the page's handler. Dragged text drops as before.
+    EditorView.domEventHandlers({ drop: (e) => (e.dataTransfer?.files.length ?? 0) > 0 }),
     hoverTooltip((v, pos) => hover(v, pos)),
     autocompletion({ override: [complete] }),
     EditorView.contentAttributes.of({ 'aria-label': 'history editor' }),
