@@ -202,6 +202,22 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     await page.close();
   });
 
+  test('Enter after a name typed out in full ends the line (the completion popup offering that name took the Enter)', async () => {
+    const page = await open();
+    await page.locator('#levels button.level[data-level="SER"].violated').waitFor();
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('session s3');
+    await page.keyboard.insertText('\n');
+    // `T1` is the last analysis's transaction: once typed in full it is all the popup would offer.
+    await page.keyboard.type('  T3: r(x, 1) <- T1');
+    await page.waitForTimeout(400);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('# next line');
+    assert.match(await page.evaluate<string>('isocheckPlayground.text()'), /<- T1\n\s*# next line/);
+    await page.close();
+  });
+
   test('the Example menu names what the editor holds: an edit or an opened file clears it, so the example can be chosen again', async () => {
     const page = await open();
     await page.locator('#levels button.level[data-level="SER"].violated').waitFor();

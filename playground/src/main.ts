@@ -223,6 +223,11 @@ function complete(ctx: CompletionContext): CompletionResult | null {
   // and transaction names still fit, and while one types the text just typed is never analysed yet (150 ms debounce),
   // so requiring the current text offered no key after `r(` and no transaction after `<-`.
   const list = completions(model, line.text.slice(0, ctx.pos - line.from));
+  // A name typed out in full (a transaction after `<-`, a key, a keyword): the popup offering it again made the Enter
+  // that ends the line accept it instead, and the next line joined this one (`<- T1expect SER violated`). Only when
+  // asked for (Ctrl+Space) are such options shown.
+  const typed = ctx.state.sliceDoc(word.from, word.to);
+  if (!ctx.explicit && list.items.some((i) => (i.insertText ?? i.label) === typed)) return null;
   return { from: word.from, options: list.items.map((i) => ({ label: i.label, detail: i.detail, apply: i.insertText ?? i.label })) };
 }
 
