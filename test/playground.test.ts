@@ -173,6 +173,20 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     await page.close();
   });
 
+  test('a text with a syntax error: the verdicts are marked PARTIAL (only for what parsed), as the CLI and VS Code mark them', async () => {
+    const page = await open();
+    await page.locator('#levels button.level[data-level="SER"].violated').waitFor();
+    assert.equal(await page.locator('#levels .partial').count(), 0);
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('Control+End');
+    // A line being typed: `T3: r(x` does not parse yet.
+    await page.keyboard.type('  T3: r(x');
+    await page.locator('#levels .partial', { hasText: 'PARTIAL' }).waitFor();
+    await page.keyboard.type(', 0)');
+    await page.locator('#levels .partial').waitFor({ state: 'detached' });
+    await page.close();
+  });
+
   test('hover a read: what it read from and the edges it contributes', async () => {
     const page = await open();
     await page.locator('#levels button.level[data-level="SER"]').waitFor();

@@ -171,7 +171,7 @@ async function pass(text: string, budget: TextBudget): Promise<AnalysisSnapshot 
   view.dispatch(setDiagnostics(view.state, diagnostics));
   diagnosticCount = diagnostics.length;
   const a = analysisJson(model);
-  showLevels(a.levels.map((v) => ({ level: v.level, state: v.state, anomaly: v.witness?.anomaly ?? null, message: v.witness?.message ?? null })), a.mixed);
+  showLevels(a.levels.map((v) => ({ level: v.level, state: v.state, anomaly: v.witness?.anomaly ?? null, message: v.witness?.message ?? null })), a.mixed, r.snapshot.partial);
   graphWhenQuiet(a);
   return r.snapshot;
 }
@@ -233,7 +233,8 @@ function complete(ctx: CompletionContext): CompletionResult | null {
 
 // ---- levels, graph, notices ----
 
-function showLevels(levels: LevelSummary[], mixed: AnalysisResult['mixed'] | null): void {
+/** `partial`: the text has syntax errors, so the verdicts are only for what parsed (as VS Code's status bar and the CLI say). */
+function showLevels(levels: LevelSummary[], mixed: AnalysisResult['mixed'] | null, partial = false): void {
   statusEl.replaceChildren();
   const all = [...levels, ...(mixed ? [{ level: mixed.level, state: mixed.state, anomaly: mixed.witness?.anomaly ?? null, message: mixed.witness?.message ?? null }] : [])];
   for (const v of all) {
@@ -244,6 +245,13 @@ function showLevels(levels: LevelSummary[], mixed: AnalysisResult['mixed'] | nul
     b.dataset.level = v.level;
     b.addEventListener('click', () => selectLevel(v.level));
     statusEl.appendChild(b);
+  }
+  // Else a line being typed (a syntax error until it is complete) left "SER ✓" for a history that is not all read.
+  if (partial && all.some((v) => v.state !== 'unknown')) {
+    const p = document.createElement('span');
+    p.className = 'partial';
+    p.textContent = 'PARTIAL: syntax errors, verdicts only for what parsed';
+    statusEl.appendChild(p);
   }
 }
 
