@@ -8,7 +8,7 @@ export interface ParsedArgs {
 
 export type ArgsResult = { ok: true; args: ParsedArgs } | { ok: false; error: string };
 
-/** `valued` flags take the next argument (or `--flag=value`); `switches` take none. */
+/** `valued` flags take the next argument (or `--flag=value`); `switches` take none (`-h` counts as `--help`). */
 export function parseArgs(argv: readonly string[], valued: readonly string[], switches: readonly string[]): ArgsResult {
   const args: ParsedArgs = { positional: [], values: new Map(), switches: new Set() };
   for (let i = 0; i < argv.length; i++) {
@@ -18,7 +18,8 @@ export function parseArgs(argv: readonly string[], valued: readonly string[], sw
       continue;
     }
     const eq = a.indexOf('=');
-    const name = eq >= 0 ? a.slice(0, eq) : a;
+    // `-h` is `--help` for every command that has it: one alias here, not a second switch per command.
+    const name = a === '-h' && switches.includes('--help') ? '--help' : eq >= 0 ? a.slice(0, eq) : a;
     if (switches.includes(name)) {
       if (eq >= 0) return { ok: false, error: `${name} takes no value` };
       args.switches.add(name);

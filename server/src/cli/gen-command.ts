@@ -25,10 +25,10 @@ export const GEN_USAGE = `usage: isocheck gen [--sessions N] [--txns N | --event
 
 export async function runGen(argv: readonly string[], io: Io): Promise<number> {
   if (argv.includes('--workload')) return runGenList(argv, io);
-  const parsed = parseArgs(argv, ['--sessions', '--txns', '--events', '--ops', '--keys', '--dist', '--zipf', '--reads', '--aborts', '--store', '--seed', '--format', '-o', '--output'], ['--help', '-h']);
+  const parsed = parseArgs(argv, ['--sessions', '--txns', '--events', '--ops', '--keys', '--dist', '--zipf', '--reads', '--aborts', '--store', '--seed', '--format', '-o', '--output'], ['--help']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
-  if (args.switches.has('--help') || args.switches.has('-h')) {
+  if (args.switches.has('--help')) {
     io.out(GEN_USAGE);
     return 0;
   }

@@ -18,10 +18,10 @@ export const GEN_LIST_USAGE = `usage: isocheck gen --workload list-append [--txn
   --format      hist (default), edn (Jepsen events, one map per line) or json (the same as JSON lines)`;
 
 export async function runGenList(argv: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(argv, ['--workload', '--txns', '--sessions', '--keys', '--max-appends', '--ops', '--reads', '--aborts', '--unknown', '--store', '--seed', '--format', '-o', '--output'], ['--help', '-h', '--no-times', '--fixed-ops']);
+  const parsed = parseArgs(argv, ['--workload', '--txns', '--sessions', '--keys', '--max-appends', '--ops', '--reads', '--aborts', '--unknown', '--store', '--seed', '--format', '-o', '--output'], ['--help', '--no-times', '--fixed-ops']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
-  if (args.switches.has('--help') || args.switches.has('-h')) {
+  if (args.switches.has('--help')) {
     io.out(GEN_LIST_USAGE);
     return 0;
   }

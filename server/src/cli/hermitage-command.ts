@@ -43,10 +43,10 @@ export function renderHermitageTable(kind: keyof typeof DB_NAMES, rows: readonly
 }
 
 export async function runCommand(argv: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(argv, ['--db', '--isolation', '-o', '--output', '--block-ms'], ['--help', '-h']);
+  const parsed = parseArgs(argv, ['--db', '--isolation', '-o', '--output', '--block-ms'], ['--help']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
-  if (args.switches.has('--help') || args.switches.has('-h')) {
+  if (args.switches.has('--help')) {
     io.out(HERMITAGE_USAGE);
     return 0;
   }

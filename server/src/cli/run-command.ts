@@ -47,10 +47,10 @@ function positiveInt(v: string | undefined, name: string, dflt: number | undefin
 }
 
 export function parseRunArgs(argv: readonly string[]): Parsed | string {
-  const parsed = parseArgs(argv, ['--db', '--isolation', '--workload', '--clients', '--txns', '--seconds', '--keys', '--ops-per-txn', '--seed', '-o', '--output', '--edn'], ['--help', '-h']);
+  const parsed = parseArgs(argv, ['--db', '--isolation', '--workload', '--clients', '--txns', '--seconds', '--keys', '--ops-per-txn', '--seed', '-o', '--output', '--edn'], ['--help']);
   if (!parsed.ok) return parsed.error;
   const { args } = parsed;
-  if (args.switches.has('--help') || args.switches.has('-h')) return 'help';
+  if (args.switches.has('--help')) return 'help';
   if (args.positional.length > 0) return `unexpected argument '${args.positional[0]}'`;
   const workload = lastValue(args, '--workload') ?? (histFeatures().listAppend ? 'list-append' : 'rw-register');
   if (workload !== 'list-append' && workload !== 'rw-register') return `unknown workload '${workload}' (list-append or rw-register)`;

@@ -26,10 +26,10 @@ export const WITNESS_HELP = `${WITNESS_USAGE}
   unreadable or non-regular input, or an output that cannot be written (the old file is kept).`;
 
 export function runWitness(argv: readonly string[], io: Io): number {
-  const parsed = parseArgs(argv, ['--level', '--format', '-o', '--output', '--input-format', '--plume-init'], ['--help', '-h']);
+  const parsed = parseArgs(argv, ['--level', '--format', '-o', '--output', '--input-format', '--plume-init'], ['--help']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
-  if (args.switches.has('--help') || args.switches.has('-h')) {
+  if (args.switches.has('--help')) {
     io.out(WITNESS_HELP);
     return 0;
   }
