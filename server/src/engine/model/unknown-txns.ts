@@ -11,8 +11,9 @@ import type { ReadsFrom } from './reads-from.ts';
  * elements. `txns`: per transaction, 1 for one that leaves; `ops`: the register operations of
  * uncounted ones that stay for their list operations (the list analysis decides about those);
  * `aborted`: uncounted ones without list operations that an aborted transaction (or another of
- * these) read from (an ambiguous read: only when nothing that ran explains it): they ran, so they stay, as aborted (the most permissive outcome left: as never
- * run, the aborted reader's read would be thin air; as aborted, only their own reads are checked).
+ * these) read from (for an ambiguous read, only when nothing that ran explains it): they ran, so
+ * they stay, as aborted (the most permissive outcome left: as never run, the aborted reader's read
+ * would be thin air; as aborted, only their own reads are checked).
  * Null when everything counts.
  */
 export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; ops: Uint8Array | null; aborted: Uint8Array | null } | null {
@@ -61,24 +62,21 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; o
     if (!writers) unknownWriters.set(id, (writers = []));
     writers.push(h.opTxn[o]);
   }
-  const spread = (): void => {
-    while (work.length > 0) {
-      const t = work.pop() as number;
-      for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
-        if (h.opKind[o] === OP_READ) {
-          if (rf.observedTxn[o] >= 0) count(rf.observedTxn[o]);
-          else for (const u of unknownWriters.get(`${h.opKey[o]}:${h.opValue[o]}`) ?? []) count(u);
-        }
-        else if (h.opKind[o] === OP_LIST_READ && appender && appender.size > 0) {
-          for (let i = (h.opListStart as Int32Array)[o]; i < (h.opListStart as Int32Array)[o + 1]; i++) {
-            const u = appender.get(`${h.opKey[o]}:${(h.listElems as Int32Array)[i]}`);
-            if (u !== undefined) count(u);
-          }
+  while (work.length > 0) {
+    const t = work.pop() as number;
+    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+      if (h.opKind[o] === OP_READ) {
+        if (rf.observedTxn[o] >= 0) count(rf.observedTxn[o]);
+        else for (const u of unknownWriters.get(`${h.opKey[o]}:${h.opValue[o]}`) ?? []) count(u);
+      }
+      else if (h.opKind[o] === OP_LIST_READ && appender && appender.size > 0) {
+        for (let i = (h.opListStart as Int32Array)[o]; i < (h.opListStart as Int32Array)[o + 1]; i++) {
+          const u = appender.get(`${h.opKey[o]}:${(h.listElems as Int32Array)[i]}`);
+          if (u !== undefined) count(u);
         }
       }
     }
-  };
-  spread();
+  }
   // Then the register-only unknown transactions that a transaction that ran but did not commit
   // read from: aborted ones, and those found here in turn. `counted` now also marks these (2).
   // An ambiguous read (its value written more than once, or also the initial value) makes none of
@@ -104,16 +102,16 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; o
     return (ranWriters.get(id) ?? []).some((w) => w !== t) || (unknownWriters.get(id) ?? []).some((u) => u !== t && counted[u] !== 0);
   };
   let aborted: Uint8Array | null = null;
+  const ran = (u: number): void => {
+    if (u > 0 && unknown[u] === 1 && counted[u] === 0 && listOps[u] === 0) {
+      counted[u] = 2;
+      (aborted ??= new Uint8Array(h.txnCount))[u] = 1;
+      work.push(u);
+    }
+  };
   for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 1) work.push(t);
   while (work.length > 0) {
     const t = work.pop() as number;
-    const ran = (u: number): void => {
-      if (u > 0 && unknown[u] === 1 && counted[u] === 0 && listOps[u] === 0) {
-        counted[u] = 2;
-        (aborted ??= new Uint8Array(h.txnCount))[u] = 1;
-        work.push(u);
-      }
-    };
     for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
       if (h.opKind[o] !== OP_READ) continue;
       if (rf.observedTxn[o] >= 0) ran(rf.observedTxn[o]);
