@@ -201,7 +201,7 @@ describe('canonical ids (issue 9): session-order shuffles change nothing but sou
     const h = parseHist(text).history;
     assert.equal(h.names.txnName(1), 'A');
     assert.equal(h.names.txnName(h.opTxn[1]), 'B');
-    assert.equal(h.opSource[1], 1);
+    assert.equal(h.opSource?.[1], 1);
     assert.equal(canonicalJson(text), canonicalJson(shuffleSessions(text, 3)));
   });
 

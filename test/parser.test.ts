@@ -20,7 +20,7 @@ function opText(h: History, o: number): string {
   const k = h.names.keyName(h.opKey[o]);
   const v = h.opValue[o];
   const value = v === INIT_VALUE ? 'init' : v === NO_VALUE ? null : h.names.valueText(v);
-  const src = h.opSource[o] >= 0 ? ` <- ${h.names.txnName(h.opSource[o])}` : '';
+  const src = h.opSource && h.opSource[o] >= 0 ? ` <- ${h.names.txnName(h.opSource[o])}` : '';
   switch (h.opKind[o]) {
     case OP_READ: return `r(${k}${value === null ? '' : `, ${value}`})${src}`;
     case OP_WRITE: return `w(${k}, ${value})`;

@@ -42,7 +42,7 @@ export interface HistoryColumns {
   opKind: Uint8Array;
   opKey: Int32Array;
   opValue: Int32Array;
-  opSource: Int32Array;
+  opSource: Int32Array | null;
   opTxn: Int32Array;
   initValues: Map<number, number>;
   /** List-append reads' elements, status `unknown`, real times: as in History, when the document has them. */
@@ -145,7 +145,7 @@ export function packSnapshot(a: Analysis, text: string, o: SnapshotOptions, star
     txnSession: own(h.txnSession), txnIndexInSession: own(h.txnIndexInSession), txnAborted: own(h.txnAborted),
     txnLevel: own(h.txnLevel), txnOpStart: own(h.txnOpStart), sessionTxnStart: own(h.sessionTxnStart),
     sessionTxns: own(h.sessionTxns), opKind: own(h.opKind), opKey: own(h.opKey), opValue: own(h.opValue),
-    opSource: own(h.opSource), opTxn: own(h.opTxn), initValues: new Map(h.initValues),
+    opSource: h.opSource ? own(h.opSource) : null, opTxn: own(h.opTxn), initValues: new Map(h.initValues),
     txnStart: own(r ? r.txnStart : empty(h.txnCount)), txnEnd: own(r ? r.txnEnd : empty(h.txnCount)),
     opStart: own(r ? r.opStart : empty(h.opCount)), opEnd: own(r ? r.opEnd : empty(h.opCount)),
     sessionStart: own(r ? r.sessionStart : empty(h.sessionCount)), sessionEnd: own(r ? r.sessionEnd : empty(h.sessionCount)),

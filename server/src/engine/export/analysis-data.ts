@@ -4,7 +4,7 @@ import type { Analysis, Verdict } from '../analyze.ts';
 import type { Span } from '../model/diagnostics.ts';
 import { EK_CO } from '../model/edges.ts';
 import { soWrGraph } from '../model/happens-before.ts';
-import { BOTTOM, INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, type History } from '../model/history.ts';
+import { BOTTOM, INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, sourceOf, type History } from '../model/history.ts';
 import type { Rule } from '../weak/level-check.ts';
 import { levelById, RULES, strongestHolding, type Level } from '../levels/levels.ts';
 import type { LineIndex } from '../syntax/line-index.ts';
@@ -125,7 +125,8 @@ export function shortOp(h: History, o: number): string {
   const key = h.names.keyName(h.opKey[o]);
   const v = h.opValue[o];
   const value = v === INIT_VALUE ? 'init' : v === NO_VALUE ? '' : h.names.valueText(v);
-  const src = h.opSource[o] >= 0 ? ` <- ${h.names.txnName(h.opSource[o])}` : '';
+  const named = sourceOf(h, o);
+  const src = named >= 0 ? ` <- ${h.names.txnName(named)}` : '';
   switch (h.opKind[o]) {
     case OP_READ: return `r(${key}${value ? `, ${value}` : ''})${src}`;
     case OP_APPEND: return `a(${key}, ${value})`;

@@ -1,7 +1,7 @@
 // Any history as a .hist file (the converter): everything that decides a verdict — directives, initial values, tags, statuses, intervals, writers named, lists.
 
 import { levelById } from '../levels/levels.ts';
-import { INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, type History } from '../model/history.ts';
+import { INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, sourceOf, type History } from '../model/history.ts';
 import type { Directives } from '../syntax/hist-parser.ts';
 import { histInterval, histString, histValue, HistWriteError, identifiers, keyTokens, ValueTokens } from './hist-writer.ts';
 
@@ -88,10 +88,10 @@ function opText(h: History, o: number, names: Names): string {
   const k = h.opKey[o];
   const key = names.keys[k];
   const kind = h.opKind[o];
-  if (kind === OP_LIST_READ) return `r(${key}, [${listItems(h, o, names).join(', ')}])${h.opSource[o] >= 0 ? ` <- ${names.txns[h.opSource[o]]}` : ''}`;
+  const src = sourceOf(h, o);
+  if (kind === OP_LIST_READ) return `r(${key}, [${listItems(h, o, names).join(', ')}])${src >= 0 ? ` <- ${names.txns[src]}` : ''}`;
   if (kind !== OP_READ) return `${kind === OP_APPEND ? 'a' : 'w'}(${key}, ${valueToken(h.opValue[o], k, names)})`;
   const v = h.opValue[o];
-  const src = h.opSource[o];
   if (v === NO_VALUE && src < 0) throw new HistWriteError(`a read of ${h.names.keyName(k)} in ${h.names.txnName(h.opTxn[o])} names neither its value nor its writer`);
   const value = v === NO_VALUE ? '' : `, ${valueToken(v, k, names)}`;
   return `r(${key}${value})${src >= 0 ? ` <- ${names.txns[src]}` : ''}`;

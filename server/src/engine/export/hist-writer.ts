@@ -1,6 +1,6 @@
 // Writes a History (e.g. a minimised witness) as tidy `.hist` text that parses back to the same history.
 
-import { INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, type History } from '../model/history.ts';
+import { INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, sourceOf, type History } from '../model/history.ts';
 import { levelById } from '../levels/levels.ts';
 import { MAX_NUMBER_DIGITS } from '../syntax/hist-parser.ts';
 import { unquote } from '../syntax/hist-lexer.ts';
@@ -226,11 +226,13 @@ export function writeHistText(h: History, o: HistWriteOptions): string {
         if (kind === OP_LIST_READ) {
           const ls = h.opListStart as Int32Array;
           const items = Array.from((h.listElems as Int32Array).subarray(ls[op], ls[op + 1]), (x) => values.of(x));
-          ops.push(`r(${key}, [${items.join(', ')}])${h.opSource[op] >= 0 ? ` <- ${txnNames[h.opSource[op]]}` : ''}`);
+          const named = sourceOf(h, op);
+          ops.push(`r(${key}, [${items.join(', ')}])${named >= 0 ? ` <- ${txnNames[named]}` : ''}`);
         } else if (kind === OP_APPEND) {
           ops.push(`a(${key}, ${values.of(v)})`);
         } else if (kind === OP_READ) {
-          const src = h.opSource[op] >= 0 ? ` <- ${txnNames[h.opSource[op]]}` : '';
+          const named = sourceOf(h, op);
+          const src = named >= 0 ? ` <- ${txnNames[named]}` : '';
           const value = v === INIT_VALUE ? ', init' : v === NO_VALUE ? '' : `, ${values.of(v)}`;
           ops.push(`r(${key}${value})${src}`);
         } else {

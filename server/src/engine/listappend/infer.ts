@@ -1,7 +1,7 @@
 // List-append inference: which transactions count, each key's version order, non-cyclic findings, and the so/wr/ww/rw edges.
 
 import { CappedFindings, finding, MAX_FINDINGS_PER_CODE, type Finding } from '../model/diagnostics.ts';
-import { OP_APPEND, OP_LIST_READ, type History } from '../model/history.ts';
+import { OP_APPEND, OP_LIST_READ, sourceOf, type History } from '../model/history.ts';
 import { opSpan, txnSpan } from '../model/reads-from.ts';
 import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
 import { appendOrderFindings } from './append-order.ts';
@@ -360,7 +360,7 @@ export function inferListAppend(h: History, maxUnreadRw = MAX_UNREAD_RW): ListIn
       }
       // `r(k, [… e]) <- T` names the read's source, as `r(k, v) <- T` does a register's writer: T
       // must have appended e (the last element); `[]` is the initial state's list, no one's append.
-      const named = h.opSource[o];
+      const named = sourceOf(h, o);
       const last = named >= 0 && n > 0 ? appenderOf(k, elemsAll[ls0 + n - 1]) : -1;
       if (named >= 0 && (n === 0 || (last >= 0 && opTxn[last] !== named))) {
         const list = listOf(h, o);

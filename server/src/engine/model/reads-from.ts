@@ -7,8 +7,8 @@ import { WriterIndex } from './writer-index.ts';
 export interface ReadsFrom {
   /** Per op: the writer of an external read usable by the level checks (committed reader, sound source), else -1. */
   wrSource: Int32Array;
-  /** Per op: the write op a read observed (-1 when none or ⊥); for hovers and go-to-definition. */
-  observedWrite: Int32Array;
+  /** Per op: the write op a read observed (-1 when none or ⊥); for hovers and go-to-definition, derived from observedTxn on first use. */
+  readonly observedWrite: Int32Array;
   /** Per op: the txn a read observed (⊥ = 0) whatever its soundness, or -1 when none. */
   observedTxn: Int32Array;
   /** CSR of the distinct keys each transaction writes, sorted per transaction. */
@@ -39,33 +39,30 @@ export function computeReadsFrom(h: History): ReadsFrom {
   const findings = new CappedFindings();
   let violations = 0;
   const wrSource = new Int32Array(opCount).fill(-1);
-  const observedWrite = new Int32Array(opCount).fill(-1);
+  let observedWrite: Int32Array | null = null;
   const observedTxn = new Int32Array(opCount).fill(-1);
 
-  // Final writes: the last write of each key in its transaction (reverse scan with per-key stamps).
-  // A transaction's final writes are also exactly one per key it writes: its write set, collected
-  // in the same pass (sorted per transaction below).
-  const isFinal = new Uint8Array(opCount);
-  const stamp = new Int32Array(keyCount).fill(-1);
+  // A transaction's final writes are exactly one per key it writes: its write set (sorted per
+  // transaction), collected here.
+  const isFinal = finalWrites(h);
   const writeKeyStart = new Int32Array(txnCount + 1);
-  const keysFound = new Int32Array(opCount);
+  // Sized by the writes, not the operations: this pass runs at the peak of a large check.
+  let writeCount = 0;
+  for (let o = 0; o < opCount; o++) if (opKind[o] === OP_WRITE) writeCount++;
+  const keysFound = new Int32Array(writeCount);
   let initWrites = false;
   for (let t = 1; t < txnCount; t++) {
     let keys = writeKeyStart[t];
-    for (let o = txnOpStart[t + 1] - 1; o >= txnOpStart[t]; o--) {
+    for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
       if (opKind[o] !== OP_WRITE) continue;
-      const x = opKey[o];
       if (opValue[o] === INIT_VALUE) initWrites = true;
-      if (stamp[x] !== t) {
-        stamp[x] = t;
-        isFinal[o] = 1;
-        keysFound[keys++] = x;
-      }
+      if (isFinal[o] === 1) keysFound[keys++] = opKey[o];
     }
     writeKeyStart[t + 1] = keys;
     sortSegment(keysFound, writeKeyStart[t], keys);
   }
-  const writeKeys = keysFound.slice(0, writeKeyStart[txnCount]);
+  // A view, not a copy: most writes are their key's final one in their transaction, so a copy would be nearly as large again.
+  const writeKeys = keysFound.subarray(0, writeKeyStart[txnCount]);
 
   // Writer index: (key, value) → write op; duplicates make the pair ambiguous.
   const writerOf = new WriterIndex(h, isFinal);
@@ -98,7 +95,7 @@ export function computeReadsFrom(h: History): ReadsFrom {
   }
 
   const named = new NamedWrites(h, isFinal);
-  const ownStamp = stamp.fill(-1);
+  const ownStamp = new Int32Array(keyCount).fill(-1);
   const ownWrite = new Int32Array(keyCount);
   const fail = (code: Finding['code'], o: number, message: string, relatedOp = -1, relatedMessage = ''): void => {
     violations++;
@@ -129,12 +126,11 @@ export function computeReadsFrom(h: History): ReadsFrom {
       }
       if (opKind[o] !== OP_READ) continue;
       const v = opValue[o];
-      const src = opSource[o];
+      const src = opSource ? opSource[o] : -1;
       if (v === NO_VALUE && src < 0) continue; // its `<- T` named no transaction: reported by the parser
       if (ownStamp[x] === t) {
         // Internal read: it must return this transaction's latest write of x.
         const w = ownWrite[x];
-        observedWrite[o] = w;
         observedTxn[o] = t;
         if ((v !== NO_VALUE && v !== opValue[w]) || (src >= 0 && src !== t)) {
           fail('own-write', o, `${tn(t)} wrote ${key(x)} = ${names.valueText(opValue[w])} earlier, so this read must return it, not ${v === NO_VALUE ? 'the write of ' + names.txnName(src) : names.valueText(v)}`, w, `${tn(t)}'s own write of ${key(x)}`);
@@ -187,7 +183,6 @@ export function computeReadsFrom(h: History): ReadsFrom {
         if (committed) wrSource[o] = BOTTOM;
         continue;
       }
-      observedWrite[o] = w;
       observedTxn[o] = t1;
       if (t1 === t) {
         fail('future-read', o, `${tn(t)} read ${shown(w)}, which it writes itself only later`, w, 'the later write');
@@ -202,7 +197,55 @@ export function computeReadsFrom(h: History): ReadsFrom {
       }
     }
   }
-  return { wrSource, observedWrite, observedTxn, writeKeyStart, writeKeys, findings: findings.done(), violations, ...(leftOut ? { leftOut } : {}) };
+  return {
+    wrSource, observedTxn, writeKeyStart, writeKeys, findings: findings.done(), violations, ...(leftOut ? { leftOut } : {}),
+    get observedWrite(): Int32Array {
+      return (observedWrite ??= observedWrites(h, observedTxn));
+    },
+  };
+}
+
+/** Per op, 1 for its transaction's last write of its key (a reverse scan with per-key stamps). */
+function finalWrites(h: History): Uint8Array {
+  const { opKind, opKey, txnOpStart } = h;
+  const isFinal = new Uint8Array(h.opCount);
+  const stamp = new Int32Array(h.keyCount).fill(-1);
+  for (let t = 1; t < h.txnCount; t++) {
+    for (let o = txnOpStart[t + 1] - 1; o >= txnOpStart[t]; o--) {
+      if (opKind[o] !== OP_WRITE || stamp[opKey[o]] === t) continue;
+      stamp[opKey[o]] = t;
+      isFinal[o] = 1;
+    }
+  }
+  return isFinal;
+}
+
+/**
+ * The write op each read observed, from the transaction it observed: its own latest write of the
+ * key, else that transaction's write the read names (as computeReadsFrom found it: a value written
+ * once, or the `<- T` writer's). Derived on first use (hovers, go to definition, the graph's JSON,
+ * lost-update seeds): a check of a large file never asks, and a column kept from the start cost 4
+ * bytes an operation at its peak.
+ */
+function observedWrites(h: History, observedTxn: Int32Array): Int32Array {
+  const { opKind, opKey, opValue, txnOpStart } = h;
+  const out = new Int32Array(h.opCount).fill(-1);
+  const named = new NamedWrites(h, finalWrites(h));
+  const stamp = new Int32Array(h.keyCount).fill(-1);
+  const last = new Int32Array(h.keyCount);
+  for (let t = 1; t < h.txnCount; t++) {
+    for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
+      const x = opKey[o];
+      if (opKind[o] === OP_WRITE) {
+        stamp[x] = t;
+        last[x] = o;
+      } else if (opKind[o] === OP_READ && observedTxn[o] > BOTTOM) {
+        const t1 = observedTxn[o];
+        out[o] = t1 === t && stamp[x] === t ? last[x] : named.get(t1, x, opValue[o]);
+      }
+    }
+  }
+  return out;
 }
 
 /** Transactions of at most this many operations are scanned for a named write; larger ones get an index. */

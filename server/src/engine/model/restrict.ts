@@ -1,6 +1,6 @@
 // A sub-history: some of a history's transactions, without the reads of what was dropped.
 
-import { HistoryBuilder, OP_APPEND, OP_LIST_READ, OP_READ, type History } from './history.ts';
+import { HistoryBuilder, OP_APPEND, OP_LIST_READ, OP_READ, sourceOf, type History } from './history.ts';
 import type { ReadsFrom } from './reads-from.ts';
 
 /** A sub-history with, for each of its transaction and operation ids, the id it had in the history it came from. */
@@ -85,7 +85,8 @@ export function restrictWithOrigin(h: History, rf: ReadsFrom, keep: Uint8Array, 
         continue;
       }
       const op = b.addOp(newId[t], h.opKind[o], h.opKey[o], h.opValue[o], r?.opStart[o] ?? 0, r?.opEnd[o] ?? 0);
-      if (h.opSource[o] >= 0 && newId[h.opSource[o]] >= 0) b.setOpSource(op, newId[h.opSource[o]]);
+      const named = sourceOf(h, o);
+      if (named >= 0 && newId[named] >= 0) b.setOpSource(op, newId[named]);
       addedFrom.push(o);
       addedTxn.push(newId[t]);
     }

@@ -61,5 +61,7 @@ export function readStage(source: History, sourceFindings: readonly Finding[]): 
   const inner = restrictWithOrigin(history, rf, new Uint8Array(history.txnCount).fill(1), drop);
   const findings = rf.findings.map((f) => (f.code !== 'thin-air' ? f : finding('thin-air', 'warning',
     `${f.message}; this file has syntax errors, so the write may be on a line that did not parse: the read is left out of the checks`, f.span)));
-  return { h: inner.h, rf: { ...computeReadsFrom(inner.h), findings }, partial, nothingRead, written: written(restricted ? composeOrigin(restricted, inner) : inner) };
+  const innerRf = computeReadsFrom(inner.h);
+  innerRf.findings = findings; // assigned, not spread: observedWrite is derived on first use
+  return { h: inner.h, rf: innerRf, partial, nothingRead, written: written(restricted ? composeOrigin(restricted, inner) : inner) };
 }

@@ -1,6 +1,6 @@
 // Small text helpers for hovers and labels: markdown escaping and operations rendered from the model.
 
-import { BOTTOM, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, type History } from '../../engine/model/history.ts';
+import { BOTTOM, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, sourceOf, type History } from '../../engine/model/history.ts';
 
 /** Escapes the Markdown that can occur inside a sentence, so that names like `a_b_c` or `*x*` show as written. */
 export function md(s: string): string {
@@ -22,7 +22,8 @@ export function txnLabel(h: History, t: number): string {
 export function opText(h: History, o: number): string {
   const { names } = h;
   const key = names.keyName(h.opKey[o]);
-  const source = h.opSource[o] >= 0 ? ` <- ${names.txnName(h.opSource[o])}` : '';
+  const named = sourceOf(h, o);
+  const source = named >= 0 ? ` <- ${names.txnName(named)}` : '';
   switch (h.opKind[o]) {
     case OP_READ:
       return h.opValue[o] === NO_VALUE ? `r(${key})${source}` : `r(${key}, ${names.valueText(h.opValue[o])})${source}`;
