@@ -10,11 +10,15 @@ export function soWrGraph(h: History, rf: ReadsFrom): Csr {
 }
 
 /**
- * clock[t * k + s] is the so-index of the latest transaction of session s that happens before t
- * (strictly), or -1. Aborted transactions and ⊥ keep all -1.
+ * clock[t * k + (s - first)] is the so-index of the latest transaction of session s that happens
+ * before t (strictly), or -1, for the sessions first .. first + k (all of them unless the table
+ * would not fit: see vectorClocks). Aborted transactions and ⊥ keep all -1.
  */
 export interface VectorClocks {
+  /** The number of sessions kept: each transaction's row is k entries. */
   k: number;
+  /** The first session kept. */
+  first: number;
   /**
    * 16-bit entries when every session is shorter than 2^15 transactions (the usual case): half
    * the memory, 64 MB instead of 128 MB for 500,000 transactions in 64 sessions.
@@ -22,19 +26,26 @@ export interface VectorClocks {
   clock: Int16Array | Int32Array;
 }
 
-/** `order` must be a topological order of so ∪ wr over all transactions. */
-export function vectorClocks(h: History, rf: ReadsFrom, order: Int32Array, soPrev: Int32Array): VectorClocks {
-  const k = h.sessionCount;
+/**
+ * `order` must be a topological order of so ∪ wr over all transactions. Sessions first .. end
+ * only, when asked: a session's entries depend only on the same session's entries of the
+ * predecessors, so CC's saturation can go through the sessions a group at a time (saturate-cc.ts).
+ */
+export function vectorClocks(h: History, rf: ReadsFrom, order: Int32Array, soPrev: Int32Array, first = 0, end = h.sessionCount,
+  reuse: VectorClocks | null = null): VectorClocks {
+  const k = end - first;
   let longest = 0;
-  for (let i = 0; i < k; i++) longest = Math.max(longest, h.sessionTxnStart[i + 1] - h.sessionTxnStart[i]);
+  for (let i = first; i < end; i++) longest = Math.max(longest, h.sessionTxnStart[i + 1] - h.sessionTxnStart[i]);
   const size = h.txnCount * k;
-  const clock = (longest <= 0x7fff ? new Int16Array(size) : new Int32Array(size)).fill(-1);
+  // The previous group's table, when it is of the right kind and large enough: two at once would double the peak.
+  const wide = longest > 0x7fff;
+  const old = reuse && reuse.clock.length >= size && (reuse.clock instanceof Int32Array) === wide ? reuse.clock.subarray(0, size) : null;
+  const clock = (old ?? (wide ? new Int32Array(size) : new Int16Array(size))).fill(-1);
   const seen = new Int32Array(h.txnCount).fill(-1);
-  const join = (base: number, p: number): void => {
-    const pb = p * k;
-    for (let i = 0; i < k; i++) clock[base + i] = Math.max(clock[base + i], clock[pb + i]);
-    const s = h.txnSession[p];
-    if (h.txnIndexInSession[p] > clock[base + s]) clock[base + s] = h.txnIndexInSession[p];
+  /** Entry of t's own session in its successors' rows: its so-index, when that session is kept. */
+  const own = (base: number, p: number): void => {
+    const s = h.txnSession[p] - first;
+    if (s >= 0 && s < k && h.txnIndexInSession[p] > clock[base + s]) clock[base + s] = h.txnIndexInSession[p];
   };
   for (let i = 0; i < order.length; i++) {
     const t = order[i];
@@ -43,17 +54,18 @@ export function vectorClocks(h: History, rf: ReadsFrom, order: Int32Array, soPre
     const prev = soPrev[t];
     if (prev >= 0) {
       clock.copyWithin(base, prev * k, prev * k + k);
-      const s = h.txnSession[prev];
-      if (h.txnIndexInSession[prev] > clock[base + s]) clock[base + s] = h.txnIndexInSession[prev];
+      own(base, prev);
     }
     for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
       const q = rf.wrSource[o];
       if (q <= BOTTOM || seen[q] === t) continue;
       seen[q] = t;
-      join(base, q);
+      const pb = q * k;
+      for (let j = 0; j < k; j++) clock[base + j] = Math.max(clock[base + j], clock[pb + j]);
+      own(base, q);
     }
   }
-  return { k, clock };
+  return { k, first, clock };
 }
 
 /** The previous committed transaction in each committed transaction's session, or -1. */

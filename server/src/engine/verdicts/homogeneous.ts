@@ -3,7 +3,7 @@
 import type { EdgeList } from '../model/edges.ts';
 import { isWeakLevel, levelRow, weakerOrEqual, type Level, type Rule } from '../levels/levels.ts';
 import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongBudget, type StrongResult } from '../strong/strong-check.ts';
-import { checkCycles, forcedEdges, MAX_CLOCK_ENTRIES } from '../weak/level-check.ts';
+import { checkCycles, forcedEdges, MAX_CLOCK_WORK } from '../weak/level-check.ts';
 import { nonRepeatableCycles } from '../weak/non-repeatable.ts';
 import { explainStrong, liftWitness, ranksBefore, wholeHistoryCycle } from '../witness/strong-witness.ts';
 import { levelOfTarget, minimizeWitness, SHRINK_STRONG_BUDGET, violates, type Minimized, type Target } from '../witness/violation.ts';
@@ -26,7 +26,7 @@ export interface VerdictOptions {
   keepForced?: boolean;
 }
 
-export const TOO_MANY_CLOCKS = `CC keeps a vector clock per transaction (transactions × sessions entries), and this history needs more than ${MAX_CLOCK_ENTRIES}`;
+export const TOO_MANY_CLOCKS = `CC computes a vector clock per transaction (transactions × sessions entries), and this history needs more than ${MAX_CLOCK_WORK}`;
 /** Work units spent shrinking a strong-level violation to a minimal sub-history, per verdict (witness/minimize.ts). */
 const WITNESS_WORK = 2_000_000;
 /** Commit orders of the minimal sub-history explained at most. */
@@ -244,8 +244,8 @@ export class LevelVerdicts {
     return this.parts;
   }
 
-  /** Whether the CC vector clocks could be built (false: CC-based checks are undecided). */
+  /** Whether CC's forced edges can be computed (false: CC-based checks are undecided). */
   clocksAvailable(): boolean {
-    return this.checks.ctx.vectorClocks() !== null;
+    return this.checks.ctx.ccDecidable;
   }
 }

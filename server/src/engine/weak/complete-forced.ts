@@ -93,7 +93,7 @@ export function completeForced(h: History, rf: ReadsFrom, clocks: () => VectorCl
         } else if (rule === 'RA') {
           if (read >= 0) out.add(t2, t1, EK_CO, op[p], op[read]);
           else if (h.txnSession[t2] === h.txnSession[t3] && h.txnIndexInSession[t2] < h.txnIndexInSession[t3]) out.add(t2, t1, EK_CO, op[p], PREMISE_SO);
-        } else if (vc && vc.clock[t3 * vc.k + h.txnSession[t2]] >= h.txnIndexInSession[t2]) {
+        } else if (vc && vc.clock[t3 * vc.k + h.txnSession[t2] - vc.first] >= h.txnIndexInSession[t2]) {
           out.add(t2, t1, EK_CO, op[p], PREMISE_HB);
         }
       }

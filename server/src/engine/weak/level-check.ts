@@ -7,7 +7,7 @@ import { COMPLETION_BUDGET, completeForced, type RuleOf } from './complete-force
 import { sessionPredecessors, vectorClocks, type VectorClocks } from '../model/happens-before.ts';
 import { BOTTOM, type History } from '../model/history.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
-import { saturateCC } from './saturate-cc.ts';
+import { saturateCC, saturateCCInGroups } from './saturate-cc.ts';
 import { saturateRA } from './saturate-ra.ts';
 import { saturateRC } from './saturate-rc.ts';
 import { closedWitness, reversePairWitness, TWO_EDGE_MIN_OPS, twoEdgeWitness } from './two-edge-witness.ts';
@@ -90,11 +90,17 @@ export class CheckContext {
     return edges;
   }
 
-  /** Null when the clocks (transactions × sessions entries) would not fit: CC is then undecided. */
+  /** Null when the clocks (transactions × sessions entries) would not fit at once (CC's saturation then goes by session groups). */
   vectorClocks(): VectorClocks | null {
     if (this.h.txnCount * this.h.sessionCount > MAX_CLOCK_ENTRIES) return null;
     this.clocks ??= vectorClocks(this.h, this.rf, this.order, this.soPrev);
     return this.clocks;
+  }
+
+  /** Whether CC's forced edges can be computed: the clocks fit, or a pass by session groups stays within MAX_CLOCK_WORK. */
+  get ccDecidable(): boolean {
+    const { txnCount, sessionCount } = this.h;
+    return txnCount * sessionCount <= MAX_CLOCK_ENTRIES || (txnCount <= MAX_CLOCK_ENTRIES && txnCount * sessionCount <= MAX_CLOCK_WORK);
   }
 }
 
@@ -108,6 +114,15 @@ export interface CycleResult {
 /** Vector clock entries kept (transactions × sessions), at 2 or 4 bytes each: 512 MB at most. */
 export const MAX_CLOCK_ENTRIES = 128 * 1024 * 1024;
 
+/**
+ * Clock entries computed (transactions × sessions) when they do not fit at once and CC goes by
+ * session groups: a work bound, so that past it the answer is undecided rather than slow.
+ * Measured (CC of a generated causal history, 100,000 transactions): 1,000 sessions (one pass)
+ * 6 s, 2,000 sessions (two groups) 10 s and 0.4 GB, where AWDIT took 49 s and 10.9 GB; 10,000
+ * sessions would take 33 s.
+ */
+export const MAX_CLOCK_WORK = 256 * 1024 * 1024;
+
 /** The forced co edges of one rule, for the transactions selected by `applies` (null: all); null when CC's clocks would not fit. */
 export function forcedEdges(ctx: CheckContext, rule: Rule, applies: Uint8Array | null): EdgeList | null {
   const out = new EdgeList();
@@ -116,8 +131,13 @@ export function forcedEdges(ctx: CheckContext, rule: Rule, applies: Uint8Array |
   else if (rule === 'RA') saturateRA(input, out);
   else {
     const clocks = ctx.vectorClocks();
-    if (!clocks) return null;
-    saturateCC(input, clocks, out);
+    if (clocks) saturateCC(input, clocks, out);
+    else if (!ctx.ccDecidable) return null;
+    else {
+      const { h, rf, order, soPrev } = ctx;
+      let last: VectorClocks | null = null;
+      saturateCCInGroups(input, (first, end) => (last = vectorClocks(h, rf, order, soPrev, first, end, last)), Math.floor(MAX_CLOCK_ENTRIES / h.txnCount), out);
+    }
   }
   return out;
 }

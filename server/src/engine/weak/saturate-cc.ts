@@ -90,9 +90,29 @@ function writerLists(h: History, rf: ReadsFrom): WriterLists {
  * its past only grows, so the cursors into the writer lists never move back. O(n·k).
  */
 export function saturateCC(input: SaturationInput, vc: VectorClocks, out: EdgeList): void {
+  saturateSessions(input, vc, writerLists(input.h, input.rf), out);
+}
+
+/**
+ * saturateCC for a history whose clock table (transactions × sessions) does not fit: the clocks of
+ * `group` sessions at a time (clocksOf), each group's writer lists saturated against them, and the
+ * edges put in the order one pass over all sessions adds them (the same edges, the same witnesses).
+ * Same work as one pass plus a walk over the reads per group.
+ */
+export function saturateCCInGroups(input: SaturationInput, clocksOf: (first: number, end: number) => VectorClocks, group: number, out: EdgeList): void {
+  const { h } = input;
+  const lists = writerLists(h, input.rf);
+  for (let first = 0; first < h.sessionCount; first += group) {
+    saturateSessions(input, clocksOf(first, Math.min(h.sessionCount, first + group)), lists, out);
+  }
+  inPassOrder(h, out);
+}
+
+/** The saturation over the writer lists of the sessions vc keeps. */
+function saturateSessions(input: SaturationInput, vc: VectorClocks, wl: WriterLists, out: EdgeList): void {
   const { h, rf } = input;
-  const { k, clock } = vc;
-  const { keyListStart, lists, entries } = writerLists(h, rf);
+  const { k, first, clock } = vc;
+  const { keyListStart, lists, entries } = wl;
   const reads = new ReadBuffer(maxTxnSize(h));
   const { sessionTxnStart, sessionTxns } = h;
   for (let s3 = 0; s3 < h.sessionCount; s3++) {
@@ -100,12 +120,13 @@ export function saturateCC(input: SaturationInput, vc: VectorClocks, out: EdgeLi
       const t3 = sessionTxns[i];
       if (!subject(input, t3)) continue;
       const m = reads.load(h, rf, t3);
-      const base = t3 * k;
+      const base = t3 * k - first;
       for (let p = 0; p < m; p++) {
         const x = reads.key[p];
         const t1 = reads.src[p];
         for (let r = keyListStart[x] * LIST_FIELDS; r < keyListStart[x + 1] * LIST_FIELDS; r += LIST_FIELDS) {
           const s = lists[r + L_SESSION];
+          if (s - first >= k || s < first) continue; // another group's
           const bound = clock[base + s];
           // No writer of s inside t3's past (the usual case): decided by the record alone.
           if (bound < lists[r + L_FIRST]) continue;
@@ -118,10 +139,29 @@ export function saturateCC(input: SaturationInput, vc: VectorClocks, out: EdgeLi
           const last = entries[2 * e - 2];
           const t2 = entries[2 * e - 1];
           // Already implied when t2 happens before t1: most edges of a causal history end here.
-          if (t2 === t1 || (t1 !== BOTTOM && clock[t1 * k + s] >= last)) continue;
+          if (t2 === t1 || (t1 !== BOTTOM && clock[t1 * k - first + s] >= last)) continue;
           out.add(t2, t1, EK_CO, reads.op[p], PREMISE_HB);
         }
       }
     }
   }
+}
+
+/**
+ * Reorders CC's edges as one pass adds them: by the reader's place in the walk over the sessions,
+ * then the read, then the writer's session (a key's writer lists are sorted by session).
+ */
+function inPassOrder(h: History, out: EdgeList): void {
+  const n = out.length;
+  const walk = (e: number): number => {
+    const t3 = h.opTxn[out.a.data[e]];
+    return h.sessionTxnStart[h.txnSession[t3]] + h.txnIndexInSession[t3];
+  };
+  const order = Int32Array.from({ length: n }, (_, e) => e).sort((e, f) => walk(e) - walk(f)
+    || out.a.data[e] - out.a.data[f] || h.txnSession[out.from.data[e]] - h.txnSession[out.from.data[f]]);
+  for (const column of [out.from, out.to, out.a, out.b]) {
+    const old = column.data.slice(0, n);
+    for (let i = 0; i < n; i++) column.data[i] = old[order[i]];
+  }
+  // Every CC edge has the same kind: nothing to permute in out.kind.
 }
