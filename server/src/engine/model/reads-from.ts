@@ -43,24 +43,18 @@ export function computeReadsFrom(h: History): ReadsFrom {
   const observedTxn = new Int32Array(opCount).fill(-1);
 
   // A transaction's final writes are exactly one per key it writes: its write set (sorted per
-  // transaction), collected here.
-  const isFinal = finalWrites(h);
+  // transaction), collected in the same pass.
   const writeKeyStart = new Int32Array(txnCount + 1);
   // Sized by the writes, not the operations: this pass runs at the peak of a large check.
   let writeCount = 0;
-  for (let o = 0; o < opCount; o++) if (opKind[o] === OP_WRITE) writeCount++;
-  const keysFound = new Int32Array(writeCount);
   let initWrites = false;
-  for (let t = 1; t < txnCount; t++) {
-    let keys = writeKeyStart[t];
-    for (let o = txnOpStart[t]; o < txnOpStart[t + 1]; o++) {
-      if (opKind[o] !== OP_WRITE) continue;
-      if (opValue[o] === INIT_VALUE) initWrites = true;
-      if (isFinal[o] === 1) keysFound[keys++] = opKey[o];
-    }
-    writeKeyStart[t + 1] = keys;
-    sortSegment(keysFound, writeKeyStart[t], keys);
+  for (let o = 0; o < opCount; o++) {
+    if (opKind[o] !== OP_WRITE) continue;
+    writeCount++;
+    if (opValue[o] === INIT_VALUE) initWrites = true;
   }
+  const keysFound = new Int32Array(writeCount);
+  const isFinal = finalWrites(h, { start: writeKeyStart, keys: keysFound });
   // A view, not a copy: most writes are their key's final one in their transaction, so a copy would be nearly as large again.
   const writeKeys = keysFound.subarray(0, writeKeyStart[txnCount]);
 
@@ -205,17 +199,26 @@ export function computeReadsFrom(h: History): ReadsFrom {
   };
 }
 
-/** Per op, 1 for its transaction's last write of its key (a reverse scan with per-key stamps). */
-function finalWrites(h: History): Uint8Array {
+/**
+ * Per op, 1 for its transaction's last write of its key (a reverse scan with per-key stamps); with
+ * `sets`, also each transaction's write set, sorted: sets.keys[sets.start[t] .. sets.start[t + 1]).
+ */
+function finalWrites(h: History, sets: { start: Int32Array; keys: Int32Array } | null = null): Uint8Array {
   const { opKind, opKey, txnOpStart } = h;
   const isFinal = new Uint8Array(h.opCount);
   const stamp = new Int32Array(h.keyCount).fill(-1);
+  let n = 0;
   for (let t = 1; t < h.txnCount; t++) {
     for (let o = txnOpStart[t + 1] - 1; o >= txnOpStart[t]; o--) {
-      if (opKind[o] !== OP_WRITE || stamp[opKey[o]] === t) continue;
-      stamp[opKey[o]] = t;
+      const x = opKey[o];
+      if (opKind[o] !== OP_WRITE || stamp[x] === t) continue;
+      stamp[x] = t;
       isFinal[o] = 1;
+      if (sets) sets.keys[n++] = x;
     }
+    if (!sets) continue;
+    sets.start[t + 1] = n;
+    sortSegment(sets.keys, sets.start[t], n);
   }
   return isFinal;
 }
