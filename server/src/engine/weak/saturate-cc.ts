@@ -153,12 +153,16 @@ function saturateSessions(input: SaturationInput, vc: VectorClocks, wl: WriterLi
  */
 function inPassOrder(h: History, out: EdgeList): void {
   const n = out.length;
-  const walk = (e: number): number => {
-    const t3 = h.opTxn[out.a.data[e]];
-    return h.sessionTxnStart[h.txnSession[t3]] + h.txnIndexInSession[t3];
-  };
-  const order = Int32Array.from({ length: n }, (_, e) => e).sort((e, f) => walk(e) - walk(f)
-    || out.a.data[e] - out.a.data[f] || h.txnSession[out.from.data[e]] - h.txnSession[out.from.data[f]]);
+  const read = out.a.data;
+  const walk = new Int32Array(n);
+  const writerSession = new Int32Array(n);
+  for (let e = 0; e < n; e++) {
+    const t3 = h.opTxn[read[e]];
+    walk[e] = h.sessionTxnStart[h.txnSession[t3]] + h.txnIndexInSession[t3];
+    writerSession[e] = h.txnSession[out.from.data[e]];
+  }
+  const order = Int32Array.from({ length: n }, (_, e) => e)
+    .sort((e, f) => walk[e] - walk[f] || read[e] - read[f] || writerSession[e] - writerSession[f]);
   for (const column of [out.from, out.to, out.a, out.b]) {
     const old = column.data.slice(0, n);
     for (let i = 0; i < n; i++) column.data[i] = old[order[i]];
