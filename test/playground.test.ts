@@ -283,6 +283,29 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
     await page.close();
   });
 
+  test('first load: the graph shows ⊥ whole beside the witness at scale 1, no box cut at the drawing\'s left edge', async () => {
+    // Write skew's drawing (658 px) is wider than the graph (589 px): Fit centred the witness and cut 9 px off ⊥.
+    for (const example of ['', 'la-g2-item-write-skew.hist', 'stale-read-realtime.hist']) {
+      const page = await open();
+      await page.locator('svg.graph g.box.bottom').waitFor();
+      if (example) {
+        await page.locator('#examples').selectOption(example);
+        await page.locator('.toolbar .title', { hasText: example.startsWith('la-') ? 'G2-item' : 'stale read' }).waitFor();
+      }
+      const m = await page.evaluate<{ view: number[]; bottom: number[]; cut: string[]; scale: number }>(`(() => {
+        const v = document.querySelector('svg.graph').getBoundingClientRect();
+        const r = (e) => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+        const cut = [...document.querySelectorAll('svg.graph g.box')].filter((g) => { const b = g.querySelector('rect').getBoundingClientRect(); return b.left < v.left - 0.5 && b.right > v.left + 0.5; }).map((g) => g.getAttribute('data-name'));
+        return { view: [v.left, v.top, v.right, v.bottom], bottom: r(document.querySelector('svg.graph g.box.bottom rect')), cut, scale: document.querySelector('g.viewport').getScreenCTM().a };
+      })()`);
+      const what = example || 'the first history (write skew)';
+      assert.ok(m.scale >= 1, `${what}: scale ${m.scale}`);
+      assert.deepEqual(m.cut, [], `${what}: boxes cut at the left edge`);
+      assert.ok(m.bottom[0] >= m.view[0] - 0.5 && m.bottom[1] >= m.view[1] - 0.5 && m.bottom[2] <= m.view[2] + 0.5 && m.bottom[3] <= m.view[3] + 0.5, `${what}: ⊥ ${JSON.stringify(m.bottom)} in the view ${JSON.stringify(m.view)}`);
+      await page.close();
+    }
+  });
+
   test('keyboard focus on the editor is visible in the dark theme too', async () => {
     const page = await open('', 'dark');
     await page.locator('#examples').focus();

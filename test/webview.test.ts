@@ -71,6 +71,19 @@ const FIT_FACTS = `(() => {
   return { min: Math.min(...texts), inView: witness.every(shown), someInView: witness.some(shown), witness: witness.length, faded };
 })()`;
 
+/** Boxes the drawing area's left or top edge cuts through (part in view, part not), whether ⊥ is whole in view, the scale. */
+const EDGE_CUTS = `(() => {
+  const view = document.querySelector('svg.graph').getBoundingClientRect();
+  const cut = [];
+  let bottom = false;
+  for (const g of document.querySelectorAll('svg.graph g.box')) {
+    const r = g.querySelector('rect').getBoundingClientRect();
+    if ((r.left < view.left - 0.5 && r.right > view.left + 0.5) || (r.top < view.top - 0.5 && r.bottom > view.top + 0.5)) cut.push(g.getAttribute('data-name'));
+    if (g.classList.contains('bottom')) bottom = r.left >= view.left - 0.5 && r.top >= view.top - 0.5 && r.right <= view.right + 0.5 && r.bottom <= view.bottom + 0.5;
+  }
+  return { cut, bottom, scale: document.querySelector('g.viewport').getScreenCTM().a };
+})()`;
+
 describe('graph webview in Chromium', { skip, timeout: 120_000 }, () => {
   let browser: Browser;
   before(async () => {
@@ -433,6 +446,27 @@ session s2
       assert.ok(strokes.some(([cls]) => cls.includes('witness')));
       await g.page.close();
     }
+  });
+
+  test('first load at the 50/50 split (scale 1): no box cut at the view\'s left or top edge, ⊥ whole beside the witness', async (t) => {
+    // Fit centred the witness: in a drawing wider than the panel the view began inside ⊥'s box (stale read: 22 px of it cut off).
+    const mustShow = ['stale-read-realtime.hist', 'la-g2-item-write-skew.hist', 'la-g0-dirty-write.hist', 'la-stale-read-realtime.hist', 'long-fork.hist', 'write-skew.hist'];
+    const files = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.hist')).sort();
+    let shown = 0;
+    for (const f of files) {
+      const g = await openGraph(browser, 'light', { width: 640, height: 760 });
+      await g.send({ type: 'analysis', analysis: analysisOfExample(f) });
+      await g.page.locator('g.box').first().waitFor();
+      const m = await g.page.evaluate<{ cut: string[]; bottom: boolean; scale: number }>(EDGE_CUTS);
+      assert.deepEqual(m.cut, [], `${f}: boxes cut at the view's edge`);
+      assert.ok(m.scale >= 1, `${f}: scale ${m.scale}`);
+      assert.ok((await g.page.evaluate<{ inView: boolean; witness: number }>(FIT_FACTS)).inView, `${f}: the witness in view`);
+      if (mustShow.includes(f)) assert.ok(m.bottom, `${f}: ⊥ whole in view`);
+      if (m.bottom) shown++;
+      if (f === 'stale-read-realtime.hist') await g.page.screenshot({ path: join(SHOTS, 'first-load-bottom.png') });
+      await g.page.close();
+    }
+    t.diagnostic(`⊥ whole in view on first load for ${shown} of ${files.length} examples`);
   });
 
   test('switching levels brings the new level\'s witness into view (long fork at a 50/50 split: PC, then SER)', async () => {

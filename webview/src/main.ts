@@ -13,6 +13,7 @@ import type { AnalysisResult, JsonPosition, JsonRange, VerdictJson } from '../..
 import {
   asGraphViewState, assertNever, EXPORT_FORMATS, isHostToViewMessage, uriFileName, type ExportFormat, type GraphLevel, type GraphViewState, type HostToViewMessage,
 } from '../../server/src/protocol/webview.ts';
+import { fitTransform, focusTransform, type ViewTransform } from './fit-view.ts';
 import { hostApi, listenToHost } from './vscode-api.ts';
 
 const api = hostApi();
@@ -129,31 +130,20 @@ const zoomer = zoom<SVGSVGElement, unknown>().scaleExtent([0.02, 4]).on('zoom', 
 });
 svg.call(zoomer).on('dblclick.zoom', null);
 
-/** Fit: the whole drawing when its text stays at least 11 px (scale ≥ 1), else scale 1 scrolled to the witness. */
+/** Fit: the whole drawing when its text stays at least 11 px (scale ≥ 1), else scale 1 from ⊥'s corner, scrolled to the witness. */
 function fit(): void {
   if (!layout) return;
-  const w = svgEl.clientWidth || 800;
-  const h = svgEl.clientHeight || 600;
-  const all = Math.min(w / layout.width, h / layout.height) * 0.96;
-  if (all >= 1) {
-    const k = Math.min(1.25, all);
-    zoomer.transform(svg, zoomIdentity.translate((w - layout.width * k) / 2, Math.max(0, (h - layout.height * k) / 2)).scale(k));
-    return;
-  }
-  showFocus(1);
+  apply(fitTransform(layout, svgEl.clientWidth || 800, svgEl.clientHeight || 600));
 }
 
-/** Pans (at scale k) so the witness's boxes are in view: centred when they fit, else their top-left corner. */
+/** Pans (at scale k) so the witness's boxes are in view, with as much of the drawing's top-left (⊥) as fits beside them. */
 function showFocus(k: number): void {
   if (!layout) return;
-  const w = svgEl.clientWidth || 800;
-  const h = svgEl.clientHeight || 600;
-  const f = layout.focus ?? { x: 0, y: 0, w: 0, h: 0 };
-  const cx = f.w * k <= w - 40 ? f.x + f.w / 2 - w / (2 * k) : f.x - 20 / k;
-  const cy = f.h * k <= h - 40 ? f.y + f.h / 2 - h / (2 * k) : f.y - 20 / k;
-  const x = Math.max(0, Math.min(cx, layout.width - w / k));
-  const y = Math.max(0, Math.min(cy, layout.height - h / k));
-  zoomer.transform(svg, zoomIdentity.scale(k).translate(-x, -y));
+  apply(focusTransform(layout, svgEl.clientWidth || 800, svgEl.clientHeight || 600, k));
+}
+
+function apply(t: ViewTransform): void {
+  zoomer.transform(svg, zoomIdentity.translate(t.x, t.y).scale(t.k));
 }
 
 function save(): void {
