@@ -7,10 +7,11 @@ import { describe, test } from 'node:test';
 import { generateHistory } from '../server/src/engine/gen/generate.ts';
 import { toHistString } from '../server/src/engine/gen/history-writers.ts';
 import { layoutGraph, MAX_INTERACTIVE, undecidedSentence, visibleSet, type Layout, type ViewLevel } from '../server/src/engine/export/layout.ts';
+import { renderSvg } from '../server/src/engine/export/svg-writer.ts';
 import { analysisOf } from './helpers/graph-page.ts';
 
 const EXAMPLES = join(import.meta.dirname, '..', 'examples');
-const LEVELS: ViewLevel[] = ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER', 'mixed'];
+const LEVELS: ViewLevel[] = ['RC', 'RA', 'CC', 'PC', 'PSI', 'SI', 'SER', 'SSER', 'mixed'];
 
 interface Rect { x: number; y: number; w: number; h: number }
 const overlap = (p: Rect, q: Rect): boolean => p.x < q.x + q.w && q.x < p.x + p.w && p.y < q.y + q.h && q.y < p.y + p.h;
@@ -32,6 +33,18 @@ export function layoutProblems(l: Layout): string[] {
     }
   }
   for (const b of l.nodes) for (const c of l.nodes) if (b.id < c.id && overlap(b, c)) problems.push(`boxes ${b.name} and ${c.name} overlap`);
+  // The witness's step labels clear of the witness's lines (3 px wide), their own edge's included.
+  const story = l.edges.filter((e) => e.witness >= 0);
+  for (const e of story.filter((x) => x.label !== '')) {
+    const label = { x: e.labelX, y: e.labelY, w: e.labelW, h: e.labelH };
+    for (const f of story) {
+      const p = f.points;
+      for (let i = 0; i + 3 < p.length; i += 2) {
+        const line = { x: Math.min(p[i], p[i + 2]) - 1.5, y: Math.min(p[i + 1], p[i + 3]) - 1.5, w: Math.abs(p[i + 2] - p[i]) + 3, h: Math.abs(p[i + 3] - p[i + 1]) + 3 };
+        if (overlap(label, line)) { problems.push(`witness label "${e.label}" crossed by witness edge ${f.id}`); break; }
+      }
+    }
+  }
   return problems;
 }
 
@@ -61,6 +74,28 @@ describe('graph layout', () => {
     assert.notEqual(between[0].path, between[1].path);
     assert.deepEqual(between.map((e) => e.witness).sort(), [0, 1]);
     assert.ok(between.every((e) => /^\d · /.test(e.label)), between.map((e) => e.label).join(', '));
+  });
+
+  test('write skew at SER: "2 · rw y" is off the rw x edge (it sat on its line), next to its own; the other labels stay where the router put them', () => {
+    const a = analysisOf(readFileSync(join(EXAMPLES, 'write-skew.hist'), 'utf8'));
+    const l = layoutGraph(a, { level: 'SER', kinds: { so: true, wr: true, co: true }, visible: null });
+    const rwY = l.edges.find((e) => e.label === '2 · rw y')!;
+    const rwX = l.edges.find((e) => e.label === '1 · rw x')!;
+    assert.deepEqual(layoutProblems(l), []);
+    // Beside a segment of its own route, 2 px off its line.
+    const p = rwY.points;
+    let beside = false;
+    for (let i = 0; i + 3 < p.length; i += 2) {
+      const [x0, y0, x1, y1] = p.slice(i, i + 4);
+      if (y0 === y1 && rwY.labelX >= Math.min(x0, x1) - 0.05 && rwY.labelX + rwY.labelW <= Math.max(x0, x1) + 0.05 && [y0 - 2 - rwY.labelH, y0 + 2].some((y) => Math.abs(rwY.labelY - y) < 0.05)) beside = true;
+      if (x0 === x1 && [x0 + 2, x0 - 2 - rwY.labelW].some((x) => Math.abs(rwY.labelX - x) < 0.05) && rwY.labelY + rwY.labelH > Math.min(y0, y1) && rwY.labelY < Math.max(y0, y1)) beside = true;
+    }
+    assert.ok(beside, JSON.stringify(rwY));
+    // The uncrossed label keeps the router's place: beside its vertical run, 2 px right of it.
+    assert.equal(rwX.labelX, rwX.points[2] + 2);
+    // The same input, the same SVG bytes.
+    const again = layoutGraph(analysisOf(readFileSync(join(EXAMPLES, 'write-skew.hist'), 'utf8')), { level: 'SER', kinds: { so: true, wr: true, co: true }, visible: null });
+    assert.equal(renderSvg(again), renderSvg(l));
   });
 
   test('deterministic, and clean on random histories and a witness neighbourhood', () => {

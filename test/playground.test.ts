@@ -15,6 +15,7 @@ import { exportWitnessOfSource } from '../server/src/engine/export/witness-of-te
 import { HISTORY_EXTENSIONS, readHistory } from '../server/src/engine/readers/registry.ts';
 import { buildPlayground, FRAME_HEADERS, OUT, servePlayground } from '../playground/build.ts';
 import { EDITOR_MAX } from '../playground/src/limits.ts';
+import { LIVE_CROSSINGS } from './helpers/graph-page.ts';
 import { launchChromium } from './vscode/browser.ts';
 import { CHROMIUM, WORK } from './vscode/paths.ts';
 
@@ -304,6 +305,15 @@ describe('playground in Chromium', { skip, timeout: 300_000 }, () => {
       assert.ok(m.bottom[0] >= m.view[0] - 0.5 && m.bottom[1] >= m.view[1] - 0.5 && m.bottom[2] <= m.view[2] + 0.5 && m.bottom[3] <= m.view[3] + 0.5, `${what}: ⊥ ${JSON.stringify(m.bottom)} in the view ${JSON.stringify(m.view)}`);
       await page.close();
     }
+  });
+
+  test('the first history\'s witness labels: no witness line runs through one (write skew\'s "2 · rw y" sat on the rw x edge)', async () => {
+    const page = await open();
+    await page.locator('svg.graph g.edge.witness').first().waitFor();
+    assert.equal(await page.locator('select.level-select').inputValue(), 'SER');
+    assert.deepEqual((await page.locator('svg.graph g.edge.witness text').allTextContents()).sort(), ['1 · rw x', '2 · rw y']);
+    assert.deepEqual(await page.evaluate<string[]>(LIVE_CROSSINGS), []);
+    await page.close();
   });
 
   test('keyboard focus on the editor is visible in the dark theme too', async () => {

@@ -10,7 +10,7 @@ import { toHistString } from '../server/src/engine/gen/history-writers.ts';
 import { coEdgesFor, layoutGraph, verdictOf, witnessSentences, type ViewLevel } from '../server/src/engine/export/layout.ts';
 import { LIGHT_PALETTE, renderSvg } from '../server/src/engine/export/svg-writer.ts';
 import type { AnalysisResult } from '../server/src/protocol/shapes.ts';
-import { analysisOf, analysisOfExample, openGraph, type GraphPage, type Theme } from './helpers/graph-page.ts';
+import { analysisOf, analysisOfExample, CROSSINGS, LIVE_CROSSINGS, openGraph, type GraphPage, type Theme } from './helpers/graph-page.ts';
 import { launchChromium } from './vscode/browser.ts';
 import { CHROMIUM } from './vscode/paths.ts';
 
@@ -33,6 +33,7 @@ async function count(g: GraphPage, selector: string): Promise<number> {
 
 /** Measures the drawn SVG in the page (a string: the bundler's helpers do not exist there). */
 const MEASURE = `(() => {
+  ${CROSSINGS}
   const box = (e) => { const b = e.getBBox(); return { x: b.x, y: b.y, w: b.width, h: b.height, t: e.textContent || '' }; };
   const labels = [...document.querySelectorAll('text.label')].map(box);
   const boxes = [...document.querySelectorAll('g.box')].map((g) => ({ rect: box(g.querySelector('rect')), texts: [...g.querySelectorAll('text')].map(box) }));
@@ -44,6 +45,9 @@ const MEASURE = `(() => {
     for (const b of boxes) if (hit(p, b.rect)) problems.push('label "' + p.t + '" overlaps a box');
   });
   for (const b of boxes) for (const x of b.texts) if (!inside(x, b.rect)) problems.push('"' + x.t + '" sticks out of its box');
+  // The witness's lines are 3 px wide (the others 1.3): none may run through a witness label.
+  const witness = [...document.querySelectorAll('g.edge')].filter((g) => g.querySelector('path').getAttribute('stroke-width') === '3');
+  problems.push(...crossings(witness.map((g) => [g.querySelector('text.label'), g.querySelector('path')])));
   return { problems, labels: labels.length };
 })()`;
 
@@ -444,6 +448,18 @@ session s2
       // The witness sample had stroke "none": its colour rule only applied under `.edges`.
       for (const [cls, stroke] of strokes) assert.ok(stroke !== 'none' && stroke !== '' && !/rgba\(0, 0, 0, 0\)/.test(stroke), `${theme}: legend "${cls}" has stroke ${stroke}`);
       assert.ok(strokes.some(([cls]) => cls.includes('witness')));
+      await g.page.close();
+    }
+  });
+
+  test('no witness line runs through a witness label in the live view (write skew\'s "2 · rw y" sat on the rw x edge)', async () => {
+    for (const [f, level] of [['write-skew.hist', 'SER'], ['long-fork.hist', 'SER'], ['stale-read-realtime.hist', 'SSER'], ['read-skew.hist', 'RA'], ['dirty-write.hist', 'RC']] as const) {
+      const g = await show(browser, analysisOfExample(f));
+      await g.page.locator('select.level-select').selectOption(level);
+      assert.ok(await count(g, 'g.edge.witness') >= 2, `${f} at ${level}: a witness is drawn`);
+      assert.deepEqual(await g.page.evaluate<string[]>(LIVE_CROSSINGS), [], `${f} at ${level}`);
+      assert.deepEqual((await g.page.evaluate<{ problems: string[] }>(LIVE_MEASURE)).problems, [], `${f} at ${level}: labels apart from labels and boxes`);
+      if (f === 'write-skew.hist') await g.page.screenshot({ path: join(SHOTS, 'write-skew-witness-labels.png') });
       await g.page.close();
     }
   });

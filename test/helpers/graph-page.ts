@@ -40,6 +40,30 @@ export function analysisOfExample(name: string): AnalysisResult {
   return analysisOf(readFileSync(join(ROOT, 'examples', name), 'utf8'), `file:///histories/examples/${name}`);
 }
 
+/**
+ * In the page: the witness labels that a witness line runs through, as sentences. Each pair is a label (or null) and
+ * its edge's path; a label's box is sampled every pixel against the lines' strokes as the browser draws them.
+ */
+export const CROSSINGS = `const crossings = (pairs) => {
+  const out = [];
+  for (const [text] of pairs) {
+    if (!text || !text.textContent) continue;
+    const b = text.getBBox();
+    for (const [, path] of pairs) {
+      let hit = false;
+      for (let x = b.x; x <= b.x + b.width && !hit; x += 1) for (let y = b.y; y <= b.y + b.height && !hit; y += 1) hit = path.isPointInStroke(new DOMPoint(x, y));
+      if (hit) out.push('witness label "' + text.textContent + '" crossed by a witness line (' + (path.parentNode.getAttribute('data-id') || path.getAttribute('d').slice(0, 40)) + ')');
+    }
+  }
+  return out;
+};`;
+
+/** The live view's witness labels that a witness line runs through (the webview's and the playground's drawing). */
+export const LIVE_CROSSINGS = `(() => {
+  ${CROSSINGS}
+  return crossings([...document.querySelectorAll('svg.graph g.edge.witness')].map((g) => [g.querySelector('text.label'), g.querySelector('path.line')]));
+})()`;
+
 /** Where the harness serves the view: a real origin, as a VS Code webview has (the view takes messages from its own origin only). */
 export const GRAPH_ORIGIN = 'http://isocheck-webview.test';
 

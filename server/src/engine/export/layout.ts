@@ -6,6 +6,8 @@
 // between two rows. Every vertical run in a channel gets its own track (interval colouring), wide
 // enough for its label, which sits beside it; so labels never overlap each other or a box, edges
 // never cross a box, and parallel or opposite edges between the same boxes are separate lines.
+// Other edges' horizontal stubs can still pass through a label's room: a witness step label that a
+// witness line crosses is moved along its own route (witness-labels.ts).
 //
 // Why not a layout library: elkjs (layered) and @dagrejs/dagre were measured on this machine on a
 // 300-transaction history (782 edges): 13.5 s and 4.3 s, and neither keeps sessions as straight
@@ -14,6 +16,7 @@
 
 import { LEVELS, levelRow, type Rule } from '../levels/levels.ts';
 import { ANOMALIES } from '../listappend/anomaly-table.ts';
+import { clearWitnessLabels } from './witness-labels.ts';
 import type {
   AnalysisResult, EdgeKindJson, JsonRange, LevelName, OrderKindJson, TransactionJson, VerdictJson, WitnessEdgeJson, WitnessJson,
 } from '../../protocol/shapes.ts';
@@ -690,7 +693,10 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
     const y1 = story.reduce((m, b) => Math.max(m, b.y + b.h), -Infinity);
     focus = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
   }
-  return { width: r1(width), height: r1(Math.max(height, MARGIN * 2 + LANE_TITLE_H + 40)), lanes, nodes, edges, level: o.level, verdict, witness, title: a.title, focus };
+  const drawn = { width: r1(width), height: r1(Math.max(height, MARGIN * 2 + LANE_TITLE_H + 40)) };
+  // The router keeps each label clear of boxes and labels; the story's step labels also of the story's lines.
+  clearWitnessLabels(edges, nodes, { ...drawn, top: MARGIN + LANE_TITLE_H });
+  return { ...drawn, lanes, nodes, edges, level: o.level, verdict, witness, title: a.title, focus };
 }
 
 /** One sentence per witness edge, as the panel lists them (numbered like the drawing's labels): "T1 → T2 [co] …". */
