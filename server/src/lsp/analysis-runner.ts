@@ -2,6 +2,7 @@
 
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { twoPasses } from './passes.ts';
 import { AnalysisCache, runTask } from './worker-tasks.ts';
 import type { DocumentTask, FromWorker, RunResult, Task, ToWorker } from './worker-protocol.ts';
 
@@ -119,8 +120,10 @@ class Lane {
     if (this.worker) return this.worker;
     this.worker = this.spare ?? this.spawn();
     this.spare = null;
-    // Boot the next spare once this turn's work is done.
-    if (this.worker) {
+    // Boot the next spare once this turn's work is done, in lanes whose cancellations may terminate
+    // their worker; elsewhere a worker is replaced only after a crash or a timeout, rare enough to
+    // wait for a start instead of keeping an idle thread's memory.
+    if (this.worker && this.terminateOnCancel) {
       setImmediate(() => {
         if (!this.disposed && !this.spare) this.spare = this.spawn();
       });
@@ -176,26 +179,39 @@ function inProcess(job: Job): RunResult {
 
 /**
  * Small documents and big ones are analysed in separate workers, so a big analysis never delays a
- * small one; the graph's JSON runs in its document's lane (whose worker keeps the analysis); witness
- * exports, which analyse again with their own budgets, run in a third worker.
+ * small one; a small document checked in two passes (passes.ts) has its full analysis, the
+ * strong-level searches that may run to their budget, in a lane of its own, so another small
+ * document's check never waits behind them (it waited seconds: a 600-transaction history's
+ * searches held the one small lane for 3.9 s). The graph's JSON and the report run in the lane of
+ * the analysis they read (whose worker keeps it); witness exports, which analyse again with their
+ * own budgets, run in a fourth worker.
  */
 export class AnalysisRunner {
   private nextId = 1;
   private readonly small: Lane;
+  private readonly strong: Lane;
   private readonly big: Lane;
   private readonly exports: Lane;
   private readonly laneOf = new Map<number, Lane>();
 
   constructor(private readonly o: RunnerOptions) {
     this.small = new Lane('small', o, false, 8);
+    this.strong = new Lane('strong', o, false, 8);
     this.big = new Lane('big', o, true, 1);
     this.exports = new Lane('export', o, true, 0);
+  }
+
+  /** The lane of a task: exports, big documents, small documents' full analyses in two passes, the rest. */
+  private laneFor(task: DocumentTask): Lane {
+    if (task.kind === 'export') return this.exports;
+    if (task.text.length >= this.o.bigText) return this.big;
+    return task.options.deferStrong !== true && twoPasses(task.text.length, task.options.levels) ? this.strong : this.small;
   }
 
   /** Starts a task; the id can cancel it. The promise never rejects. */
   start(task: DocumentTask): { id: number; result: Promise<RunResult> } {
     const id = this.nextId++;
-    const lane = task.kind === 'export' ? this.exports : task.text.length >= this.o.bigText ? this.big : this.small;
+    const lane = this.laneFor(task);
     this.laneOf.set(id, lane);
     const result = new Promise<RunResult>((resolve) => {
       lane.submit({ id, task, cancelled: false, cancel: new Int32Array(new SharedArrayBuffer(4)), resolve: (r) => {
@@ -217,11 +233,12 @@ export class AnalysisRunner {
    */
   forget(uri: string): void {
     inProcessCache.delete(uri);
-    for (const lane of [this.small, this.big]) lane.forget(uri, this.nextId++);
+    for (const lane of [this.small, this.strong, this.big]) lane.forget(uri, this.nextId++);
   }
 
   dispose(): void {
     this.small.dispose();
+    this.strong.dispose();
     this.big.dispose();
     this.exports.dispose();
   }

@@ -1,19 +1,17 @@
 // The checking stage: analyse a document's current version in a worker (one or two passes) and publish the result.
 
 import { CodeLensRefreshRequest, DiagnosticSeverity } from 'vscode-languageserver/node';
-import { isDefaultLevelSet, isWeakLevel } from '../engine/levels/levels.ts';
+import { isDefaultLevelSet } from '../engine/levels/levels.ts';
 import { AnalysisChangedNotification, StatusNotification } from '../protocol/messages.ts';
 import type { StatusParams } from '../protocol/shapes.ts';
 import type { ServerContext } from './context.ts';
 import { DIAGNOSTIC_SOURCE } from './convert.ts';
 import { cacheKeyOf, DocModel } from './doc-model.ts';
 import { doneStatus } from './features/summary.ts';
+import { twoPasses } from './passes.ts';
 import { analysisKey } from './settings.ts';
 import type { SnapshotOptions } from './snapshot.ts';
 import type { RunResult } from './worker-protocol.ts';
-
-/** Documents from this size on get a quick RC/RA/CC pass before the strong-level searches. */
-const TWO_PASS_CHARS = 4096;
 
 function sendStatus(ctx: ServerContext, p: StatusParams): void {
   void ctx.connection.sendNotification(StatusNotification.type, p);
@@ -21,8 +19,8 @@ function sendStatus(ctx: ServerContext, p: StatusParams): void {
 
 /**
  * Analyses the document's current version unless it already is (per version and settings).
- * Large documents that ask for strong levels get two passes: RC, RA and CC (fast, exact) are
- * published first, then the full analysis with the strong-level searches replaces them.
+ * Large documents that ask for strong levels get two passes (passes.ts): RC, RA and CC (fast,
+ * exact) are published first, then the full analysis with the strong-level searches replaces them.
  */
 export async function check(ctx: ServerContext, uri: string): Promise<void> {
   try {
@@ -43,8 +41,7 @@ export async function check(ctx: ServerContext, uri: string): Promise<void> {
     ctx.cancelRunning(uri);
     // The setting at its default (the seven) is no narrowing: files with real times still get SSER.
     const levels = settings.levels.length > 0 && !isDefaultLevelSet(settings.levels) ? settings.levels : undefined;
-    const strongAsked = levels === undefined || levels.some((l) => !isWeakLevel(l));
-    const passes = text.length >= TWO_PASS_CHARS && strongAsked ? [true, false] : [false];
+    const passes = twoPasses(text.length, levels) ? [true, false] : [false];
     sendStatus(ctx, { uri, version, state: 'checking', levels: [], mixed: null, strongest: null, text: 'checking…', errors: 0, warnings: 0, millis: 0 });
     for (const deferStrong of passes) {
       const options: SnapshotOptions = {

@@ -57,7 +57,11 @@ export function runTask(task: Task, stop: () => boolean, cache: AnalysisCache): 
     case 'analyze': {
       const started = performance.now();
       const a = analyzeDocument(task.text, task.options, stop);
-      if (!stop()) cache.set(task.options.uri, task.cacheKey, a);
+      // A quick pass's analysis is not kept: the full pass's follows (in the strong lane, for a small document),
+      // and the graph and the report ask for that one. Kept, every two-pass document held two analyses, one per
+      // lane. The document's older analysis goes all the same: the new version's replaces it.
+      if (task.options.deferStrong === true) cache.delete(task.options.uri);
+      else if (!stop()) cache.set(task.options.uri, task.cacheKey, a);
       const { snapshot, transfer } = packSnapshot(a, task.text, task.options, started);
       return { value: { kind: 'analyze', snapshot }, transfer };
     }
