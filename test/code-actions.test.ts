@@ -2,9 +2,11 @@
 
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CodeActionRequest, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver-protocol/node';
+import { CodeActionRequest, DidSaveTextDocumentNotification, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { codeActions, nearestLevel } from '../server/src/lsp/features/code-actions.ts';
+import { fixSourceOfText } from '../server/src/lsp/features/fix-source.ts';
+import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
 import { ensureBuilt, fileUri, suiteClient } from './helpers/lsp-client.ts';
 
 before(() => ensureBuilt());
@@ -192,7 +194,7 @@ describe('quick fixes for every spelling', () => {
     const diagnostics = Array.from({ length: 1000 }, (_, i) => at(n - i, i % 2 === 0 ? 'thin-air' : 'ambiguous-read'));
     const time = (ds: Diagnostic[]): { ms: number; actions: CodeAction[] } => {
       const started = performance.now();
-      const actions = codeActions('file:///big.hist', text, ds);
+      const actions = codeActions('file:///big.hist', fixSourceOfText(text), ds);
       return { ms: performance.now() - started, actions };
     };
     const one = time(diagnostics.slice(0, 1));
@@ -231,5 +233,45 @@ describe('quick fixes for every spelling', () => {
     const d = ds.find((x) => x.code === 'thin-air');
     assert.ok(d);
     assert.deepEqual(await c.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } }), []);
+  });
+});
+
+describe('quick fixes read the latest analysis, never a parse on the message loop', () => {
+  // Checked on save only: after an edit the analysis stays that of the older text for as long as the test needs.
+  const c = suiteClient({ settings: { checkOn: 'save' }, initializationOptions: { debounceMs: 0 } }, { noFailures: true });
+
+  test('after an edit to a 3 MB document, its reads before the edit get their fixes from the older analysis, in a fraction of a parse; the ones after wait for the new analysis', async () => {
+    let text = 'init y = 0\nsession a\n  R: r(x, 42) r(y, 5)\nsession b\n';
+    for (let i = 0; i < 80_000; i++) text += `  T${i}: w(k${i % 100}, ${i}) r(k${i % 100}, ${i})\n`;
+    text += 'session c\n  Q: r(z, 7)\n';
+    const uri = fileUri('qf-older-analysis.hist');
+    const ds = await c.diagnosticsOfVersion(uri, await c.open(uri, text), 120_000);
+    const top = ds.filter((d) => d.code === 'thin-air' && d.range.start.line === 2);
+    const bottom = ds.find((d) => d.code === 'thin-air' && d.range.start.line === 80_005);
+    assert.equal(top.length, 2);
+    assert.ok(bottom);
+    // A line inserted between them: the client moves the later diagnostic a line down.
+    const edited = text.replace('session b\n', 'session b\n  U: w(u, 1)\n');
+    await c.edit(uri, { start: { line: 4, character: 0 }, end: { line: 4, character: 0 } }, '  U: w(u, 1)\n');
+    const moved = { ...bottom, range: { start: { ...bottom.range.start, line: 80_006 }, end: { ...bottom.range.end, line: 80_006 } } };
+    const ask = async (diagnostics: Diagnostic[]): Promise<{ ms: number; titles: string[] }> => {
+      const started = performance.now();
+      const actions = (await c.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: diagnostics[0].range, context: { diagnostics } })) as CodeAction[];
+      return { ms: performance.now() - started, titles: actions.map((a) => a.title) };
+    };
+    const answers = [await ask([...top, moved]), await ask([...top, moved]), await ask([...top, moved])];
+    for (const a of answers) assert.deepEqual(a.titles, ['Add x = 42 to init', 'Change the initial value to y = 5'], 'none yet for the read after the edit');
+    const parses = [0, 1, 2].map(() => {
+      const started = performance.now();
+      parseHist(edited);
+      return performance.now() - started;
+    });
+    // Parsed on the message loop, each request took about as long as a parse (the text changed since the analysis:
+    // nothing was kept); from the older analysis, a binary search per read and one pass over the operations.
+    const best = Math.min(...answers.map((a) => a.ms));
+    assert.ok(best < Math.min(...parses) / 4, `${answers.map((a) => Math.round(a.ms)).join(', ')} ms per request, a parse ${parses.map(Math.round).join(', ')} ms`);
+    await c.connection.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri } });
+    await c.diagnosticsOfVersion(uri, 2, 120_000);
+    assert.deepEqual((await ask([moved])).titles, ['Add z = 7 to init'], 'once the edited text is analysed');
   });
 });

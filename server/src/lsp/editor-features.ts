@@ -5,6 +5,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServerContext } from './context.ts';
 import type { DocModel } from './doc-model.ts';
 import { codeActions } from './features/code-actions.ts';
+import { fixSourceOfModel } from './features/fix-source.ts';
 import { codeLenses } from './features/code-lens.ts';
 import { completions } from './features/completion.ts';
 import { hoverAt } from './features/hover.ts';
@@ -103,11 +104,8 @@ export function registerEditorFeatures(ctx: ServerContext): void {
     if (st && st.format !== 'hist') return []; // the fixes edit .hist text
     const doc = ctx.documents.get(p.textDocument.uri);
     if (!doc) return [];
-    const text = doc.getText();
-    // The analysis of this very text keeps what the fixes derive from it, for the next request (the next cursor move).
-    const m = st?.model;
-    const memo = m?.analysed(doc.version, text) ? <T>(key: string, make: () => T): T => m.cached(key, make) : undefined;
-    return codeActions(p.textDocument.uri, text, p.context.diagnostics, memo);
+    // The fixes read the latest analysis's history (and keep what they derive in it), never a parse of the text here.
+    return codeActions(p.textDocument.uri, fixSourceOfModel(doc, st?.model ?? null), p.context.diagnostics);
   }, codeActionParams));
   connection.onCompletion(ctx.request('completion', null, (p) => {
     const st = ctx.docs.get(p.textDocument.uri);

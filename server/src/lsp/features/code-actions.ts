@@ -1,126 +1,173 @@
-// Quick fixes for the common newcomer errors: each reads what it needs from the diagnostic and the parsed text.
+// Quick fixes for the common newcomer errors: each reads what it needs from the diagnostic, the client's text and the analysed history.
 
 import type { CodeAction, Diagnostic, Position, Range, TextEdit } from 'vscode-languageserver-protocol';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { histKey, histValue } from '../../engine/export/hist-writer.ts';
 import { LEVELS, levelRow } from '../../engine/levels/levels.ts';
 import { OP_READ, OP_WRITE, type History } from '../../engine/model/history.ts';
-import { parseHist } from '../../engine/syntax/hist-parser.ts';
-import { tokenize, TK_COMMA, TK_EQUALS, TK_IDENT, TK_NUMBER, TK_STRING, unquote } from '../../engine/syntax/hist-lexer.ts';
-import { LineIndex } from '../../engine/syntax/line-index.ts';
+import { tokenize, TK_COMMA, TK_EQUALS, TK_IDENT, TK_NUMBER, TK_STRING, unquote, type Tokens } from '../../engine/syntax/hist-lexer.ts';
+import type { FixSource } from './fix-source.ts';
 
 /**
  * How many of the request's diagnostics get fixes. An editor passes those at the cursor or in the
  * selection (at most the 1,000 the server publishes), but the list is the client's: each entry may
- * cost a pass over the operations, and this runs on the message loop.
+ * cost a binary search, and this runs on the message loop.
  */
 export const MAX_FIXED_DIAGNOSTICS = 1000;
 
-/** Every quick fix for the given diagnostics (those the editor passes in the request's context) in a .hist document. */
 /**
- * Keeps what the fixes derive from one version of the text (its parse, lines, init bindings) for the next request
- * of that version: VS Code asks on every cursor move onto a diagnostic, and parsing a 100,000-operation document
- * took 0.5 s of the message loop each time. The server passes the version's DocModel cache.
+ * Every quick fix for the given diagnostics (those the editor passes in the request's context) in a .hist document.
+ * Nothing here is proportional to the text but one pass over the operations' columns when a fix needs the writers
+ * or readers of a value: each read is found by a binary search, lines through the document's own table, `init`
+ * lines by one search of the text. (The text was parsed on the message loop, 0.65 s for 7.9 MB.)
  */
-export type QuickFixMemo = <T>(key: string, make: () => T) => T;
-
-export function codeActions(uri: string, text: string, diagnostics: readonly Diagnostic[], memo: QuickFixMemo = (_, make) => make()): CodeAction[] {
-  const out: CodeAction[] = [];
-  // Lines as LSP counts them (the diagnostics' positions): `\r\n`, `\r` and `\n` each end one. Split at `\n` alone, a
-  // lone `\r` above (mixed line endings) shifted every later line: a failed `expect` was "fixed" with the next line's text.
-  let lines: readonly string[] | null = null;
-  const linesOf = (): readonly string[] => (lines ??= memo('quickfix:lines', () => text.split(/\r\n|\r|\n/)));
+export function codeActions(uri: string, src: FixSource, diagnostics: readonly Diagnostic[]): CodeAction[] {
+  const { doc, history: h } = src;
+  // Each derived value once per request (a request may carry 1,000 thin-air reads), and kept for the next when the text is the analysed one.
+  const local = new Map<string, unknown>();
+  const memo = <T>(key: string, make: () => T): T => {
+    if (!local.has(key)) local.set(key, src.memo(key, make));
+    return local.get(key) as T;
+  };
+  const asked = diagnostics.slice(0, MAX_FIXED_DIAGNOSTICS).filter((d) => d.source === undefined || d.source === 'isocheck');
+  // The read each thin-air or ambiguous-read diagnostic names, then one pass for the (key, value) pairs they ask about.
+  const reads = asked.map((d) => (h && (d.code === 'thin-air' || d.code === 'ambiguous-read') ? src.readAt(d.range.start) : -1));
+  const pairs = h ? pairsOf(h, asked, reads) : null;
+  const text = doc.getText();
   // A new line (an `init` line) ends as the document's lines do.
   const eol = (): string => /\r\n|\r|\n/.exec(text)?.[0] ?? '\n';
-  // The `init` bindings' values and where a new binding goes, found once for every thin-air fix.
-  let bindings: Map<string, Range> | null = null;
-  let initPlace: InitPlace | null = null;
-  // Parsed and indexed once, on the first fix that needs the operations: a request may carry 1,000 diagnostics
-  // (VS Code sends every one in a selection, Select All included), and a pass over the operations for each took
-  // 5 s on the message loop for a 200,000-operation document.
-  let parsed: Parsed | null = null;
-  const readAt = (p: Position): { h: History; o: number; parsed: Parsed } | null => {
-    parsed ??= memo('quickfix:parsed', () => indexed(parseHist(text).history, LineIndex.ofText(text)));
-    const o = parsed.readAt.get(parsed.lines.offset(p));
-    return o === undefined ? null : { h: parsed.h, o, parsed };
-  };
-  for (const d of diagnostics.slice(0, MAX_FIXED_DIAGNOSTICS)) {
-    if (d.source !== undefined && d.source !== 'isocheck') continue;
+  const out: CodeAction[] = [];
+  asked.forEach((d, i) => {
     const fix = (title: string, edits: TextEdit[]): void => {
       out.push({ title, kind: 'quickfix', diagnostics: [d], edit: { changes: { [uri]: edits } } });
     };
+    const o = reads[i];
     switch (String(d.code)) {
       case 'thin-air': {
-        const read = readAt(d.range.start);
-        if (!read) break;
-        const { h, o } = read;
+        if (!h || !pairs || o < 0) break;
         const k = h.opKey[o];
         const binding = `${histKey(h.names.keyName(k))} = ${histValue(h.names.valueText(h.opValue[o]))}`;
         const old = h.initValues.get(k);
         if (old === undefined) {
-          fix(`Add ${binding} to init`, [addInit((initPlace ??= memo('quickfix:init', () => initPlaceOf(linesOf()))), binding, eol())]);
+          fix(`Add ${binding} to init`, [addInit(memo('init', () => initPlaceOf(doc)), binding, eol())]);
           break;
         }
         // The key has an initial value already: change it, unless a read returns that one.
-        const readsOld = read.parsed.readValues.has(pairKey(k, old));
-        const edit = readsOld ? null : replaceInit((bindings ??= memo('quickfix:bindings', () => initBindings(text))), h.names.keyName(k), histValue(h.names.valueText(h.opValue[o])));
+        const readsOld = pairs.read.has(pairKey(k, old));
+        const edit = readsOld ? null : replaceInit(memo('bindings', () => initBindings(doc)), h.names.keyName(k), histValue(h.names.valueText(h.opValue[o])));
         if (edit) fix(`Change the initial value to ${binding}`, [edit]);
         break;
       }
       // A level word and an expect line are on one line: a range over many is no diagnostic of the server's.
       case 'unknown-level': {
         if (d.range.start.line !== d.range.end.line) break;
-        const word = textIn(linesOf(), d.range);
-        const best = nearestLevel(word);
+        const best = nearestLevel(lineText(doc, d.range));
         if (best) fix(`Change to ${best}`, [{ range: d.range, newText: best }]);
         break;
       }
       case 'expectation-failed': {
         if (d.range.start.line !== d.range.end.line) break;
-        const span = textIn(linesOf(), d.range);
+        const span = lineText(doc, d.range);
         const flipped = span.replace(/\b(ok|violated|found|absent)\b/i, (w) => FLIP[w.toLowerCase()] ?? w);
         if (flipped !== span) fix('Update expect to what was found', [{ range: d.range, newText: flipped }]);
         break;
       }
       case 'ambiguous-read': {
-        const read = readAt(d.range.start);
-        if (!read) break;
-        for (const t of writersOf(read.parsed, read.o)) fix(`Read from ${t}: insert <- ${t}`, [{ range: { start: d.range.end, end: d.range.end }, newText: ` <- ${t}` }]);
+        if (!h || !pairs || o < 0) break;
+        for (const t of writersOf(h, pairs, o)) fix(`Read from ${t}: insert <- ${t}`, [{ range: { start: d.range.end, end: d.range.end }, newText: ` <- ${t}` }]);
         break;
       }
+    }
+  });
+  return out;
+}
+
+/** For the (key, value) pairs the fixes ask about: whether a read returns each, and the transactions that write each. */
+interface Pairs {
+  read: Set<string>;
+  writers: Map<string, number[]>;
+}
+
+const pairKey = (k: number, v: number): string => `${k} ${v}`;
+
+/**
+ * One pass over the operations for the pairs the reads ask about (a thin-air read's key and its initial value, an
+ * ambiguous read's key and value), however many diagnostics ask: a pass per diagnostic took 2.5 s for 1,000 of them
+ * on a 100,000-operation document. No pass when none asks.
+ */
+function pairsOf(h: History, asked: readonly Diagnostic[], reads: readonly number[]): Pairs {
+  const wanted = new Map<number, Set<number>>();
+  const want = (k: number, v: number | undefined): void => {
+    if (v === undefined) return;
+    const vs = wanted.get(k);
+    if (vs) vs.add(v);
+    else wanted.set(k, new Set([v]));
+  };
+  asked.forEach((d, i) => {
+    const o = reads[i];
+    if (o < 0) return;
+    if (d.code === 'thin-air') want(h.opKey[o], h.initValues.get(h.opKey[o]));
+    else want(h.opKey[o], h.opValue[o]);
+  });
+  const out: Pairs = { read: new Set(), writers: new Map() };
+  if (wanted.size === 0) return out;
+  for (let o = 0; o < h.opCount; o++) {
+    const vs = wanted.get(h.opKey[o]);
+    if (!vs || !vs.has(h.opValue[o])) continue;
+    const key = pairKey(h.opKey[o], h.opValue[o]);
+    if (h.opKind[o] === OP_READ) out.read.add(key);
+    else if (h.opKind[o] === OP_WRITE) {
+      const ws = out.writers.get(key);
+      if (ws) ws.push(h.opTxn[o]);
+      else out.writers.set(key, [h.opTxn[o]]);
     }
   }
   return out;
 }
 
+/** The transactions that write what read o returned, in the order of their headers in the text. */
+function writersOf(h: History, pairs: Pairs, o: number): string[] {
+  const found = new Set(pairs.writers.get(pairKey(h.opKey[o], h.opValue[o])) ?? []);
+  const start = h.ranges?.txnStart;
+  return [...found].sort((a, b) => (start ? start[a] - start[b] : a - b)).map((t) => h.names.txnName(t));
+}
+
 const FLIP: Record<string, string> = { ok: 'violated', violated: 'ok', found: 'absent', absent: 'found' };
 
-function textIn(lines: readonly string[], r: Range): string {
-  if (r.start.line === r.end.line) return (lines[r.start.line] ?? '').slice(r.start.character, r.end.character);
-  const parts = [(lines[r.start.line] ?? '').slice(r.start.character)];
-  for (let l = r.start.line + 1; l < r.end.line; l++) parts.push(lines[l] ?? '');
-  parts.push((lines[r.end.line] ?? '').slice(0, r.end.character));
-  return parts.join('\n');
+/** The text of a one-line range of the document, as far as the line goes (its line break left out). */
+function lineText(doc: TextDocument, r: Range): string {
+  return lineAt(doc, r.start.line).slice(r.start.character, r.end.character);
+}
+
+/** Line `line` of the document without its line break, from the document's own line table (no split of the whole text). */
+function lineAt(doc: TextDocument, line: number): string {
+  return doc.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r\n$|\r$|\n$/, '');
 }
 
 /** Where a new `init` binding goes: after the first `init` line's last binding, or on a new line after the header directives. */
 type InitPlace = { append: Position } | { newLine: Position };
 
-function initPlaceOf(lines: readonly string[]): InitPlace {
-  const initLine = lines.findIndex((l) => /^\s*init\b/i.test(l));
-  if (initLine >= 0) {
-    const l = lines[initLine] ?? '';
+function initPlaceOf(doc: TextDocument): InitPlace {
+  const first = INIT_LINE.exec(doc.getText());
+  if (first) {
+    const initLine = doc.positionAt(first.index + first[0].length).line;
+    const l = lineAt(doc, initLine);
     const hash = l.indexOf('#');
     const end = (hash >= 0 ? l.slice(0, hash) : l).trimEnd().length;
     return { append: { line: initLine, character: end } };
   }
+  // The header directives stand before the first session or transaction: only those lines are read.
   let after = -1;
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i] ?? '';
+  for (let i = 0; i < doc.lineCount; i++) {
+    const l = lineAt(doc, i);
     if (/^\s*session\b/i.test(l) || /^\s*[^\s#:]+\s*:/.test(l)) break;
     if (/^\s*(history|level|check|expect)\b/i.test(l)) after = i;
   }
   return { newLine: { line: after + 1, character: 0 } };
 }
+
+/** An `init` line (keywords are case-insensitive): `init` first on its line (after blanks, a byte order mark), as a whole word. */
+const INIT_LINE = /^[^\S\r\n]*init\b/im;
 
 /** Appends to the first `init` line, or adds one after the header directives (before the first session). */
 function addInit(place: InitPlace, binding: string, eol: string): TextEdit {
@@ -157,66 +204,42 @@ function editDistance(a: string, b: string): number {
   return prev[b.length] ?? 0;
 }
 
-/** The parsed text and, built in one pass, what the fixes look up: reads by their first offset, the (key, value) pairs reads return, writers by (key, value). */
-interface Parsed {
-  h: History;
-  lines: LineIndex;
-  readAt: Map<number, number>;
-  readValues: Set<string>;
-  writers: Map<string, number[]>;
-}
-
-const pairKey = (k: number, v: number): string => `${k} ${v}`;
-
-function indexed(h: History, lines: LineIndex): Parsed {
-  const readAt = new Map<number, number>();
-  const readValues = new Set<string>();
-  const writers = new Map<string, number[]>();
-  const r = h.ranges;
-  for (let o = 0; o < h.opCount; o++) {
-    if (h.opKind[o] === OP_READ) {
-      if (r && !readAt.has(r.opStart[o])) readAt.set(r.opStart[o], o);
-      readValues.add(pairKey(h.opKey[o], h.opValue[o]));
-    } else if (h.opKind[o] === OP_WRITE) {
-      const key = pairKey(h.opKey[o], h.opValue[o]);
-      const ws = writers.get(key);
-      if (ws) ws.push(h.opTxn[o]);
-      else writers.set(key, [h.opTxn[o]]);
-    }
-  }
-  return { h, lines, readAt, readValues, writers };
-}
-
-/** The transactions that write what read o returned, in the order of their headers in the text. */
-function writersOf(p: Parsed, o: number): string[] {
-  const h = p.h;
-  const found = new Set(p.writers.get(pairKey(h.opKey[o], h.opValue[o])) ?? []);
-  const start = h.ranges?.txnStart;
-  return [...found].sort((a, b) => (start ? start[a] - start[b] : a - b)).map((t) => h.names.txnName(t));
-}
-
 /**
  * The range of each key's value on the `init` lines (found by the language's tokens, so any spelling and quoting of
- * the key matches; the first binding of a key), by the key's name.
+ * the key matches; the first binding of a key), by the key's name. Only those lines are read and tokenised (a
+ * binding list may go on over the next line after a comma), not the whole text.
  */
-function initBindings(text: string): Map<string, Range> {
-  const tk = tokenize(text);
-  const lines = LineIndex.ofText(text);
+function initBindings(doc: TextDocument): Map<string, Range> {
   const out = new Map<string, Range>();
-  const tokenText = (i: number): string => text.slice(tk.start[i], tk.end[i]);
-  const lineOf = (i: number): number => lines.position(tk.start[i]).line;
-  for (let i = 0; i < tk.count; i++) {
-    // `init` first on its line, then `key = value` bindings separated by commas.
-    if (tk.kind[i] !== TK_IDENT || tokenText(i).toLowerCase() !== 'init' || (i > 0 && lineOf(i - 1) === lineOf(i))) continue;
-    for (let b = i + 1; b + 2 < tk.count && tk.kind[b + 1] === TK_EQUALS; b += 4) {
-      const name = tk.kind[b] === TK_STRING ? unquote(tokenText(b)) : tk.kind[b] === TK_IDENT || tk.kind[b] === TK_NUMBER ? tokenText(b) : null;
-      if (name !== null && !out.has(name) && (tk.kind[b + 2] === TK_NUMBER || tk.kind[b + 2] === TK_STRING)) {
-        out.set(name, { start: lines.position(tk.start[b + 2]), end: lines.position(tk.end[b + 2]) });
-      }
-      if (tk.kind[b + 3] !== TK_COMMA) break;
+  const text = doc.getText();
+  const all = new RegExp(INIT_LINE.source, 'gim');
+  for (let m = all.exec(text); m; m = all.exec(text)) {
+    const first = doc.positionAt(m.index + m[0].length).line;
+    // The directive's lines: its own, and the next one for as long as the last token is a comma.
+    let last = first;
+    let lines = lineAt(doc, first);
+    let tk = tokenize(lines);
+    while (tk.count > 1 && tk.kind[tk.count - 2] === TK_COMMA && last + 1 < doc.lineCount) {
+      lines += '\n' + lineAt(doc, ++last);
+      tk = tokenize(lines);
     }
+    const base = doc.offsetAt({ line: first, character: 0 });
+    bindingsOn(lines, tk, (start, end) => ({ start: doc.positionAt(base + start), end: doc.positionAt(base + end) }), out);
+    // Continue after the lines read: a binding list is read once, whatever the next `init` is.
+    all.lastIndex = Math.max(all.lastIndex, doc.offsetAt({ line: last + 1, character: 0 }));
   }
   return out;
+}
+
+/** The `key = value` bindings after the `init` that starts `text` (its tokens tk), each key's first, into out. */
+function bindingsOn(text: string, tk: Tokens, range: (start: number, end: number) => Range, out: Map<string, Range>): void {
+  const tokenText = (i: number): string => text.slice(tk.start[i], tk.end[i]);
+  if (tk.kind[0] !== TK_IDENT || tokenText(0).toLowerCase() !== 'init') return;
+  for (let b = 1; b + 2 < tk.count && tk.kind[b + 1] === TK_EQUALS; b += 4) {
+    const name = tk.kind[b] === TK_STRING ? unquote(tokenText(b)) : tk.kind[b] === TK_IDENT || tk.kind[b] === TK_NUMBER ? tokenText(b) : null;
+    if (name !== null && !out.has(name) && (tk.kind[b + 2] === TK_NUMBER || tk.kind[b + 2] === TK_STRING)) out.set(name, range(tk.start[b + 2], tk.end[b + 2]));
+    if (tk.kind[b + 3] !== TK_COMMA) break;
+  }
 }
 
 /**
