@@ -99,19 +99,26 @@ export interface AnalysisSnapshot {
 /** Milliseconds per strong-level search while editing (shrinking a witness is bounded by work units, not time). */
 const EDITOR_STRONG_MILLIS = 500;
 
-/** Analyses a document's text with its reader and the editor's budgets; stop: polled by the strong-level searches. */
-export function analyzeDocument(text: string, o: SnapshotOptions, stop?: () => boolean): Analysis {
+/**
+ * Analyses a document's text with its reader and the editor's budgets. stop: polled by the reader
+ * (hist, plume) and the strong-level searches; null when it ended the read, so that a cancelled
+ * job's worker is free again within milliseconds instead of being terminated (analysis-runner.ts).
+ */
+export function analyzeDocument(text: string, o: SnapshotOptions): Analysis;
+export function analyzeDocument(text: string, o: SnapshotOptions, stop: () => boolean): Analysis | null;
+export function analyzeDocument(text: string, o: SnapshotOptions, stop?: () => boolean): Analysis | null {
   const reader = readerNamed(o.format ?? 'hist') ?? readerNamed('hist')!;
+  const src = reader.read({ text }, { plumeInit: o.plumeInit, stop });
+  if (stop?.() === true) return null; // what was read may be a part: not worth analysing
   // Strong levels get a short search budget in the editor: an undecided level beats a stalled squiggle.
-  return analyzeSource(reader.read({ text }, { plumeInit: o.plumeInit }), {
+  return analyzeSource(src, {
     levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: o.strongMillis ?? EDITOR_STRONG_MILLIS, deferStrong: o.deferStrong, stop,
   });
 }
 
-/** stop: polled by the strong-level searches; true (a cancelled job) abandons them. */
-export function buildSnapshot(text: string, o: SnapshotOptions, stop?: () => boolean): { snapshot: AnalysisSnapshot; transfer: ArrayBuffer[] } {
+export function buildSnapshot(text: string, o: SnapshotOptions): { snapshot: AnalysisSnapshot; transfer: ArrayBuffer[] } {
   const started = performance.now();
-  return packSnapshot(analyzeDocument(text, o, stop), text, o, started);
+  return packSnapshot(analyzeDocument(text, o), text, o, started);
 }
 
 /**

@@ -23,7 +23,9 @@ export type TaskValue =
   | { kind: 'analysisJson'; result: AnalysisResult }
   | { kind: 'report'; report: FileReport }
   | { kind: 'export'; answer: WitnessExportAnswer }
-  | { kind: 'forget' };
+  | { kind: 'forget' }
+  /** The task saw its cancellation and gave up; the runner reports the job cancelled. */
+  | { kind: 'stopped' };
 
 /** main thread → worker. cancel: an Int32Array(1) on shared memory; the runner sets it to 1 to stop the task's long searches. */
 export type ToWorker = { id: number; task: Task; cancel: SharedArrayBuffer };

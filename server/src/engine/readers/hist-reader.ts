@@ -4,7 +4,7 @@ import { finding } from '../model/diagnostics.ts';
 import { parseHist } from '../syntax/hist-parser.ts';
 import { LineIndex } from '../syntax/line-index.ts';
 import { looksLikeDbcopJson, looksLikeDbcopText } from './dbcop-reader.ts';
-import { textOf, type HistoryReader, type ReaderInput, type ReadSource } from './reader.ts';
+import { textOf, type HistoryReader, type ReaderInput, type ReaderOptions, type ReadSource } from './reader.ts';
 
 /** Offsets of the first line that is not blank and not a comment, for the one error of a foreign file. */
 function firstContentSpan(text: string): { start: number; end: number } {
@@ -15,7 +15,7 @@ function firstContentSpan(text: string): { start: number; end: number } {
   return { start, end: Math.max(end, start) };
 }
 
-export function readHist(input: ReaderInput): ReadSource {
+export function readHist(input: ReaderInput, options: ReaderOptions = {}): ReadSource {
   const text = textOf(input);
   const head = text.slice(0, 4096);
   const json = looksLikeDbcopJson(head);
@@ -26,7 +26,7 @@ export function readHist(input: ReaderInput): ReadSource {
     const message = `this looks like a history in ${form}, not the IsoCheck history language: read it with \`isocheck check --format dbcop\` (or name it .dbcop)`;
     return { history: p.history, lines: LineIndex.ofText(text), findings: [finding('syntax', 'error', message, firstContentSpan(text))], directives: p.directives, hasTags: false, firstListOp: null };
   }
-  const p = parseHist(text);
+  const p = parseHist(text, options.stop);
   return { history: p.history, lines: LineIndex.ofText(text), findings: p.findings, directives: p.directives, hasTags: p.hasTags, firstListOp: p.firstListOp };
 }
 
@@ -34,5 +34,5 @@ export const HIST_READER: HistoryReader = {
   name: 'hist',
   description: "IsoCheck's history language (sessions, named transactions, directives)",
   extensions: ['.hist'],
-  read: (input) => readHist(input),
+  read: (input, options) => readHist(input, options),
 };

@@ -30,7 +30,12 @@ export interface PlumeOptions {
    * one or two UTF-16 code units; false: bytesOf a text, one byte per code unit already.
    */
   utf8?: boolean;
+  /** Polled every PLUME_STOP_PIECE bytes: true ends the read there, with the lines read so far (ReaderOptions.stop). */
+  stop?: () => boolean;
 }
+
+/** How many bytes readPlume reads between two polls of `stop`: about 25 ms of reading. */
+const PLUME_STOP_PIECE = 256 * 1024;
 
 /** Decimal texts of the rare numbers above 2^31−1, interned to dense ids (the hot path stays on int32). */
 class TextIds {
@@ -120,7 +125,30 @@ function nextLine(bytes: Uint8Array, i: number): number {
  */
 export function readPlume(bytes: Uint8Array, options: PlumeOptions = {}): PlumeFile {
   const reader = new PlumeReader(options, bytes.length);
-  reader.push(bytes, 0, true);
+  const stop = options.stop;
+  if (!stop) {
+    reader.push(bytes, 0, true);
+    return reader.finish();
+  }
+  // In pieces, as readPlumeInPieces reads (the same history byte for byte), polling stop between them.
+  let at = 0;
+  let piece = PLUME_STOP_PIECE;
+  for (;;) {
+    const end = Math.min(bytes.length, at + piece);
+    const final = end === bytes.length;
+    const used = reader.push(bytes.subarray(at, end), at, final);
+    if (final) break;
+    // A line longer than the piece: no line of it ended, so the piece grows.
+    if (used === 0) {
+      piece *= 2;
+      continue;
+    }
+    at += used;
+    if (stop()) {
+      reader.push(bytes.subarray(at, at), at, true); // the file ends here for this reader
+      break;
+    }
+  }
   return reader.finish();
 }
 

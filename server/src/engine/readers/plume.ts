@@ -11,7 +11,7 @@ export const PLUME_READER: HistoryReader = {
   description: 'AWDIT/Plume lines r(key,value,session,txn) and w(…); value 0 is the initial value unless --plume-init none',
   extensions: ['.plume', '.txt'],
   sniff: (head) => head.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/).some((l) => PLUME_LINE.test(l)),
-  read: (input, options) => plumeSource(readPlume(bytesOf(input), { init: options?.plumeInit, utf8: 'bytes' in input })),
+  read: (input, options) => plumeSource(readPlume(bytesOf(input), { init: options?.plumeInit, utf8: 'bytes' in input, stop: options?.stop })),
 };
 
 /** A plume file as what readers return (no directives, tags or list operations in this format). */

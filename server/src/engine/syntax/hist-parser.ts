@@ -79,8 +79,12 @@ const MAX_QUOTED = 40;
  */
 const HEADER_LOOKAHEAD = 12;
 
-export function parseHist(text: string): ParsedFile {
-  return new Parser(text).parse();
+/** Items (directives, headers, transactions) parsed between two polls of `stop`. */
+const STOP_POLL_ITEMS = 1024;
+
+/** stop: polled every STOP_POLL_ITEMS items; true ends the parse there (ReaderOptions.stop). */
+export function parseHist(text: string, stop?: () => boolean): ParsedFile {
+  return new Parser(text, stop).parse();
 }
 
 class Parser {
@@ -116,13 +120,14 @@ class Parser {
   /** Where the last syntax error (or debris of it) starts; -1 before any. */
   private lastSyntaxAt = -1;
 
-  constructor(private readonly text: string) {
+  constructor(private readonly text: string, private readonly stop?: () => boolean) {
     this.tk = new TokenStream(text);
     this.builder = new HistoryBuilder(false, countOf(text, '('));
   }
 
   parse(): ParsedFile {
-    while (this.kind() !== TK_EOF) {
+    for (let items = 1; this.kind() !== TK_EOF; items++) {
+      if (items % STOP_POLL_ITEMS === 0 && this.stop?.() === true) break;
       const before = this.pos;
       // Nothing looks back past the token before an item (sameLine): the window may drop the rest.
       this.tk.release(before - 1);

@@ -26,6 +26,8 @@ export interface Utf8Sequences {
  * well-formed sequences, a lone lead byte (0xef before ASCII, 0xff) made columns run backwards.
  * `fileStart`: the bytes open the file, whose byte order mark the decoder drops (3 bytes, no unit).
  */
+const NO_WORDS = new Uint32Array(0);
+
 export function utf8Sequences(bytes: Uint8Array, fileStart = true): Utf8Sequences | null {
   const n = bytes.length;
   let i = 0;
@@ -33,7 +35,9 @@ export function utf8Sequences(bytes: Uint8Array, fileStart = true): Utf8Sequence
   let ascii = true;
   for (; i < head && ascii; i++) ascii = bytes[i] < 0x80;
   if (ascii) {
-    const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, (n - i) >> 2);
+    // Fewer bytes than the head (1–3, at an odd offset: a piece's last bytes) leave no word to view, and
+    // a view at their unaligned offset throws even when empty.
+    const words = n - i >= 4 ? new Uint32Array(bytes.buffer, bytes.byteOffset + i, (n - i) >> 2) : NO_WORDS;
     let w = 0;
     while (w < words.length && (words[w] & 0x80808080) === 0) w++;
     i += w * 4;
