@@ -26,9 +26,13 @@ export const L_SSER = levelId('SSER');
 
 /**
  * CC and PSI keep a vector clock per transaction (transactions × sessions entries, 256 MB here);
- * beyond it they are undecided. Sessions multiply when crashed (unknown) processes go on as new ones.
+ * beyond it they go through the sessions a group at a time (a session's entries depend only on
+ * the same session's entries of the predecessors), up to MAX_CLOCK_WORK entries computed, and
+ * are undecided past that. Sessions multiply when crashed (unknown) processes go on as new ones.
  */
 export const MAX_CLOCK_ENTRIES = 64 * 1024 * 1024;
+/** Clock entries computed (transactions × sessions) by session groups: a work bound, so that past it the answer is undecided rather than slow. */
+export const MAX_CLOCK_WORK = 256 * 1024 * 1024;
 
 const BASE_KINDS = (1 << LK_SO) | (1 << LK_WR) | (1 << LK_WW);
 
@@ -54,6 +58,8 @@ export class ListLevelContext {
   private readonly soPrev: Int32Array;
   /** Sessions scanned by the CC and PSI past checks, a work count (tests). */
   pastScans = 0;
+  /** Clock entries kept at once (tests lower it to exercise the session groups). */
+  clockEntries = MAX_CLOCK_ENTRIES;
   /** ww edges added to orient appends nobody read (decideListLevel), a work count (tests). */
   orientationEdges = 0;
 
@@ -164,10 +170,22 @@ export class ListLevelContext {
   private clocks(withWw: boolean): Int32Array {
     const cached = withWw ? this.clocksBase : this.clocksSoWr;
     if (cached) return cached;
+    const c = this.clockColumns(withWw, 0, this.h.sessionCount, null);
+    if (withWw) this.clocksBase = c;
+    else this.clocksSoWr = c;
+    return c;
+  }
+
+  /**
+   * clocks() for the sessions first .. end only: row t is c[t * (end - first) ..], entry s - first
+   * for session s. `reuse`: the previous group's table, filled again (two at once would double the peak).
+   */
+  private clockColumns(withWw: boolean, first: number, end: number, reuse: Int32Array | null): Int32Array {
     const h = this.h;
-    const S = h.sessionCount;
+    const S = end - first;
     const order = this.baseOrder().order;
-    const c = new Int32Array(h.txnCount * S).fill(-1);
+    const size = h.txnCount * S;
+    const c = (reuse && reuse.length >= size ? reuse.subarray(0, size) : new Int32Array(size)).fill(-1);
     const e = this.inf.edges;
     const inWr = this.byKind(LK_WR, true);
     const inWw = this.byKind(LK_WW, true);
@@ -194,12 +212,10 @@ export class ListLevelContext {
           const x = c[ub + s];
           if (x > c[base + s]) c[base + s] = x;
         }
-        const us = base + session[u];
-        if (indexIn[u] > c[us]) c[us] = indexIn[u];
+        const su = session[u] - first;
+        if (su >= 0 && su < S && indexIn[u] > c[base + su]) c[base + su] = indexIn[u];
       }
     }
-    if (withWw) this.clocksBase = c;
-    else this.clocksSoWr = c;
     return c;
   }
 
@@ -282,16 +298,31 @@ export class ListLevelContext {
     // CC (over so ∪ wr) and PSI (over so ∪ wr ∪ ww, cf being ww here): an overwriter in the reader's past.
     // PC, SI, SER, SSER: precedence edges, then one acyclicity test.
     if (!this.precedenceAcyclic(lvl, rwOut)) return false;
-    if ((needSoWrClocks || needBaseClocks) && h.txnCount * h.sessionCount > MAX_CLOCK_ENTRIES) return null;
-    if (needSoWrClocks && !this.pastCheck(lvl, L_CC, this.clocks(false))) return false;
-    if (needBaseClocks && !this.pastCheck(lvl, L_PSI, this.clocks(true))) return false;
+    const entries = h.txnCount * h.sessionCount;
+    if ((needSoWrClocks || needBaseClocks) && entries > this.clockEntries && (entries > MAX_CLOCK_WORK || h.txnCount > this.clockEntries)) return null;
+    if (needSoWrClocks && !this.pastCheckAll(lvl, L_CC, false)) return false;
+    if (needBaseClocks && !this.pastCheckAll(lvl, L_PSI, true)) return false;
     return true;
   }
 
-  /** No reader at `level` has an overwriter of a version it read in its past (per clocks). */
-  private pastCheck(lvl: Int8Array, level: number, c: Int32Array): boolean {
+  /** pastCheck over every session: with the whole clock table when it fits, else a group of sessions at a time. */
+  private pastCheckAll(lvl: Int8Array, level: number, withWw: boolean): boolean {
+    const S = this.h.sessionCount;
+    if (this.h.txnCount * S <= this.clockEntries) return this.pastCheck(lvl, level, this.clocks(withWw), 0, S);
+    const group = Math.floor(this.clockEntries / this.h.txnCount);
+    let table: Int32Array | null = null;
+    for (let first = 0; first < S; first += group) {
+      const end = Math.min(S, first + group);
+      table = this.clockColumns(withWw, first, end, table);
+      if (!this.pastCheck(lvl, level, table, first, end)) return false;
+    }
+    return true;
+  }
+
+  /** No reader at `level` has an overwriter of a version it read in its past (per clocks of the sessions first .. end). */
+  private pastCheck(lvl: Int8Array, level: number, c: Int32Array, first: number, end: number): boolean {
     const { h, inf } = this;
-    const S = h.sessionCount;
+    const S = end - first;
     const e = inf.edges;
     const rwOut = this.byKind(LK_RW, false);
     const source = this.inf.source;
@@ -303,7 +334,8 @@ export class ListLevelContext {
       for (let p = rwOut.start[t]; p < rwOut.start[t + 1]; p++) {
         // Every overwriter follows the rw edge's target in ww, which is in the past too then.
         const u = e.to.data[rwOut.edgeId[p]];
-        if (h.txnIndexInSession[u] <= c[t * S + h.txnSession[u]]) return false;
+        const su = h.txnSession[u] - first;
+        if (su >= 0 && su < S && h.txnIndexInSession[u] <= c[t * S + su]) return false;
         const read = e.op.data[rwOut.edgeId[p]];
         if (scannedFor[read] === t) continue;
         scannedFor[read] = t;
@@ -317,7 +349,7 @@ export class ListLevelContext {
           const idx = c[t * S + s];
           if (idx < 0) continue;
           // The session's appenders of k up to idx: positions grow along so when the base graph is acyclic.
-          if (this.sessionOverwrites(s, idx, k, pos, src)) return false;
+          if (this.sessionOverwrites(first + s, idx, k, pos, src)) return false;
         }
       }
     }
