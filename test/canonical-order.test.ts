@@ -166,6 +166,20 @@ describe('canonical ids (issue 9): session-order shuffles change nothing but sou
     assert.equal(txnsBySourceOrder(parseHist('session a\n  T1: w(x, 1)\nsession b\n  T2: r(x, 1)\n').history), null);
   });
 
+  test('ops in source order: transactions sorted by their first op give the order of sorting every op (.hist with sessions shuffled, interleaved plume)', () => {
+    const naive = (h: ReturnType<typeof parseHist>['history']): number[] => {
+      const r = h.ranges!;
+      return Array.from({ length: h.opCount }, (_, i) => i).sort((a, b) => r.opStart[a] - r.opStart[b] || a - b);
+    };
+    for (let seed = 1; seed <= 200; seed++) {
+      const g = generateHistory({ ...DEFAULT_GEN_OPTIONS, sessions: 2 + (seed % 5), transactions: 10 + (seed % 30), store: 'permissive', seed });
+      const hist = parseHist(shuffleSessions(toHistString(g), seed)).history;
+      assert.deepEqual(Array.from(opsBySourceOrder(hist)), naive(hist), `.hist seed ${seed}`);
+      const plume = analyzePlumeBytes(new TextEncoder().encode(toPlumeString(g))).history;
+      assert.deepEqual(Array.from(opsBySourceOrder(plume)), naive(plume), `plume seed ${seed}`);
+    }
+  });
+
   test('the editor: the outline follows the text, hover on a header names that transaction', () => {
     const text = 'session b\n  T3: w(y, 2)\n  T4: r(x, 1)\nsession a\n  T1: w(x, 1)\n  T2: r(y, 2)\n';
     const { snapshot } = buildSnapshot(text, { uri: 'file:///f.hist', levels: undefined, maxWitnesses: 1, docsBase: null, maxDiagnostics: 100 });
