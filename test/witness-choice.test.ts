@@ -91,7 +91,7 @@ test('completing the forced edges counts every writer it visits: a hot key writt
     comp[t] = m ? Number(m[1]) : next++;
     size[comp[t]]++;
   }
-  const run = (budget: number) => completeForced(h, rf, () => ctx.vectorClocks(), () => 'RA', comp, size, budget);
+  const run = (budget: number) => completeForced(h, rf, () => ctx.clockGroups(), () => 'RA', comp, size, budget);
   // 2N·2N = 640,000 writers visited: over a budget of 250,000 (was: only 2N same-component pairs counted).
   assert.equal(run(250_000), null);
   // With room for all of it, every pair's forced edges come back: A_i → B_i and B_i → A_i, once by

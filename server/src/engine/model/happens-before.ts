@@ -27,6 +27,16 @@ export interface VectorClocks {
 }
 
 /**
+ * CC's vector clocks a group of sessions at a time: clocksOf(first, end) gives the columns of the
+ * sessions first .. end (end - first ≤ group). One group of every session when the whole table
+ * fits; else each call may reuse the previous call's table, so only the latest result is valid.
+ */
+export interface ClockGroups {
+  group: number;
+  clocksOf: (first: number, end: number) => VectorClocks;
+}
+
+/**
  * `order` must be a topological order of so ∪ wr over all transactions. Sessions first .. end
  * only, when asked: a session's entries depend only on the same session's entries of the
  * predecessors, so CC's saturation can go through the sessions a group at a time (saturate-cc.ts).

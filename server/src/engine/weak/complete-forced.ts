@@ -1,10 +1,11 @@
 // Every co edge the RC/RA/CC axioms force inside the cyclic components: the witness search's graph (verdicts use the minimal set).
 
 import { EdgeList, EK_CO, PREMISE_HB, PREMISE_SO } from '../model/edges.ts';
-import type { VectorClocks } from '../model/happens-before.ts';
+import type { ClockGroups } from '../model/happens-before.ts';
 import type { History } from '../model/history.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
 import type { Rule } from '../levels/levels.ts';
+import { Int32Vec } from '../util/int-vec.ts';
 import { maxTxnSize, ReadBuffer } from './saturation-context.ts';
 
 /** The rule a committed transaction's reads obey (homogeneous: one for all; mixed: its tag's), or null: not checked. */
@@ -26,13 +27,15 @@ export const COMPLETION_BUDGET = 250_000;
  * `C →so B →co A` is a cycle with one so ∪ wr edge fewer. So the witness search adds them back,
  * only between transactions of one cyclic component (an edge implied by a path adds no cycle
  * between components) and within a budget; null when it runs out or CC's clocks are missing.
+ * CC's premise (t2 happens before the reader) is decided after the walk, a group of sessions at a
+ * time when the clock table does not fit (clocks: ClockGroups): the same edges, in the same order.
  * An edge t2 →co t1 where t2 already happens before t1 is kept too: the spec's co' is every forced
  * edge, so `T1 →co T2` beside `T1 →so T2` makes the cycle with one so ∪ wr edge fewer (a monotonic
  * read's witness is the two edges its two reads force). Leaving them out, as CC's saturation does,
  * made 2–3% of the witnesses on small random histories rank below the spec's best
  * (test/witness-minimality.test.ts checks them against every cycle).
  */
-export function completeForced(h: History, rf: ReadsFrom, clocks: () => VectorClocks | null, ruleOf: RuleOf,
+export function completeForced(h: History, rf: ReadsFrom, clocks: () => ClockGroups | null, ruleOf: RuleOf,
   comp: Int32Array, size: Int32Array, budget: number): EdgeList | null {
   const cyclic = (t: number): boolean => comp[t] >= 0 && size[comp[t]] > 1;
   // The committed writers of each key inside cyclic components, grouped by key (counting sort).
@@ -56,7 +59,10 @@ export function completeForced(h: History, rf: ReadsFrom, clocks: () => VectorCl
   const reads = new ReadBuffer(maxTxnSize(h));
   const firstStamp = new Int32Array(h.txnCount).fill(-1);
   const firstRead = new Int32Array(h.txnCount); // per source, the index of t3's po-first read from it
-  let vc: VectorClocks | null = null;
+  let groups: ClockGroups | null = null;
+  // CC's candidate edges (added to out, decided after the walk): their index in out and their reader.
+  const candidate = new Int32Vec(16);
+  const candidateReader = new Int32Vec(16);
   for (let t3 = 1; t3 < h.txnCount; t3++) {
     if (h.txnAborted[t3] === 1) continue;
     const rule = ruleOf(t3);
@@ -72,9 +78,9 @@ export function completeForced(h: History, rf: ReadsFrom, clocks: () => VectorCl
       any ||= cyclic(src[p]);
     }
     if (!any) continue;
-    if (rule === 'CC' && vc === null) {
-      vc = clocks();
-      if (vc === null) return null;
+    if (rule === 'CC' && groups === null) {
+      groups = clocks();
+      if (groups === null) return null;
     }
     for (let p = 0; p < m; p++) {
       const t1 = src[p];
@@ -93,11 +99,45 @@ export function completeForced(h: History, rf: ReadsFrom, clocks: () => VectorCl
         } else if (rule === 'RA') {
           if (read >= 0) out.add(t2, t1, EK_CO, op[p], op[read]);
           else if (h.txnSession[t2] === h.txnSession[t3] && h.txnIndexInSession[t2] < h.txnIndexInSession[t3]) out.add(t2, t1, EK_CO, op[p], PREMISE_SO);
-        } else if (vc && vc.clock[t3 * vc.k + h.txnSession[t2] - vc.first] >= h.txnIndexInSession[t2]) {
+        } else {
+          candidate.push(out.length);
+          candidateReader.push(t3);
           out.add(t2, t1, EK_CO, op[p], PREMISE_HB);
         }
       }
     }
   }
-  return work > budget ? null : out;
+  if (work > budget) return null;
+  return candidate.length === 0 || groups === null ? out : withHappensBefore(h, out, candidate, candidateReader, groups);
+}
+
+/**
+ * out without the candidate edges t2 →co t1 (read by `reader`) where t2 does not happen before the
+ * reader, the others in their order: the clocks of the groups of sessions that have a candidate's
+ * writer only, one group at a time.
+ */
+function withHappensBefore(h: History, out: EdgeList, candidate: Int32Vec, reader: Int32Vec, groups: ClockGroups): EdgeList {
+  const n = candidate.length;
+  const from = out.from.data;
+  const wanted = new Uint8Array(h.sessionCount);
+  for (let i = 0; i < n; i++) wanted[h.txnSession[from[candidate.data[i]]]] = 1;
+  const drop = new Uint8Array(out.length);
+  for (let i = 0; i < n; i++) drop[candidate.data[i]] = 1;
+  for (let first = 0; first < h.sessionCount; first += groups.group) {
+    const end = Math.min(h.sessionCount, first + groups.group);
+    if (!wanted.subarray(first, end).includes(1)) continue;
+    const vc = groups.clocksOf(first, end);
+    for (let i = 0; i < n; i++) {
+      const e = candidate.data[i];
+      const t2 = from[e];
+      const s = h.txnSession[t2] - vc.first;
+      if (s < 0 || s >= vc.k) continue;
+      if (vc.clock[reader.data[i] * vc.k + s] >= h.txnIndexInSession[t2]) drop[e] = 0;
+    }
+  }
+  const kept = new EdgeList();
+  for (let e = 0; e < out.length; e++) {
+    if (drop[e] === 0) kept.add(from[e], out.to.data[e], out.kind.data[e], out.a.data[e], out.b.data[e]);
+  }
+  return kept;
 }

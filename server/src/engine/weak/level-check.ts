@@ -4,7 +4,7 @@ import { EdgeList, EdgeView, EK_CO, EK_INIT, EK_WR } from '../model/edges.ts';
 import { acyclicByPredecessors, baseCsr, buildListCsr, inDegrees, mergeCsr, stronglyConnected, topologicalOrder, unionLeftOver, type Csr } from '../util/graph.ts';
 import { CycleFinder, DEFAULT_SEARCH, ranksBefore, type RankedCycle } from './cycle-search.ts';
 import { COMPLETION_BUDGET, completeForced, type RuleOf } from './complete-forced.ts';
-import { sessionPredecessors, vectorClocks, type VectorClocks } from '../model/happens-before.ts';
+import { sessionPredecessors, vectorClocks, type ClockGroups, type VectorClocks } from '../model/happens-before.ts';
 import { BOTTOM, type History } from '../model/history.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
 import { saturateCC, saturateCCInGroups } from './saturate-cc.ts';
@@ -102,6 +102,19 @@ export class CheckContext {
     const { txnCount, sessionCount } = this.h;
     return txnCount * sessionCount <= MAX_CLOCK_ENTRIES || (txnCount <= MAX_CLOCK_ENTRIES && txnCount * sessionCount <= MAX_CLOCK_WORK);
   }
+
+  /**
+   * The clocks as groups of sessions: the whole table (one group) when it fits, else as many
+   * sessions at a time as fit in it, one table reused; null when CC is not decidable.
+   */
+  clockGroups(): ClockGroups | null {
+    const whole = this.vectorClocks();
+    if (whole) return { group: Math.max(1, this.h.sessionCount), clocksOf: () => whole };
+    if (!this.ccDecidable) return null;
+    const { h, rf, order, soPrev } = this;
+    let last: VectorClocks | null = null;
+    return { group: Math.floor(MAX_CLOCK_ENTRIES / h.txnCount), clocksOf: (first, end) => (last = vectorClocks(h, rf, order, soPrev, first, end, last)) };
+  }
 }
 
 export interface CycleResult {
@@ -132,11 +145,10 @@ export function forcedEdges(ctx: CheckContext, rule: Rule, applies: Uint8Array |
   else {
     const clocks = ctx.vectorClocks();
     if (clocks) saturateCC(input, clocks, out);
-    else if (!ctx.ccDecidable) return null;
     else {
-      const { h, rf, order, soPrev } = ctx;
-      let last: VectorClocks | null = null;
-      saturateCCInGroups(input, (first, end) => (last = vectorClocks(h, rf, order, soPrev, first, end, last)), Math.floor(MAX_CLOCK_ENTRIES / h.txnCount), out);
+      const groups = ctx.clockGroups();
+      if (!groups) return null;
+      saturateCCInGroups(input, groups.clocksOf, groups.group, out);
     }
   }
   return out;
@@ -194,7 +206,7 @@ export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: n
   // The union's left-over nodes are those of the merged graph: no second topological pass.
   const g = mergeCsr(ctx.baseCsr, extra.from.data, extra.to.data, extra.length, view.extraBase);
   const scc = stronglyConnected(g, leftOver);
-  const more = ruleOf ? completeForced(ctx.h, ctx.rf, () => ctx.vectorClocks(), ruleOf, scc.comp, scc.size, COMPLETION_BUDGET) : null;
+  const more = ruleOf ? completeForced(ctx.h, ctx.rf, () => ctx.clockGroups(), ruleOf, scc.comp, scc.size, COMPLETION_BUDGET) : null;
   if (!more || more.length === 0) {
     // The search then sees the minimal set only, where a two-edge cycle with one so ∪ wr edge ranks first.
     const quick = forcedAcyclic && ruleOf ? closedWitness(ctx.h, ctx.rf, ctx.base, ctx.soPrev, forced) : null;
