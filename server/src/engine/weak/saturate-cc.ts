@@ -94,9 +94,9 @@ export function saturateCC(input: SaturationInput, vc: VectorClocks, out: EdgeLi
 }
 
 /**
- * saturateCC for a history whose clock table (transactions × sessions) does not fit: the clocks of
- * `group` sessions at a time (clocksOf), each group's writer lists saturated against them, and the
- * edges put in the order one pass over all sessions adds them (the same edges, the same witnesses).
+ * saturateCC by `group` sessions at a time (clocksOf; all of them in one group when the clock table
+ * fits): each group's writer lists saturated against its clocks, and with several groups the edges
+ * put in the order one pass over all sessions adds them (the same edges, the same witnesses).
  * Same work as one pass plus a walk over the reads per group.
  */
 export function saturateCCInGroups(input: SaturationInput, clocksOf: (first: number, end: number) => VectorClocks, group: number, out: EdgeList): void {
@@ -105,7 +105,7 @@ export function saturateCCInGroups(input: SaturationInput, clocksOf: (first: num
   for (let first = 0; first < h.sessionCount; first += group) {
     saturateSessions(input, clocksOf(first, Math.min(h.sessionCount, first + group)), lists, out);
   }
-  inPassOrder(h, out);
+  if (group < h.sessionCount) inPassOrder(h, out);
 }
 
 /** The saturation over the writer lists of the sessions vc keeps. */
