@@ -3,7 +3,7 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position } from 'vscode-languageserver-protocol';
 import { OP_READ, type History } from '../../engine/model/history.ts';
-import { opsBySourceOrder, opsInSourceOrder } from '../../engine/queries.ts';
+import { opAt, opsBySourceOrder, opsInSourceOrder } from '../../engine/queries.ts';
 import { parseHist } from '../../engine/syntax/hist-parser.ts';
 import type { DocModel } from '../doc-model.ts';
 
@@ -50,22 +50,9 @@ export function fixSourceOfText(text: string): FixSource {
   return { doc, history: h, readAt: (p) => readStartingAt(h, doc.offsetAt(p), order, Infinity), memo: NO_MEMO };
 }
 
-/** The first read op (in source order) whose span starts at offset and ends before `before` (the text after it may have changed), or -1. */
+/** The read op whose span starts at offset and ends before `before` (the text after it may have changed), or -1. */
 function readStartingAt(h: History, offset: number, order: Int32Array | null, before: number): number {
+  const o = opAt(h, offset, order);
   const r = h.ranges;
-  if (!r) return -1;
-  const at = (i: number): number => (order ? order[i] : i);
-  // The first op in source order that starts at or after offset (ops sharing a start: none in .hist text, but cheap to honour).
-  let lo = 0;
-  let hi = h.opCount;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (r.opStart[at(mid)] < offset) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo; i < h.opCount && r.opStart[at(i)] === offset; i++) {
-    const o = at(i);
-    if (h.opKind[o] === OP_READ) return r.opEnd[o] <= before ? o : -1;
-  }
-  return -1;
+  return o >= 0 && r && r.opStart[o] === offset && h.opKind[o] === OP_READ && r.opEnd[o] <= before ? o : -1;
 }
