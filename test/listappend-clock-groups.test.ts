@@ -8,6 +8,7 @@ import { ListLevelContext, uniformLevels } from '../server/src/engine/listappend
 import { levelId } from '../server/src/engine/levels/levels.ts';
 import { Rng } from '../server/src/engine/gen/generate.ts';
 import { smallListHistory } from './helpers/listappend-random.ts';
+import { analyzeHistText } from '../server/src/engine/analyze.ts';
 
 test('CC, PSI and random CC/PSI mixes hold by groups of 1 and 2 sessions exactly when they hold with the whole clock table (4,000 random histories)', () => {
   let violated = 0;
@@ -30,4 +31,16 @@ test('CC, PSI and random CC/PSI mixes hold by groups of 1 and 2 sessions exactly
     }
   }
   assert.ok(violated > 1000 && held > 1000, `${violated} violated, ${held} held`);
+});
+
+test('a list-append CC check past the clock bound says it is the clock table, not the orders of unread appends', () => {
+  // Write skew (SER broken, so CC is checked on its own) beside 16,498 one-transaction sessions:
+  // 16,501 transactions × 16,500 sessions is past MAX_CLOCK_WORK.
+  const lines = ['history "many sessions"', 'session s1', '  T1: r(x, []) a(y, 1)', 'session s2', '  T2: r(y, []) a(x, 1)'];
+  for (let i = 3; i <= 16500; i++) lines.push(`session s${i}`, `  T${i}: a(k${i}, 1)`);
+  const a = analyzeHistText(lines.join('\n') + '\n', { levels: ['CC'] });
+  const cc = a.levels.find((v) => v.level === 'CC');
+  assert.equal(cc?.consistent, null);
+  assert.match(cc?.note ?? '', /vector clocks need 16501 transactions × 16500 sessions = 272266500 entries, more than the 268435456 computed at most/);
+  assert.doesNotMatch(cc?.note ?? '', /orders between appends/);
 });

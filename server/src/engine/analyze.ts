@@ -17,9 +17,9 @@ import { decided, implied, undecided, type Verdict } from './verdicts/verdict.ts
 import { readJepsenEdn } from './readers/edn-reader.ts';
 import { readJepsenJson } from './readers/json-events-reader.ts';
 import { utf8 } from './util/utf8.ts';
-import { hasListOps, MAX_UNREAD_RW } from './listappend/infer.ts';
+import { hasListOps } from './listappend/infer.ts';
 import { analyzeListAppend, type ListAnalysis } from './listappend/list-analysis.ts';
-import { anomalyExpectations, breaksClaim, claimedListLevels, listWitness, mixedListLevels } from './listappend/list-verdicts.ts';
+import { anomalyExpectations, breaksClaim, claimedListLevels, listUndecidedWhy, listWitness, mixedListLevels } from './listappend/list-verdicts.ts';
 import type { ListLevel } from './listappend/anomaly-table.ts';
 
 export type { Verdict, VerdictBasis } from './verdicts/verdict.ts';
@@ -137,9 +137,7 @@ export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): An
   /** A level's verdict on a list history: the register engine's (register keys) and the list analysis's; both must hold. */
   const withList = (v: Verdict, level: ListLevel, lv: boolean | null | undefined): Verdict => {
     if (!list || lv === undefined || lv === true || v.consistent === false) return v;
-    if (lv === null) return undecided(v.level, list.inference.unreadRwLeftOut > 0
-      ? `${level} could not be decided on the list-append keys: ${list.inference.unreadRwLeftOut} rw edges from readers of a key's last version to the appends nobody read were left out (more than ${MAX_UNREAD_RW})`
-      : `${level} could not be decided on the list-append keys: too many orders between appends nobody read`);
+    if (lv === null) return undecided(v.level, `${level} could not be decided on the list-append keys: ${listUndecidedWhy(h, list, level)}`);
     return decided(v.level, false, listWitness(list, level));
   };
 

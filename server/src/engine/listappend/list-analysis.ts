@@ -9,7 +9,7 @@ import { hasListOps, inferListAppend, LIST_EDGE_NAMES, listOf, listText, listTex
 import { levelById, levelRow, weakerOrEqual } from '../levels/levels.ts';
 import { memoByObject } from '../util/memo.ts';
 import { clip, MAX_RELATED } from '../verdicts/related.ts';
-import { decideListLevel, ListLevelContext, listLevelId } from './list-levels.ts';
+import { decideListLevel, ListLevelContext, listLevelId, type ListUndecided } from './list-levels.ts';
 
 /** One edge of an anomaly's cycle, as shown to people and in --json. */
 export interface AnomalyEdge {
@@ -70,6 +70,8 @@ export interface ListAnalysis {
   anomalies: ListAnomaly[];
   /** Homogeneous verdicts, table order: true, false, or null (undecided). */
   verdicts: Map<ListLevel, boolean | null>;
+  /** For each undecided level, why. */
+  undecidedWhy: Map<ListLevel, ListUndecided>;
   /** The verdict with each transaction at its own level (level ids). */
   mixed(levels: Int8Array): boolean | null;
 }
@@ -135,7 +137,12 @@ function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
   for (const a of anomalies) for (const l of levelsBroken(a)) broken.add(l);
 
   const verdicts = new Map<ListLevel, boolean | null>();
-  const uniform = (l: ListLevel): boolean | null => decideListLevel(ctx, new Int8Array(h.txnCount).fill(listLevelId(l)));
+  const undecidedWhy = new Map<ListLevel, ListUndecided>();
+  const uniform = (l: ListLevel): boolean | null => {
+    const v = decideListLevel(ctx, new Int8Array(h.txnCount).fill(listLevelId(l)));
+    if (v === null) undecidedWhy.set(l, ctx.undecidedWhy ?? 'orders');
+    return v;
+  };
   // Then SER: a serial order satisfies every weaker level too (each premise implies t2 co t3).
   let ser: boolean | null | undefined;
   const serVerdict = (): boolean | null => (ser === undefined ? (ser = broken.has('SER') ? false : uniform('SER')) : ser);
@@ -154,7 +161,7 @@ function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
     findings.push(finding(a.code, 'error', clip(a.message), a.span, related));
   }
   const mixed = (lvl: Int8Array): boolean | null => (mixedBroken(inf, anomalies, lost, lvl) ? false : decideListLevel(ctx, lvl));
-  return { inference: inf, findings, anomalies, verdicts, mixed };
+  return { inference: inf, findings, anomalies, verdicts, undecidedWhy, mixed };
 }
 
 /** Whether every included transaction runs at `level` or a stronger one. */

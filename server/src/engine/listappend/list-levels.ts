@@ -37,6 +37,9 @@ export const MAX_CLOCK_WORK = 256 * 1024 * 1024;
 const BASE_KINDS = (1 << LK_SO) | (1 << LK_WR) | (1 << LK_WW);
 
 /** An unobserved append follows every observed version. */
+/** Why a list level was undecided: the clock table's bound, the orientations of unread appends, or rw edges left out. */
+export type ListUndecided = 'clocks' | 'orders' | 'unread-rw';
+
 const UNOBSERVED = 0x7fffffff;
 const NONE = -1;
 
@@ -62,6 +65,8 @@ export class ListLevelContext {
   clockEntries = MAX_CLOCK_ENTRIES;
   /** ww edges added to orient appends nobody read (decideListLevel), a work count (tests). */
   orientationEdges = 0;
+  /** Why the last null from holds or decideListLevel was null. */
+  undecidedWhy: ListUndecided | null = null;
 
   constructor(readonly inf: ListInference) {
     this.h = inf.h;
@@ -299,7 +304,10 @@ export class ListLevelContext {
     // PC, SI, SER, SSER: precedence edges, then one acyclicity test.
     if (!this.precedenceAcyclic(lvl, rwOut)) return false;
     const entries = h.txnCount * h.sessionCount;
-    if ((needSoWrClocks || needBaseClocks) && entries > this.clockEntries && (entries > MAX_CLOCK_WORK || h.txnCount > this.clockEntries)) return null;
+    if ((needSoWrClocks || needBaseClocks) && entries > this.clockEntries && (entries > MAX_CLOCK_WORK || h.txnCount > this.clockEntries)) {
+      this.undecidedWhy = 'clocks';
+      return null;
+    }
     if (needSoWrClocks && !this.pastCheckAll(lvl, L_CC, false)) return false;
     if (needBaseClocks && !this.pastCheckAll(lvl, L_PSI, true)) return false;
     return true;
@@ -574,7 +582,9 @@ export function decideListLevel(ctx: ListLevelContext, lvl: Int8Array): boolean 
   const v = decideWithAllEdges(ctx, lvl);
   // Some rw edges were left out (MAX_UNREAD_RW): a violation found without them stands, a level
   // that holds without them may not.
-  return v === true && ctx.inf.unreadRwLeftOut > 0 ? null : v;
+  if (v !== true || ctx.inf.unreadRwLeftOut === 0) return v;
+  ctx.undecidedWhy = 'unread-rw';
+  return null;
 }
 
 function decideWithAllEdges(ctx: ListLevelContext, lvl: Int8Array): boolean | null {
@@ -606,9 +616,11 @@ function decideWithAllEdges(ctx: ListLevelContext, lvl: Int8Array): boolean | nu
     if (holdsWith((edges) => addChains(edges, chains, at))) return true;
   }
   const pairs = freePairs(inf, MAX_FREE_PAIRS);
-  if (pairs === null) return null;
-  const count = pairs.length / 3;
-  if (2 ** count * (inf.edges.length + h.txnCount) > MAX_ORIENTATION_WORK) return null;
+  const count = pairs === null ? 0 : pairs.length / 3;
+  if (pairs === null || 2 ** count * (inf.edges.length + h.txnCount) > MAX_ORIENTATION_WORK) {
+    ctx.undecidedWhy = 'orders';
+    return null;
+  }
   for (let mask = 0; mask < 1 << count; mask++) {
     const orient = (edges: ListInference['edges']): void => {
       for (let i = 0; i < pairs.length; i += 3) {

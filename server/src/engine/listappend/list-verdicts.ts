@@ -6,10 +6,19 @@ import type { AnomalyExpectation, Directives } from '../syntax/hist-parser.ts';
 import type { Witness } from '../witness/witness.ts';
 import type { AnomalyCode, ListLevel } from './anomaly-table.ts';
 import { levelsBroken, reportedCodes, type ListAnalysis, type ListAnomaly } from './list-analysis.ts';
-import { listLevelId } from './list-levels.ts';
+import { listLevelId, MAX_CLOCK_WORK } from './list-levels.ts';
+import { MAX_UNREAD_RW } from './infer.ts';
 import { levelById, levelRow, weakerOrEqual } from '../levels/levels.ts';
 import { computeReadsFrom } from '../model/reads-from.ts';
 import { sessionTimeCycle } from '../witness/session-time-cycle.ts';
+
+/** Why a list level is undecided, in words (after "could not be decided on the list-append keys: "). */
+export function listUndecidedWhy(h: History, list: ListAnalysis, level: ListLevel): string {
+  const why = list.undecidedWhy.get(level) ?? 'orders';
+  if (why === 'unread-rw') return `${list.inference.unreadRwLeftOut} rw edges from readers of a key's last version to the appends nobody read were left out (more than ${MAX_UNREAD_RW})`;
+  if (why === 'clocks') return `its vector clocks need ${h.txnCount} transactions × ${h.sessionCount} sessions = ${h.txnCount * h.sessionCount} entries, more than the ${MAX_CLOCK_WORK} computed at most`;
+  return 'too many orders between appends nobody read';
+}
 
 /** Why a level fails on a list-append history: the first anomaly that breaks it, or the first consistency finding. */
 export function listWitness(list: ListAnalysis, level: ListLevel): Witness {
