@@ -11,7 +11,7 @@ import type { ReadsFrom } from './reads-from.ts';
  * elements. `txns`: per transaction, 1 for one that leaves; `ops`: the register operations of
  * uncounted ones that stay for their list operations (the list analysis decides about those);
  * `aborted`: uncounted ones without list operations that an aborted transaction (or another of
- * these) read from (for an ambiguous read, only when nothing that ran explains it): they ran, so
+ * these) read from (for an ambiguous read, one of its writers, only when nothing that ran explains it): they ran, so
  * they stay, as aborted (the most permissive outcome left: as never run, the aborted reader's read
  * would be thin air; as aborted, only their own reads are checked).
  * Null when everything counts.
@@ -81,7 +81,7 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; o
   // read from: aborted ones, and those found here in turn. `counted` now also marks these (2).
   // An ambiguous read (its value written more than once, or also the initial value) makes none of
   // its unknown writers run when something that runs explains it: the initial value, or a writer
-  // other than the reader that is not an uncounted unknown one. Unlike a committed read, an aborted
+  // other than the reader that is not an uncounted unknown one; else one of them (leastReading). Unlike a committed read, an aborted
   // one constrains no level, so an unknown writer run for it could only add errors (its own reads).
   let ranWriters: Map<string, number[]> | null = null;
   const explained = (t: number, o: number): boolean => {
@@ -101,6 +101,23 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; o
     const id = `${x}:${v}`;
     return (ranWriters.get(id) ?? []).some((w) => w !== t) || (unknownWriters.get(id) ?? []).some((u) => u !== t && counted[u] !== 0);
   };
+  // Of an unexplained ambiguous read's unknown writers, one runs (the most permissive choice runs
+  // one, not all: each adds only its own reads' checks): the one with the fewest register reads
+  // of other than the initial value, then the lowest id. A writer with none adds nothing; beyond
+  // that the choice is a heuristic (an exact one would search the choices). -1 when no writer but
+  // the reader can run so.
+  let readCount: Int32Array | null = null;
+  const leastReading = (writers: readonly number[], reader: number): number => {
+    if (!readCount) {
+      readCount = new Int32Array(h.txnCount);
+      for (let o = 0; o < h.opCount; o++) {
+        if (h.opKind[o] === OP_READ && h.opValue[o] !== INIT_VALUE && h.initValues.get(h.opKey[o]) !== h.opValue[o]) readCount[h.opTxn[o]]++;
+      }
+    }
+    let best = -1;
+    for (const u of writers) if (u !== reader && listOps[u] === 0 && (best < 0 || readCount[u] < readCount[best] || (readCount[u] === readCount[best] && u < best))) best = u;
+    return best;
+  };
   let aborted: Uint8Array | null = null;
   const ran = (u: number): void => {
     if (u > 0 && unknown[u] === 1 && counted[u] === 0 && listOps[u] === 0) {
@@ -115,7 +132,7 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; o
     for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
       if (h.opKind[o] !== OP_READ) continue;
       if (rf.observedTxn[o] >= 0) ran(rf.observedTxn[o]);
-      else if (!explained(t, o)) for (const u of unknownWriters.get(`${h.opKey[o]}:${h.opValue[o]}`) ?? []) ran(u);
+      else if (!explained(t, o)) ran(leastReading(unknownWriters.get(`${h.opKey[o]}:${h.opValue[o]}`) ?? [], t));
     }
   }
   // Uncounted: a transaction without list operations leaves; one with them stays for the list
