@@ -1,8 +1,11 @@
-// Two harness runs on one database: the second is refused before it drops the first's tables; an UPDATE that matched no row is never recorded.
+// Two harness runs on one database (SQLite file, PostgreSQL, MariaDB): the second is refused before it drops the first's tables; an UPDATE that matched no row is never recorded.
 
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { SqliteDriver } from '../server/src/harness/sqlite-driver.ts';
 import { DbError, type Driver } from '../server/src/harness/driver.ts';
 import { driverFor } from '../server/src/harness/drivers.ts';
 import { findIsolation } from '../server/src/harness/isolation.ts';
@@ -85,6 +88,36 @@ test('SQLite: an UPDATE that matched no row is a refusal, not a recorded write',
     await driver.close();
     removeTemporaryDatabase(t);
   }
+});
+
+test('SQLite: a second run on one sqlite:PATH file is refused while the first holds it (it dropped the first\'s tables before)', async () => {
+  const file = join(tempDir('isocheck-shared-'), 'shared.sqlite');
+  await secondRunRefused(`sqlite:${file}`, 'serializable');
+  // Released on close: no lock file is left beside the database.
+  assert.equal(existsSync(`${file}.isocheck-lock`), false);
+});
+
+test('SQLite: a lock left by a process that is gone (kill -9) is taken over; one of a live process is waited for, then refused', async () => {
+  const file = join(tempDir('isocheck-shared-'), 'stale.sqlite');
+  const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+  assert.ok(dead !== undefined && dead > 0);
+  writeFileSync(`${file}.isocheck-lock`, `${dead}\n`);
+  const driver = new SqliteDriver(file, 5000, 300);
+  try {
+    await driver.reset(1);
+    assert.equal(readFileSync(`${file}.isocheck-lock`, 'utf8'), `${process.pid}\n`);
+  } finally {
+    await driver.close();
+  }
+  // A live holder (this test's parent process stands in for another run).
+  writeFileSync(`${file}.isocheck-lock`, `${process.ppid}\n`);
+  const second = new SqliteDriver(file, 5000, 300);
+  try {
+    await assert.rejects(second.reset(1), (e) => e instanceof DbError && /another isocheck run or hermitage is using this database/.test(e.message));
+  } finally {
+    await second.close();
+  }
+  assert.equal(readFileSync(`${file}.isocheck-lock`, 'utf8'), `${process.ppid}\n`, 'another run\'s lock was removed');
 });
 
 describe('PostgreSQL', { skip: missing('postgres') ?? false }, () => {

@@ -2,7 +2,8 @@
 
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { DbError, noRow, parseList, type Driver, type Session } from './driver.ts';
+import { DbError, IN_USE_MESSAGE, LOCK_WAIT_MS, noRow, parseList, type Driver, type Session } from './driver.ts';
+import { lockFile } from './file-lock.ts';
 
 /**
  * The worker's whole program. It is evaluated from a string so that the same code runs from the
@@ -138,13 +139,29 @@ class SqliteSession implements Session {
 
 export class SqliteDriver implements Driver {
   readonly kind = 'sqlite' as const;
-  constructor(private readonly file: string, private readonly busyMillis = 5000) {}
+  /** Held from the first reset to close (file-lock.ts): only one run or hermitage at a time may own the tables. */
+  private held: { release: () => void } | null = null;
+  constructor(private readonly file: string, private readonly busyMillis = 5000, private readonly lockWaitMs = LOCK_WAIT_MS) {}
+
+  /** Takes the database file's isocheck lock (once), before the first reset drops anything. */
+  private async lock(): Promise<void> {
+    if (this.held) return;
+    let held: { release: () => void } | null;
+    try {
+      held = await lockFile(this.file, this.lockWaitMs);
+    } catch (e) {
+      throw new DbError(`cannot make the lock file beside ${this.file}: ${(e as Error).message}`, 'error', 'sqlite');
+    }
+    if (!held) throw new DbError(IN_USE_MESSAGE, 'error', 'in-use');
+    this.held = held;
+  }
 
   private worker(): Worker {
     return new Worker(WORKER_SOURCE, { eval: true, workerData: { module: moduleFile(), file: this.file, busyMillis: this.busyMillis } });
   }
 
   async reset(keys: number, initial: readonly number[] = []): Promise<void> {
+    await this.lock();
     const s = new SqliteSession(this.worker());
     try {
       // WAL lets readers run beside the one writer, as a server database's clients would.
@@ -176,5 +193,9 @@ export class SqliteDriver implements Driver {
     return Promise.resolve(new SqliteSession(this.worker()));
   }
 
-  async close(): Promise<void> {}
+  close(): Promise<void> {
+    this.held?.release();
+    this.held = null;
+    return Promise.resolve();
+  }
 }

@@ -1,0 +1,79 @@
+// An exclusive lock file beside a SQLite database: what the servers' advisory locks are to PostgreSQL and MySQL runs.
+
+import { readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+
+/**
+ * `${file}.isocheck-lock`, made exclusively (O_EXCL) with this process's id, released by `release`
+ * or when the process exits. One left by a process that is gone (killed) is taken over; one held
+ * by a live process is waited for up to `waitMs`, then null. SQLite itself has no lock a run could
+ * hold for its whole life without blocking its own sessions. Two runs that find a dead holder's
+ * lock at the same moment may both take it over: a narrow race, left.
+ */
+export async function lockFile(file: string, waitMs: number): Promise<{ release: () => void } | null> {
+  const path = `${file}.isocheck-lock`;
+  const until = Date.now() + waitMs;
+  for (;;) {
+    try {
+      writeFileSync(path, `${process.pid}\n`, { flag: 'wx' });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    if (!holderAlive(path)) {
+      removeQuietly(path);
+      continue;
+    }
+    if (Date.now() >= until) return null;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  // A run ended by Ctrl-C or an uncaught error still leaves no lock behind (a kill -9 does: taken over above).
+  const onExit = (): void => removeQuietly(path);
+  process.once('exit', onExit);
+  let held = true;
+  return {
+    release: () => {
+      if (!held) return;
+      held = false;
+      process.removeListener('exit', onExit);
+      removeQuietly(path);
+    },
+  };
+}
+
+/** An empty lock file older than this was left by a process that died between making and writing it. */
+const EMPTY_STALE_MS = 10_000;
+
+/** Whether the process named in the lock file is alive; a file being written (no id yet) counts as alive for a while. */
+function holderAlive(path: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return false; // gone meanwhile: try again
+  }
+  const pid = Number.parseInt(text, 10);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return text.length === 0 && youngerThan(path, EMPTY_STALE_MS);
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: alive, but another user's.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function youngerThan(path: string, ms: number): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs < ms;
+  } catch {
+    return false;
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}
