@@ -36,10 +36,10 @@ export const MAX_CLOCK_WORK = 256 * 1024 * 1024;
 
 const BASE_KINDS = (1 << LK_SO) | (1 << LK_WR) | (1 << LK_WW);
 
-/** An unobserved append follows every observed version. */
 /** Why a list level was undecided: the clock table's bound, the orientations of unread appends, or rw edges left out. */
 export type ListUndecided = 'clocks' | 'orders' | 'unread-rw';
 
+/** An unobserved append follows every observed version. */
 const UNOBSERVED = 0x7fffffff;
 const NONE = -1;
 

@@ -11,8 +11,8 @@ import type { ReadsFrom } from './reads-from.ts';
  * elements. `txns`: per transaction, 1 for one that leaves; `ops`: the register operations of
  * uncounted ones that stay for their list operations (the list analysis decides about those);
  * `aborted`: uncounted ones without list operations that an aborted transaction (or another of
- * these) read from (for an ambiguous read, one of its writers, only when nothing that ran explains it): they ran, so
- * they stay, as aborted (the most permissive outcome left: as never run, the aborted reader's read
+ * these) read from (for an ambiguous read, one of its writers, and only when nothing that ran
+ * explains it): they ran, so they stay, as aborted (the most permissive outcome left: as never run, the aborted reader's read
  * would be thin air; as aborted, only their own reads are checked).
  * Null when everything counts.
  */
@@ -81,8 +81,9 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; o
   // read from: aborted ones, and those found here in turn. `counted` now also marks these (2).
   // An ambiguous read (its value written more than once, or also the initial value) makes none of
   // its unknown writers run when something that runs explains it: the initial value, or a writer
-  // other than the reader that is not an uncounted unknown one; else one of them (leastReading). Unlike a committed read, an aborted
-  // one constrains no level, so an unknown writer run for it could only add errors (its own reads).
+  // other than the reader that is not an uncounted unknown one; else one of them (leastReading).
+  // Unlike a committed read, an aborted one constrains no level, so an unknown writer run for it
+  // could only add errors (its own reads).
   let ranWriters: Map<string, number[]> | null = null;
   const explained = (t: number, o: number): boolean => {
     const x = h.opKey[o];
