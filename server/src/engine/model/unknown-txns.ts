@@ -12,8 +12,8 @@ import type { ReadsFrom } from './reads-from.ts';
  * uncounted ones that stay for their list operations (the list analysis decides about those);
  * `aborted`: uncounted ones without list operations that an aborted transaction (or another of
  * these) read from (for an ambiguous read, one of its writers, and only when nothing that ran
- * explains it): they ran, so they stay, as aborted (the most permissive outcome left: as never run, the aborted reader's read
- * would be thin air; as aborted, only their own reads are checked).
+ * explains it): they ran, so they stay, as aborted (the most permissive outcome left: as never
+ * run, the aborted reader's read would be thin air; as aborted, only their own reads are checked).
  * Null when everything counts.
  */
 export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; ops: Uint8Array | null; aborted: Uint8Array | null } | null {
