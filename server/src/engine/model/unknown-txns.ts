@@ -1,6 +1,6 @@
 // Which `unknown` transactions count: those a counted transaction read from (spec: else "as never having run").
 
-import { INIT_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, type History } from './history.ts';
+import { INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, type History } from './history.ts';
 import type { ReadsFrom } from './reads-from.ts';
 
 /**
@@ -103,20 +103,24 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; o
     return (ranWriters.get(id) ?? []).some((w) => w !== t) || (unknownWriters.get(id) ?? []).some((u) => u !== t && counted[u] !== 0);
   };
   // Of an unexplained ambiguous read's unknown writers, one runs (the most permissive choice runs
-  // one, not all: each adds only its own reads' checks): the one with the fewest register reads
-  // of other than the initial value, then the lowest id. A writer with none adds nothing; beyond
-  // that the choice is a heuristic (an exact one would search the choices). -1 when no writer but
-  // the reader can run so.
+  // one, not all: each adds only its own reads' checks): the one with the fewest reads that fail
+  // in every outcome (thin air, a future read, an own write not returned), then the fewest
+  // register reads of other than the initial value, then the lowest id. A writer with none adds
+  // nothing; beyond that the choice is a heuristic (an exact one would search the choices). -1
+  // when no writer but the reader can run so.
   let readCount: Int32Array | null = null;
+  let failCount: Int32Array | null = null;
   const leastReading = (writers: readonly number[], reader: number): number => {
-    if (!readCount) {
+    if (!readCount || !failCount) {
       readCount = new Int32Array(h.txnCount);
+      failCount = failingReads(h, unknownWriters, explained);
       for (let o = 0; o < h.opCount; o++) {
         if (h.opKind[o] === OP_READ && h.opValue[o] !== INIT_VALUE && h.initValues.get(h.opKey[o]) !== h.opValue[o]) readCount[h.opTxn[o]]++;
       }
     }
+    const rank = (u: number): [number, number, number] => [(failCount as Int32Array)[u], (readCount as Int32Array)[u], u];
     let best = -1;
-    for (const u of writers) if (u !== reader && listOps[u] === 0 && (best < 0 || readCount[u] < readCount[best] || (readCount[u] === readCount[best] && u < best))) best = u;
+    for (const u of writers) if (u !== reader && listOps[u] === 0 && (best < 0 || before(rank(u), rank(best)))) best = u;
     return best;
   };
   let aborted: Uint8Array | null = null;
@@ -156,4 +160,43 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; o
     }
   }
   return any || aborted ? { txns, ops, aborted } : null;
+}
+
+/** Lexicographic order of equal-length rankings. */
+function before(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i];
+  return false;
+}
+
+/**
+ * Per transaction, its register reads that fail whatever runs: an internal read that does not
+ * return the transaction's latest own write of the key, and an external read of a value (not the
+ * initial one) that no other transaction writes (thin air, or a future read of its own later
+ * write). `explained(t, o)` is the caller's test of the latter for reads by value; a named writer
+ * (`<- T`) other than the reader counts as explained here (the read-consistency check judges it).
+ * Only unknown transactions' counts are used (unknown: their writes by key:value).
+ */
+function failingReads(h: History, unknownWriters: Map<string, number[]>, explained: (t: number, o: number) => boolean): Int32Array {
+  const fails = new Int32Array(h.txnCount);
+  const ownValue = new Map<number, number>();
+  for (let t = 1; t < h.txnCount; t++) {
+    if (h.txnUnknown?.[t] !== 1) continue;
+    ownValue.clear();
+    for (let o = h.txnOpStart[t]; o < h.txnOpStart[t + 1]; o++) {
+      const x = h.opKey[o];
+      const v = h.opValue[o];
+      if (h.opKind[o] === OP_WRITE) ownValue.set(x, v);
+      if (h.opKind[o] !== OP_READ) continue;
+      const src = h.opSource ? h.opSource[o] : -1;
+      const own = ownValue.get(x);
+      if (own !== undefined) {
+        if ((v !== NO_VALUE && v !== own) || (src >= 0 && src !== t)) fails[t]++;
+      } else if (src >= 0) {
+        if (src === t) fails[t]++;
+      } else if (v !== NO_VALUE && !explained(t, o) && !(unknownWriters.get(`${x}:${v}`) ?? []).some((u) => u !== t)) {
+        fails[t]++;
+      }
+    }
+  }
+  return fails;
 }
