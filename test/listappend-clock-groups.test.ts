@@ -44,3 +44,13 @@ test('a list-append CC check past the clock bound says it is the clock table, no
   assert.match(cc?.note ?? '', /vector clocks need 16501 transactions × 16500 sessions = 272266500 entries, more than the 268435456 computed at most/);
   assert.doesNotMatch(cc?.note ?? '', /orders between appends/);
 });
+
+test('a mixed list-append verdict past the clock bound gives its own reason, not a homogeneous level\'s', () => {
+  // The same write skew, tagged: the mixed run stops at the clock table; SER (the witness level
+  // of tagged files) is violated and has no reason, so the message said "SER … orders between appends".
+  const lines = ['history "many sessions"', 'level CC', 'session s1', '  T1 [CC]: r(x, []) a(y, 1)', 'session s2', '  T2: r(y, []) a(x, 1)'];
+  for (let i = 3; i <= 16500; i++) lines.push(`session s${i}`, `  T${i}: a(k${i}, 1)`);
+  const a = analyzeHistText(lines.join('\n') + '\n', { levels: ['RC'] });
+  assert.equal(a.mixed?.consistent, null);
+  assert.match(a.mixed?.note ?? '', /^the mixed levels could not be decided on the list-append keys: its vector clocks need 16501 transactions × 16500 sessions/);
+});

@@ -135,9 +135,14 @@ export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): An
     });
   }
   /** A level's verdict on a list history: the register engine's (register keys) and the list analysis's; both must hold. */
-  const withList = (v: Verdict, level: ListLevel, lv: boolean | null | undefined): Verdict => {
+  // `mixed`: the verdict of the file's mixed levels, whose undecided reason is its own run's.
+  const withList = (v: Verdict, level: ListLevel, lv: boolean | null | undefined, mixed = false): Verdict => {
     if (!list || lv === undefined || lv === true || v.consistent === false) return v;
-    if (lv === null) return undecided(v.level, `${level} could not be decided on the list-append keys: ${listUndecidedWhy(h, list, level)}`);
+    if (lv === null) {
+      // With tags the mixed run is no one level: naming SER (its witness level) would mislead.
+      const what = mixed && src.hasTags ? 'the mixed levels' : level;
+      return undecided(v.level, `${what} could not be decided on the list-append keys: ${listUndecidedWhy(h, list, mixed ? 'mixed' : level)}`);
+    }
     return decided(v.level, false, listWitness(list, level));
   };
 
@@ -164,7 +169,7 @@ export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): An
   // that level allows (a G2-item cycle under PSI); with tags, SER's as before.
   const mixedWitnessLevel = d?.level && !src.hasTags ? d.level.level : 'SER';
   const mixed = registerMixed && list && d
-    ? { ...registerMixed, verdict: withList(registerMixed.verdict, mixedWitnessLevel, list.mixed(mixedListLevels(h, d))) }
+    ? { ...registerMixed, verdict: withList(registerMixed.verdict, mixedWitnessLevel, list.mixed(mixedListLevels(h, d)), true) }
     : registerMixed;
   verdicts.checks.causality(); // its findings, if no check above needed them yet
 

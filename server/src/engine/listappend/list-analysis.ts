@@ -74,6 +74,8 @@ export interface ListAnalysis {
   undecidedWhy: Map<ListLevel, ListUndecided>;
   /** The verdict with each transaction at its own level (level ids). */
   mixed(levels: Int8Array): boolean | null;
+  /** Why the last mixed(…) was undecided (null when it was decided). */
+  mixedUndecidedWhy: ListUndecided | null;
 }
 
 /**
@@ -160,8 +162,13 @@ function analyzeLevels(h: History, levels: readonly ListLevel[]): ListAnalysis {
     const related: RelatedSpan[] = a.related ?? cycleRelated(a.cycle);
     findings.push(finding(a.code, 'error', clip(a.message), a.span, related));
   }
-  const mixed = (lvl: Int8Array): boolean | null => (mixedBroken(inf, anomalies, lost, lvl) ? false : decideListLevel(ctx, lvl));
-  return { inference: inf, findings, anomalies, verdicts, undecidedWhy, mixed };
+  // The mixed run's own reason: a homogeneous level's (or none) would name another bound.
+  const analysis: ListAnalysis = { inference: inf, findings, anomalies, verdicts, undecidedWhy, mixedUndecidedWhy: null, mixed: (lvl) => {
+    const v = mixedBroken(inf, anomalies, lost, lvl) ? false : decideListLevel(ctx, lvl);
+    analysis.mixedUndecidedWhy = v === null ? ctx.undecidedWhy ?? 'orders' : null;
+    return v;
+  } };
+  return analysis;
 }
 
 /** Whether every included transaction runs at `level` or a stronger one. */

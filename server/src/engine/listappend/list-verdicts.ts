@@ -12,9 +12,9 @@ import { levelById, levelRow, weakerOrEqual } from '../levels/levels.ts';
 import { computeReadsFrom } from '../model/reads-from.ts';
 import { sessionTimeCycle } from '../witness/session-time-cycle.ts';
 
-/** Why a list level is undecided, in words (after "could not be decided on the list-append keys: "). */
-export function listUndecidedWhy(h: History, list: ListAnalysis, level: ListLevel): string {
-  const why = list.undecidedWhy.get(level) ?? 'orders';
+/** Why a list level (or, with 'mixed', the last mixed run) is undecided, in words (after "could not be decided on the list-append keys: "). */
+export function listUndecidedWhy(h: History, list: ListAnalysis, level: ListLevel | 'mixed'): string {
+  const why = (level === 'mixed' ? list.mixedUndecidedWhy : list.undecidedWhy.get(level)) ?? 'orders';
   if (why === 'unread-rw') return `${list.inference.unreadRwLeftOut} rw edges from readers of a key's last version to the appends nobody read were left out (more than ${MAX_UNREAD_RW})`;
   if (why === 'clocks') return `its vector clocks need ${h.txnCount} transactions × ${h.sessionCount} sessions = ${h.txnCount * h.sessionCount} entries, more than the ${MAX_CLOCK_WORK} computed at most`;
   return 'too many orders between appends nobody read';
