@@ -213,6 +213,15 @@ describe('exit status', () => {
     assert.equal(run(['frobnicate']).status, 2);
   });
 
+  test('2 for --claim with its level left out: the word it took for a level is named (not "no input files")', () => {
+    const r = run(['check', '--claim', 'a2.hist']);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /unknown level 'a2\.hist' for --claim/);
+    const g = run(['gen', '--events', 'abc']);
+    assert.equal(g.status, 2);
+    assert.match(g.stderr, /--events must be a number >= 1 \(got 'abc'\)/);
+  });
+
   test('2 for a missing file, naming it', () => {
     const r = run(['check', join(dir, 'does-not-exist.hist')]);
     assert.equal(r.status, 2);

@@ -39,7 +39,6 @@ export function runCheck(argv: readonly string[], io: Io): number {
   const parsed = parseArgs(argv, ['--level', '--format', '--witnesses', '--claim', '--undecided', '--plume-init', '--output-format', '--docs-url'], ['--json', '--quiet']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
-  if (args.positional.length === 0) return usage(io, 'no input files');
   let levels: Level[] | undefined;
   for (const spec of args.values.get('--level') ?? []) {
     if (spec.split(',').every((s) => s.length === 0)) return usage(io, '--level needs one or more levels');
@@ -52,6 +51,8 @@ export function runCheck(argv: readonly string[], io: Io): number {
   const claimText = lastValue(args, '--claim');
   const claim = claimText === undefined ? undefined : parseLevel(claimText);
   if (claim === null) return usage(io, `unknown level '${claimText}' for --claim (${LEVELS.join(', ')})`);
+  // After the options' own checks: `--claim a.hist` (the level left out) names the level it took.
+  if (args.positional.length === 0) return usage(io, 'no input files');
   if (claim && levels && !levels.includes(claim)) levels.push(claim);
   // A claimed level outside the default set (SSER) is evaluated too, beside the default ones.
   if (claim && !levels && !DEFAULT_LEVELS.includes(claim)) levels = [...DEFAULT_LEVELS, claim];

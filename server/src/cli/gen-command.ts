@@ -53,7 +53,7 @@ export async function runGen(argv: readonly string[], io: Io): Promise<number> {
   const events = num('--events');
   const txns = num('--txns');
   if (events !== undefined && txns !== undefined) return usage(io, 'give --txns or --events, not both');
-  if (events !== undefined && !(events >= 1)) return usage(io, '--events must be at least 1');
+  if (events !== undefined && !(events >= 1)) return usage(io, `--events must be a number >= 1 (got '${lastValue(args, '--events')}')`);
   const options: GenOptions = events !== undefined
     ? optionsForEvents(events, partial)
     : { ...DEFAULT_GEN_OPTIONS, ...partial, ...(txns !== undefined ? { transactions: txns } : {}) };
