@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { DEFAULT_GEN_OPTIONS, generateHistory } from '../server/src/engine/gen/generate.ts';
 import { toHistString, toPlumeString } from '../server/src/engine/gen/history-writers.ts';
-import { DEFAULT_LIST_GEN, generateListHistory, writeListEvents } from '../server/src/engine/gen/list-append-store.ts';
 import { readPlume } from '../server/src/engine/readers/plume-reader.ts';
 import { readerNamed } from '../server/src/engine/readers/registry.ts';
 import { parseHist } from '../server/src/engine/syntax/hist-parser.ts';
@@ -101,11 +100,10 @@ describe('a burst of cancelled analyses of a big document', () => {
     }
   });
 
-  test('a cancelled job still busy when the grace ends (a JSON history: its reader does not poll) is terminated, and the next job runs on the spare', async () => {
-    const d = generateListHistory({ ...DEFAULT_LIST_GEN, transactions: 20_000, sessions: 8, keys: 50, seed: 3 });
-    const chunks: string[] = [];
-    writeListEvents(d, 'json', (chunk) => chunks.push(chunk));
-    const json = chunks.join(''); // 6.5 MB: reading it takes a tenth of a second or more, the grace 1 ms
+  test('a cancelled job still busy when the grace ends (one JSON event of 300,000 micro-ops: the reader polls between lines) is terminated, and the next job runs on the spare', async () => {
+    const ops = Array.from({ length: 300_000 }, (_, i) => `["append",${i % 50},${i + 1}]`).join(',');
+    // 6.5 MB on one line: parsing and assembling it takes a tenth of a second or more, the grace 1 ms.
+    const json = `{"type":"invoke","f":"txn","process":0,"value":[${ops}]}\n{"type":"ok","f":"txn","process":0,"value":[${ops}]}\n`;
     const logs: string[] = [];
     const runner = new AnalysisRunner({ workerScript, bigText: 0, timeoutMs: 120_000, cancelGraceMs: 1, log: (m) => logs.push(m) });
     const small = (version: number): Promise<RunResult> => runner.start({ kind: 'analyze', text: 'session s1\n  T1: w(x, 1)\n', options, cacheKey: `${version}|k|full` }).result;

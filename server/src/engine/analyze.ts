@@ -13,7 +13,7 @@ import { expectationFindings, levelFindings, undecidedFindings, type Expectation
 import { LevelVerdicts } from './verdicts/homogeneous.ts';
 import { mixedVerdict } from './verdicts/mixed.ts';
 import { readStage, type ReadStage, type WrittenHistory } from './verdicts/read-stage.ts';
-import { decided, implied, undecided, type Verdict } from './verdicts/verdict.ts';
+import { decided, implied, STOPPED_REASON, undecided, type Verdict } from './verdicts/verdict.ts';
 import { readJepsenEdn } from './readers/edn-reader.ts';
 import { readJepsenJson } from './readers/json-events-reader.ts';
 import { utf8 } from './util/utf8.ts';
@@ -118,11 +118,15 @@ export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): An
   const findings: Finding[] = [...src.findings];
   const read = readStage(src.history, src.findings);
   for (const f of read.rf.findings) findings.push({ ...f, severity: soften(f.severity) });
-  if (read.nothingRead) return nothingRead(src, read, findings, options);
+  if (read.nothingRead) return undecidedAnalysis(src, read, findings, options, NOTHING_READ, true);
+  // Between the stages too, not only inside the checks: reading consistency and the list-append
+  // analysis are each up to a second on a 30 MB Jepsen file, and a stopped analysis is dropped.
+  if (options.stop?.() === true) return undecidedAnalysis(src, read, findings, options, STOPPED_REASON, read.partial);
   const h = read.h;
   // List-append histories (docs/list-append.md): findings at the offending ops (they break every
   // level), named anomalies at transaction headers, and verdicts from the observed version orders.
   const list = src.firstListOp && hasListOps(h) ? analyzeListAppend(h) : null;
+  if (list && options.stop?.() === true) return undecidedAnalysis(src, read, findings, options, STOPPED_REASON, read.partial);
   if (list) {
     const claimed = claimedListLevels(h, d);
     // The anomalies (cycles, lost updates, re-read internal) come last, one finding each: an error
@@ -146,7 +150,7 @@ export function analyzeSource(src: ReadSource, options: AnalyzeOptions = {}): An
     return decided(v.level, false, listWitness(list, level));
   };
 
-  const verdicts = new LevelVerdicts(new Checks(h, read.rf, findings, soften, Math.max(1, options.maxWitnesses ?? 1)), options);
+  const verdicts = new LevelVerdicts(new Checks(h, read.rf, findings, soften, Math.max(1, options.maxWitnesses ?? 1), options.stop), options);
   const requested = options.levels ? new Set<Level>(options.levels) : defaultLevels(h, d, src.hasTags ?? false);
   /** SSER on a list history without register operations: the list analysis decides it (rt over the observed orders). */
   const registers = h.opKind.some((k) => k === OP_READ || k === OP_WRITE);
@@ -219,8 +223,10 @@ function askedLevels(options: AnalyzeOptions, d: Directives | null): Set<Level> 
 }
 
 /** Every line failed to parse: no verdict at all (not a vacuous ✓ for an empty history). */
-function nothingRead(src: ReadSource, read: ReadStage, findings: Finding[], options: AnalyzeOptions): Analysis {
-  const reason = 'not decided: nothing could be read, every operation has a syntax error';
+const NOTHING_READ = 'not decided: nothing could be read, every operation has a syntax error';
+
+/** Every requested verdict undecided for `reason`: nothing was read, or the analysis was stopped before its checks. */
+function undecidedAnalysis(src: ReadSource, read: ReadStage, findings: Finding[], options: AnalyzeOptions, reason: string, partial: boolean): Analysis {
   const d = src.directives ?? null;
   const requested = options.levels ? new Set<Level>(options.levels) : defaultLevels(read.h, d, src.hasTags ?? false);
   findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
@@ -228,7 +234,7 @@ function nothingRead(src: ReadSource, read: ReadStage, findings: Finding[], opti
     history: read.h, lines: src.lines, readsFrom: read.rf, title: d?.title ?? null,
     levels: LEVELS.filter((l) => requested.has(l)).map((l) => undecided(l, reason)),
     mixed: d && (d.level || src.hasTags) ? undecided('mixed', reason) : null,
-    findings, forced: new Map(), mixedLevels: null, partial: true, list: null,
+    findings, forced: new Map(), mixedLevels: null, partial, list: null,
     expectations: (d?.expects ?? []).map((e) => ({ level: e.level, ok: e.ok, span: e.span, consistent: null })), written: read.written,
     violatingParts: new Map(),
   };

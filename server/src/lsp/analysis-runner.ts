@@ -7,9 +7,10 @@ import { AnalysisCache, runTask } from './worker-tasks.ts';
 import type { DocumentTask, FromWorker, RunResult, Task, ToWorker } from './worker-protocol.ts';
 
 /**
- * How long a cancelled job in a lane that terminates may take to stop by itself. The readers and
- * searches poll the cancel flag every few milliseconds; a big document's weak checks do not (up to
- * a second or more), and a worker still busy after this is terminated.
+ * How long a cancelled job in a lane that terminates may take to stop by itself. The readers, the
+ * RC/RA/CC saturations and the searches poll the cancel flag every few milliseconds (every 1,024
+ * items, util/stop.ts); what does not poll (one huge event, a dbcop JSON file's parse, the
+ * list-append analysis, reading consistency) may keep the worker past this, and it is terminated.
  */
 export const CANCEL_GRACE_MS = 250;
 
@@ -70,7 +71,7 @@ class Lane {
     // during an analysis cost a new worker: 19 of 20 edits typed 250 ms apart into a 7.9 MB document.
     Atomics.store(r.cancel, 0, 1);
     if (!this.terminateOnCancel || !this.worker || this.grace) return true;
-    // A big analysis's weak checks do not poll the flag (a second or more): past the grace, the worker goes.
+    // A stage that does not poll the flag (one huge event, the list-append analysis): past the grace, the worker goes.
     const graceMs = this.o.cancelGraceMs ?? CANCEL_GRACE_MS;
     if (graceMs <= 0) {
       this.finish({ kind: 'cancelled' }, true);

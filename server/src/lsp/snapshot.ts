@@ -100,8 +100,8 @@ export interface AnalysisSnapshot {
 const EDITOR_STRONG_MILLIS = 500;
 
 /**
- * Analyses a document's text with its reader and the editor's budgets. stop: polled by the reader
- * (hist, plume) and the strong-level searches; null when it ended the read, so that a cancelled
+ * Analyses a document's text with its reader and the editor's budgets. stop: polled by every
+ * reader, the RC/RA/CC saturations and the strong-level searches; null when it ended the read, so that a cancelled
  * job's worker is free again within milliseconds instead of being terminated (analysis-runner.ts).
  */
 export function analyzeDocument(text: string, o: SnapshotOptions): Analysis;

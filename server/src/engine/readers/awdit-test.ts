@@ -6,6 +6,7 @@ import { LineIndex } from '../syntax/line-index.ts';
 import { eachLine, intern, withoutLeadingZeros } from '../util/text-lines.ts';
 import { Problems } from './problems.ts';
 import { textOf, type HistoryReader, type ReaderInput, type ReadSource } from './reader.ts';
+import { STOP_POLL_ITEMS } from '../util/stop.ts';
 
 /** A line of AWDIT's test format: an event, or a separator of dashes or equals signs. */
 const EVENT = /^[rw][ \t]+\d+[ \t]+\d+[ \t]*$/;
@@ -33,7 +34,7 @@ export function looksLikeAwditTest(head: string): boolean {
  * are named T1, T2, … in file order, sessions s1, s2, … (empty ones left out). A bad line is a
  * `syntax` error (the first 100 are listed) and is left out.
  */
-export function readAwditTest(input: ReaderInput): ReadSource {
+export function readAwditTest(input: ReaderInput, stop?: () => boolean): ReadSource {
   const text = textOf(input);
   const problems = new Problems();
   const keyIds = new Map<string, number>();
@@ -48,6 +49,7 @@ export function readAwditTest(input: ReaderInput): ReadSource {
   let inSession = false; // the current session block has a transaction already
   let inTxn = false; // the current transaction has an event already
   eachLine(text, (start, end, lineNumber) => {
+    if (lineNumber % STOP_POLL_ITEMS === 0 && stop?.() === true) return true; // ReaderOptions.stop
     const line = text.slice(start, end);
     const t = line.trim();
     const at = start + line.length - line.trimStart().length;
@@ -102,5 +104,5 @@ export const AWDIT_TEST_READER: HistoryReader = {
   description: "AWDIT's test histories: r KEY VALUE / w KEY VALUE lines, ----- between transactions, ===== between sessions; values as written (no initial state)",
   extensions: ['.txt'],
   sniff: looksLikeAwditTest,
-  read: (input) => readAwditTest(input),
+  read: (input, options) => readAwditTest(input, options?.stop),
 };

@@ -3,6 +3,7 @@
 import { createScanner, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { MAX_VERSION_DIGITS, versionTooLong, type DbcopDraft } from './dbcop-draft.ts';
 import type { Problems } from './problems.ts';
+import { STOP_POLL_ITEMS } from '../util/stop.ts';
 
 /** dbcop's JSON nests 7 levels at most (wrapper, sessions, session, transaction, events, event, Write). */
 const MAX_DEPTH = 32;
@@ -12,15 +13,19 @@ const CLOSE_BRACE = 2;
 const OPEN_BRACKET = 3;
 const CLOSE_BRACKET = 4;
 const EOF = 17;
+/** Tokens the nesting check scans between two polls of stop: about a thousand transactions' worth. */
+const STOP_POLL_TOKENS = 16 * STOP_POLL_ITEMS;
 
 /**
  * Where the nesting first exceeds MAX_DEPTH, or -1. Checked with the (iterative) scanner before
  * parsing, because the parser recurses per level and 100k brackets would overflow the stack.
  */
-function nestedTooDeep(text: string): number {
+function nestedTooDeep(text: string, stop?: () => boolean): number {
   const scanner = createScanner(text, true);
   let depth = 0;
+  let tokens = 0;
   for (let k: number = scanner.scan(); k !== EOF; k = scanner.scan()) {
+    if (++tokens % STOP_POLL_TOKENS === 0 && stop?.() === true) return -1;
     if (k === OPEN_BRACE || k === OPEN_BRACKET) {
       if (++depth > MAX_DEPTH) return scanner.getTokenOffset();
     } else if (k === CLOSE_BRACE || k === CLOSE_BRACKET) {
@@ -42,15 +47,22 @@ function prop(node: Node, name: string): Node | undefined {
  * Accepts the file `dbcop generate` writes (`{"params": …, "data": [sessions]}`) and the bare
  * sessions array; events `{"Write": {"variable": V, "version": N}}` and `{"Read": {"variable": V,
  * "version": N | null}}`, or the older `{"write": bool, "variable": V, "value": N, "success": bool}`.
+ * stop (ReaderOptions.stop): polled while the nesting is checked, once the tree is parsed (the
+ * parser itself cannot be interrupted) and every STOP_POLL_ITEMS transactions.
  */
-export function scanDbcopJson(text: string, d: DbcopDraft, problems: Problems): void {
-  const tooDeep = nestedTooDeep(text);
+export function scanDbcopJson(text: string, d: DbcopDraft, problems: Problems, stop?: () => boolean): void {
+  // Once it said stop, it is not asked again: every later check returns at once.
+  let halted = false;
+  const stopped = stop ? (): boolean => (halted ||= stop()) : undefined;
+  const tooDeep = nestedTooDeep(text, stopped);
   if (tooDeep >= 0) {
     problems.add(`JSON nested deeper than ${MAX_DEPTH} levels (dbcop histories nest 7 at most)`, tooDeep, tooDeep + 1);
     return;
   }
   const errors: ParseError[] = [];
+  if (stopped?.() === true) return;
   const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
+  if (stopped?.() === true) return;
   for (const e of errors) problems.add(`JSON: ${printParseErrorCode(e.error)}`, e.offset, e.offset + Math.max(1, e.length));
   if (!root || errors.length > 0) return;
   const data = root.type === 'object' ? prop(root, 'data') : root;
@@ -58,13 +70,17 @@ export function scanDbcopJson(text: string, d: DbcopDraft, problems: Problems): 
     problems.add('expected an array of sessions, or an object whose `data` is one (as `dbcop generate` writes)', root.offset, root.offset + 1);
     return;
   }
+  let txns = 0;
   for (const s of data.children ?? []) {
     d.newSession();
     if (s.type !== 'array') {
       problems.add('expected a session: an array of transactions', s.offset, s.offset + s.length);
       continue;
     }
-    for (const t of s.children ?? []) transaction(text, t, d, problems);
+    for (const t of s.children ?? []) {
+      if (++txns % STOP_POLL_ITEMS === 0 && stopped?.() === true) return;
+      transaction(text, t, d, problems);
+    }
   }
 }
 

@@ -4,7 +4,7 @@ import { buildDbcop, DbcopDraft } from './dbcop-draft.ts';
 import { Problems } from './problems.ts';
 import { scanDbcopJson } from './dbcop-json.ts';
 import { scanDbcopText } from './dbcop-text.ts';
-import { textOf, type HistoryReader, type ReaderInput, type ReadSource } from './reader.ts';
+import { textOf, type HistoryReader, type ReaderInput, type ReaderOptions, type ReadSource } from './reader.ts';
 
 /** JSON: `[` or `{` followed by a nested array, object, string or the end of the array, and dbcop's `"events"`. */
 export function looksLikeDbcopJson(head: string): boolean {
@@ -37,12 +37,12 @@ export function looksLikeDbcopText(head: string): boolean {
   return false;
 }
 
-export function readDbcop(input: ReaderInput): ReadSource {
+export function readDbcop(input: ReaderInput, options?: ReaderOptions): ReadSource {
   const text = textOf(input);
   const problems = new Problems();
   const draft = new DbcopDraft();
-  if (jsonStart(text)) scanDbcopJson(text, draft, problems);
-  else scanDbcopText(text, draft, problems);
+  if (jsonStart(text)) scanDbcopJson(text, draft, problems, options?.stop);
+  else scanDbcopText(text, draft, problems, options?.stop);
   return buildDbcop(draft, text, problems.done());
 }
 
@@ -51,5 +51,5 @@ export const DBCOP_READER: HistoryReader = {
   description: "dbcop's histories: the text form ([x:=1 y==2] transactions, --- between sessions) or its JSON",
   extensions: ['.dbcop', '.txt', '.json'],
   sniff: (head) => looksLikeDbcopText(head) || looksLikeDbcopJson(head),
-  read: (input) => readDbcop(input),
+  read: (input, options) => readDbcop(input, options),
 };

@@ -3,6 +3,7 @@
 import { MAX_VERSION_DIGITS, versionTooLong, type DbcopDraft } from './dbcop-draft.ts';
 import type { Problems } from './problems.ts';
 import { eachLine } from '../util/text-lines.ts';
+import { STOP_POLL_ITEMS } from '../util/stop.ts';
 
 const isWord = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
@@ -15,10 +16,11 @@ class LineError extends Error {
   }
 }
 
-/** Reads the text form into the draft; a bad line is reported once and left out. */
-export function scanDbcopText(text: string, d: DbcopDraft, problems: Problems): void {
+/** Reads the text form into the draft; a bad line is reported once and left out. stop: polled every STOP_POLL_ITEMS lines (ReaderOptions.stop). */
+export function scanDbcopText(text: string, d: DbcopDraft, problems: Problems, stop?: () => boolean): void {
   d.newSession();
   eachLine(text, (start, end, lineNumber) => {
+    if (lineNumber % STOP_POLL_ITEMS === 0 && stop?.() === true) return true;
     let p = start;
     while (p < end && isBlank(text.charCodeAt(p))) p++;
     const c = text.charCodeAt(p);
@@ -36,6 +38,7 @@ export function scanDbcopText(text: string, d: DbcopDraft, problems: Problems): 
         problems.add(`line ${lineNumber}: ${e.message}`, e.at, Math.max(e.at + 1, end));
       }
     }
+    return false;
   });
 }
 

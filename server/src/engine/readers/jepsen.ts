@@ -19,7 +19,7 @@ export const EDN_READER: HistoryReader = {
   description: "Jepsen's EDN histories ({:type :ok, :f :txn, :value [[:append k v] [:r k [..]]]} per event)",
   extensions: ['.edn'],
   sniff: (head) => JEPSEN_EDN_EVENT.test(head),
-  read: (input) => source(readJepsenEdn(bytesOf(input), 'bytes' in input)),
+  read: (input, options) => source(readJepsenEdn(bytesOf(input), 'bytes' in input, options?.stop)),
 };
 
 /** A Jepsen event object: `"type": "invoke" | "ok" | "fail" | "info"`. */
@@ -30,5 +30,5 @@ export const JEPSEN_JSON_READER: HistoryReader = {
   description: 'Jepsen histories as JSON lines ({"type": "ok", "f": "txn", "value": [["append", k, v], ["r", k, [..]]]} per line)',
   extensions: ['.jsonl', '.json'],
   sniff: (head) => JEPSEN_JSON_EVENT.test(head),
-  read: (input) => source(readJepsenJson(textOf(input))),
+  read: (input, options) => source(readJepsenJson(textOf(input), options?.stop)),
 };

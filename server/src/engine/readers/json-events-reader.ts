@@ -2,6 +2,7 @@
 
 import { LineIndex } from '../syntax/line-index.ts';
 import { Int32Vec } from '../util/int-vec.ts';
+import { STOP_POLL_ITEMS } from '../util/stop.ts';
 import type { JepsenFile } from './edn-reader.ts';
 import {
   canonicalInteger, EV_FAIL, EV_INFO, EV_INVOKE, EV_OK, invalidEvent, JepsenAssembler, looksListAppend, MAX_INTEGER_DIGITS, MOP_APPEND, MOP_READ, MOP_WRITE,
@@ -32,8 +33,11 @@ class ExactInteger {
   constructor(readonly text: string) {}
 }
 
-/** `{"type": "ok", "f": "txn", "value": [["append", k, v], ["r", k, [..] | null], ["w", k, v]], "process": p, "time": t, "index": i}` per line. */
-export function readJepsenJson(text: string): JepsenFile {
+/**
+ * `{"type": "ok", "f": "txn", "value": [["append", k, v], ["r", k, [..] | null], ["w", k, v]], "process": p, "time": t, "index": i}` per line.
+ * stop: polled every STOP_POLL_ITEMS lines; true ends the read there, with the lines read so far (ReaderOptions.stop).
+ */
+export function readJepsenJson(text: string, stop?: () => boolean): JepsenFile {
   const starts = new Int32Vec(1024);
   const asm = new JepsenAssembler((text.length / 30) | 0, looksListAppend(text), 'json');
   let pos = 0;
@@ -41,6 +45,7 @@ export function readJepsenJson(text: string): JepsenFile {
   let lf = text.indexOf('\n');
   let cr = text.indexOf('\r');
   while (pos <= text.length) {
+    if (lineNo % STOP_POLL_ITEMS === STOP_POLL_ITEMS - 1 && stop?.() === true) break;
     starts.push(pos);
     lineNo++;
     // A line ends at \n, \r\n or a lone \r, as editors count lines: a CR-only file is not one

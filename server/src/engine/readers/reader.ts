@@ -15,9 +15,10 @@ export interface ReaderOptions {
   /** plume: whether value 0 is the initial value ('zero', default) or an ordinary value ('none'). */
   plumeInit?: 'zero' | 'none';
   /**
-   * Polled while reading (hist and plume: every thousand items or 256 KB): true ends the read
-   * there, with what was read so far. For a caller that drops a read it no longer needs (an
-   * editor's analysis of a version already edited again), never for a history to analyse.
+   * Polled while reading (every STOP_POLL_ITEMS items of util/stop.ts: items, events, lines or
+   * transactions; plume every 256 KB): true ends the read there, with what was read so far. For a
+   * caller that drops a read it no longer needs (an editor's analysis of a version already edited
+   * again), never for a history to analyse.
    */
   stop?: () => boolean;
 }

@@ -10,6 +10,7 @@ import {
 import { TextInterner } from '../util/interner.ts';
 import { HistValues } from './hist-values.ts';
 import { levelById, levelId, levelList, LEVELS, parseLevel, someAliases, type Level } from '../levels/levels.ts';
+import { STOP_POLL_ITEMS } from '../util/stop.ts';
 
 export interface LevelDirective { level: Level; span: Span }
 export interface ExpectDirective { level: Level; ok: boolean; span: Span }
@@ -78,9 +79,6 @@ const MAX_QUOTED = 40;
  * words stays linear.
  */
 const HEADER_LOOKAHEAD = 12;
-
-/** Items (directives, headers, transactions) parsed between two polls of `stop`. */
-const STOP_POLL_ITEMS = 1024;
 
 /** stop: polled every STOP_POLL_ITEMS items; true ends the parse there (ReaderOptions.stop). */
 export function parseHist(text: string, stop?: () => boolean): ParsedFile {

@@ -2,15 +2,16 @@
 
 /**
  * Calls visit(start, end, lineNumber) for every line of text (end excludes the line break; lines
- * end at \n, \r\n or a lone \r, as LSP counts them; lineNumber counts from 1).
+ * end at \n, \r\n or a lone \r, as LSP counts them; lineNumber counts from 1); a visit that
+ * returns true ends the walk there (a reader told to stop).
  */
-export function eachLine(text: string, visit: (start: number, end: number, lineNumber: number) => void): void {
+export function eachLine(text: string, visit: (start: number, end: number, lineNumber: number) => boolean | void): void {
   let lineNumber = 0;
   for (let start = 0; start <= text.length;) {
     let end = start;
     while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
     const next = end < text.length && text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
-    visit(start, end, ++lineNumber);
+    if (visit(start, end, ++lineNumber) === true) return;
     start = next;
   }
 }

@@ -15,9 +15,10 @@ export class Checks {
   readonly readWitness: Witness | null;
   private causalityWitness: Witness | null | undefined;
 
+  /** stop: AnalyzeOptions.stop, polled by the saturations (CheckContext). */
   constructor(readonly h: History, readonly rf: ReadsFrom, readonly findings: Finding[],
-    readonly soften: (s: Severity) => Severity, readonly maxWitnesses: number) {
-    this.ctx = new CheckContext(h, rf);
+    readonly soften: (s: Severity) => Severity, readonly maxWitnesses: number, stop?: () => boolean) {
+    this.ctx = new CheckContext(h, rf, stop);
     this.explain = new Explainer(h, rf, () => this.ctx.baseCsr);
     const e = firstViolation(rf);
     this.readWitness = e ? { anomaly: e.code, edges: [], message: e.message, span: e.span } : null;

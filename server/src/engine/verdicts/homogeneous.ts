@@ -10,7 +10,7 @@ import { levelOfTarget, minimizeWitness, SHRINK_STRONG_BUDGET, violates, type Mi
 import { composeOrigin } from '../model/restrict.ts';
 import type { Witness } from '../witness/witness.ts';
 import type { Checks } from './checks.ts';
-import { decided, implied, pending, undecided, type Verdict } from './verdict.ts';
+import { decided, implied, pending, STOPPED_REASON, undecided, type Verdict } from './verdict.ts';
 import { listVerdictOf } from '../listappend/list-analysis.ts';
 
 export interface VerdictOptions {
@@ -192,6 +192,8 @@ export class LevelVerdicts {
     }
     const edges = forcedEdges(ctx, rule, null);
     if (!edges) return undecided(rule, TOO_MANY_CLOCKS);
+    // The saturations poll stop (ctx.stop) and end early: their edges are then a part, which proves nothing.
+    if (ctx.stopped()) return undecided(rule, STOPPED_REASON);
     this.forced.set(rule, edges);
     const r = checkCycles(ctx, edges, this.checks.maxWitnesses, () => rule);
     if (!r.acyclic && !ctx.causal) return decided(rule, false, this.checks.causality(), CYCLE_IN_SO_WR);
@@ -211,7 +213,7 @@ export class LevelVerdicts {
     if (found.cycles.length === 0) return null;
     if (this.options.keepForced !== false) {
       const edges = forcedEdges(ctx, rule, null);
-      if (edges) this.forced.set(rule, edges);
+      if (edges && !ctx.stopped()) this.forced.set(rule, edges);
     }
     if (!ctx.causal) return decided(rule, false, this.checks.causality(), CYCLE_IN_SO_WR);
     const view = ctx.base.withExtra(found.edges);
@@ -227,7 +229,7 @@ export class LevelVerdicts {
     if (r.kind === 'unknown') return undecided(name, `${name === 'mixed' ? 'the mixed verdict' : name} could not be decided: ${r.reason}`);
     const { h, rf } = this.checks;
     const min = this.part(shrinkAs);
-    if (min.stopped) return undecided(name, 'not decided: the analysis was stopped');
+    if (min.stopped) return undecided(name, STOPPED_REASON);
     // Explained on the sub-history, reported with the ids of the file's transactions and operations.
     const w = liftWitness(explainStrong(name, min.h, min.rf, levelOfTarget(min.h, target), MAX_ORDERS_EXPLAINED), min);
     // A small history's own forced cycle, when it ranks better (fewer so ∪ wr edges, then shorter).

@@ -8,7 +8,7 @@ import type { Directives } from '../syntax/hist-parser.ts';
 import { checkCycles, mixedForcedEdges } from '../weak/level-check.ts';
 import { levelOfTarget, type Target } from '../witness/violation.ts';
 import { TOO_MANY_CLOCKS, type LevelVerdicts } from './homogeneous.ts';
-import { decided, pending, renamed, undecided, type Verdict } from './verdict.ts';
+import { decided, pending, renamed, STOPPED_REASON, undecided, type Verdict } from './verdict.ts';
 
 export interface Mixed {
   verdict: Verdict;
@@ -46,7 +46,9 @@ function perTransaction(verdicts: LevelVerdicts, h: History, levels: Int8Array, 
   for (const r of RULES) perRule[r] = new Uint8Array(h.txnCount);
   for (let t = 1; t < h.txnCount; t++) perRule[levelRow(levelById(levels[t])).rule][t] = 1;
   const ruleOf = (t: number): Rule | null => RULES.find((rule) => perRule[rule][t] === 1) ?? null;
-  const r = checkCycles(ctx, mixedForcedEdges(ctx, perRule) ?? new EdgeList(), checks.maxWitnesses, ruleOf);
+  const forced = mixedForcedEdges(ctx, perRule) ?? new EdgeList();
+  if (ctx.stopped()) return undecided('mixed', STOPPED_REASON); // the saturations ended early: a part of the edges
+  const r = checkCycles(ctx, forced, checks.maxWitnesses, ruleOf);
   const readerLevel = (t: number): string => levelById(levels[t]);
   const violated = !r.acyclic || checks.readWitness !== null;
   if (violated) return decided('mixed', false, r.cycles.length > 0 ? checks.toWitness('mixed', r.cycles[0], r.view, readerLevel) : checks.fallbackWitness());

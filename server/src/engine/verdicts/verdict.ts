@@ -49,6 +49,9 @@ export function pending(level: Level | 'mixed'): Verdict {
   return { level, consistent: null, witness: null, basis: { kind: 'pending' }, note: 'pending: the strong levels are being checked' };
 }
 
+/** The reason a verdict gives when the caller's stop ended its check (AnalyzeOptions.stop). */
+export const STOPPED_REASON = 'not decided: the analysis was stopped';
+
 export function undecided(level: Level | 'mixed', reason: string): Verdict {
   return { level, consistent: null, witness: null, basis: { kind: 'undecided', reason }, note: reason };
 }

@@ -28,9 +28,15 @@ export class CheckContext {
   /** Whether so ∪ wr is acyclic, once known (a superset found acyclic proves it too). */
   private knownCausal: boolean | null = null;
 
-  constructor(readonly h: History, readonly rf: ReadsFrom) {
+  /** stop: polled by the saturations every STOP_POLL_ITEMS transactions (AnalyzeOptions.stop); true ends them early. */
+  constructor(readonly h: History, readonly rf: ReadsFrom, readonly stop?: () => boolean) {
     this.soPrev = sessionPredecessors(h);
     this.base = new EdgeView(h.opTxn, rf.wrSource, this.soPrev, new EdgeList());
+  }
+
+  /** Whether the caller's stop is set: forced edges computed since may be a part of them. */
+  stopped(): boolean {
+    return this.stop?.() === true;
   }
 
   /** so ∪ wr as out-edges, built on first need: acyclic histories checked at RC or RA never need it. */
@@ -86,7 +92,8 @@ export class CheckContext {
     const last = this.lastForced;
     if (last !== null && last.rule === rule && sameBytes(last.applies, applies)) return last.edges;
     const edges = forcedEdges(this, rule, applies);
-    this.lastForced = { rule, applies: applies.slice(), edges };
+    // A part (stopped) is not kept: the searches that use it see the stop and answer unknown.
+    if (!this.stopped()) this.lastForced = { rule, applies: applies.slice(), edges };
     return edges;
   }
 
@@ -139,10 +146,11 @@ export const MAX_CLOCK_WORK = 256 * 1024 * 1024;
 /** The forced co edges of one rule, for the transactions selected by `applies` (null: all); null when CC's clocks would not fit. */
 export function forcedEdges(ctx: CheckContext, rule: Rule, applies: Uint8Array | null): EdgeList | null {
   const out = new EdgeList();
-  const input = { h: ctx.h, rf: ctx.rf, applies };
+  const input = { h: ctx.h, rf: ctx.rf, applies, stop: ctx.stop };
   if (rule === 'RC') saturateRC(input, out);
   else if (rule === 'RA') saturateRA(input, out);
   else {
+    if (ctx.stopped()) return out; // before the clocks, a pass over every transaction × session
     const groups = ctx.clockGroups();
     if (!groups) return null;
     saturateCCInGroups(input, groups.clocksOf, groups.group, out);

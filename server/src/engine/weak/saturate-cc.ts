@@ -4,7 +4,7 @@ import { EK_CO, PREMISE_HB, type EdgeList } from '../model/edges.ts';
 import type { VectorClocks } from '../model/happens-before.ts';
 import { BOTTOM, type History } from '../model/history.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
-import { maxTxnSize, ReadBuffer, subject, type SaturationInput } from './saturation-context.ts';
+import { maxTxnSize, ReadBuffer, stopAt, subject, type SaturationInput } from './saturation-context.ts';
 
 /**
  * Each session's committed writers of each key, in so order, stored by key: the lists of key x
@@ -103,6 +103,7 @@ export function saturateCCInGroups(input: SaturationInput, clocksOf: (first: num
   const { h } = input;
   const lists = writerLists(h, input.rf);
   for (let first = 0; first < h.sessionCount; first += group) {
+    if (input.stop?.() === true) return; // each group's clocks are a pass over every transaction
     saturateSessions(input, clocksOf(first, Math.min(h.sessionCount, first + group)), lists, out);
   }
   if (group < h.sessionCount) inPassOrder(h, out);
@@ -117,6 +118,7 @@ function saturateSessions(input: SaturationInput, vc: VectorClocks, wl: WriterLi
   const { sessionTxnStart, sessionTxns } = h;
   for (let s3 = 0; s3 < h.sessionCount; s3++) {
     for (let i = sessionTxnStart[s3]; i < sessionTxnStart[s3 + 1]; i++) {
+      if (stopAt(input, i)) return;
       const t3 = sessionTxns[i];
       if (!subject(input, t3)) continue;
       const m = reads.load(h, rf, t3);

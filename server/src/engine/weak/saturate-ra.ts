@@ -3,7 +3,7 @@
 import { EdgeList, EK_CO, PREMISE_SO } from '../model/edges.ts';
 import { BOTTOM } from '../model/history.ts';
 import { writesKey } from '../model/reads-from.ts';
-import { maxTxnSize, ReadBuffer, sessionLayout, sessionPosition, subject, writeKeyCount, type SaturationInput } from './saturation-context.ts';
+import { maxTxnSize, ReadBuffer, sessionLayout, sessionPosition, stopAt, subject, writeKeyCount, type SaturationInput } from './saturation-context.ts';
 import { Int32Vec } from '../util/int-vec.ts';
 
 /**
@@ -25,9 +25,11 @@ export function saturateRA(input: SaturationInput, out: EdgeList): void {
   const wr = new EdgeList();
   const wrAt = new Int32Vec(256); // per wr edge, the position of its t3 in sessionTxns
   wrPart(input, wr, wrAt);
+  if (input.stop?.() === true) return; // stopped in wrPart: its edges are a part, the rest is not worth doing
   const so = new EdgeList();
   const soAt = new Int32Vec(256);
   soPart(input, so, soAt);
+  if (input.stop?.() === true) return;
   // The wr edges grouped by position (a stable counting sort), then merged after each position's so edges.
   const slots = h.sessionTxns.length;
   const start = new Int32Array(slots + 1);
@@ -58,6 +60,7 @@ function wrPart(input: SaturationInput, out: EdgeList, at: Int32Vec): void {
   const sources = new Int32Array(reads.op.length);
   const keys = new Int32Array(reads.op.length);
   for (let t3 = 1; t3 < h.txnCount; t3++) {
+    if (stopAt(input, t3)) return;
     if (!subject(input, t3)) continue;
     const m = reads.load(h, rf, t3);
     const { op, key, src } = reads;
@@ -115,6 +118,7 @@ function soPart(input: SaturationInput, out: EdgeList, at: Int32Vec): void {
   const lastWriter = new Int32Array(h.keyCount);
   for (let s = 0; s < h.sessionCount; s++) {
     for (let i = h.sessionTxnStart[s]; i < h.sessionTxnStart[s + 1]; i++) {
+      if (stopAt(input, i)) return;
       const t3 = h.sessionTxns[i];
       if (h.txnAborted[t3] === 1) continue;
       if (subject(input, t3)) {

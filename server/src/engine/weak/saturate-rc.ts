@@ -3,7 +3,7 @@
 import { EK_CO, type EdgeList } from '../model/edges.ts';
 import { BOTTOM } from '../model/history.ts';
 import { writesKey } from '../model/reads-from.ts';
-import { maxTxnSize, ReadBuffer, subject, writeKeyCount, type SaturationInput } from './saturation-context.ts';
+import { maxTxnSize, ReadBuffer, stopAt, subject, writeKeyCount, type SaturationInput } from './saturation-context.ts';
 
 /**
  * RC: if t3 reads y from t2 at r' and later, at r, reads x from t1 ≠ t2 where t2 writes x, then
@@ -22,6 +22,7 @@ export function saturateRC(input: SaturationInput, out: EdgeList): void {
   const keyDone = new Int32Array(h.keyCount).fill(-1);
   let doneStamp = 0;
   for (let t3 = 1; t3 < h.txnCount; t3++) {
+    if (stopAt(input, t3)) return;
     if (!subject(input, t3)) continue;
     const m = reads.load(h, rf, t3);
     if (m < 2) continue;

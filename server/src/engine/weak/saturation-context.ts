@@ -3,12 +3,20 @@
 import { EdgeList } from '../model/edges.ts';
 import { BOTTOM, type History } from '../model/history.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
+import { STOP_POLL_ITEMS } from '../util/stop.ts';
 
 export interface SaturationInput {
   h: History;
   rf: ReadsFrom;
   /** Per txn: 1 when its reads obey the rule being saturated (mixed levels); null means every txn. */
   applies: Uint8Array | null;
+  /** Polled every STOP_POLL_ITEMS transactions (AnalyzeOptions.stop): true ends the saturation, its edges a part (CheckContext.stopped). */
+  stop?: () => boolean;
+}
+
+/** Whether a saturation at transaction (or session slot) `i` of its pass should end: every STOP_POLL_ITEMS, the caller's stop. */
+export function stopAt(input: SaturationInput, i: number): boolean {
+  return i % STOP_POLL_ITEMS === 0 && input.stop?.() === true;
 }
 
 /** The external, checkable reads of one transaction, in program order. */
