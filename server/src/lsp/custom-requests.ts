@@ -76,14 +76,17 @@ export function edgeLimit(limit: unknown): number {
  * The graph's JSON of the document's latest analysis (null before the first), built where that
  * analysis is kept. It gives way to typing: while an analysis of a newer version runs, it waits for
  * it (and then answers with the newer graph) instead of competing with it for the cores, so that
- * keystroke-to-diagnostics stays the same with the graph open (npm run bench:lsp).
+ * keystroke-to-diagnostics stays the same with the graph open (npm run bench:lsp). Between a
+ * document's two passes it waits for the full one too: the quick pass's analysis is not kept, and
+ * asking for its graph analysed the document a third time (in the small lane, beside the full pass).
  */
 async function analysisJson(ctx: ServerContext, p: AnalysisParams, token: CancellationToken): Promise<AnalysisResult | null> {
   const newer = (version: number): boolean => (ctx.docs.get(p.uri)?.running?.version ?? -1) > version;
   const limit = edgeLimit(p.limit);
   for (let round = 0; ; round++) {
-    const m = ctx.docs.get(p.uri)?.model;
-    if (!m || m.text === null || !m.options) return null;
+    const st = ctx.docs.get(p.uri);
+    const m = st?.model;
+    if (!st || !m || m.text === null || !m.options) return null;
     // One graph kept per analysed version, the last limit's: one kept per limit asked for grew without bound
     // (60 limits on a 300,000-operation document: 256 MB -> 1.2 GB until the next edit).
     const memo = m.peek<{ limit: number; result: AnalysisResult }>(GRAPH_MEMO);
@@ -91,6 +94,14 @@ async function analysisJson(ctx: ServerContext, p: AnalysisParams, token: Cancel
     const giveWay = round < MAX_GIVE_WAY;
     if (giveWay && newer(m.version)) {
       await newerAnalysisDone(ctx, p.uri, m.version, token);
+      continue;
+    }
+    // A quick pass: its full pass runs (or starts once the quick one is published). A full pass that
+    // never comes (it failed) leaves the quick one, whose graph is built after MAX_GIVE_WAY rounds.
+    if (giveWay && m.partial) {
+      if (st.running) await newerAnalysisDone(ctx, p.uri, m.version - 1, token);
+      else await new Promise((resolve) => setTimeout(resolve, SUPERSEDED_POLL_MS));
+      if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
       continue;
     }
     const value = await inWorker(ctx, {
