@@ -4,7 +4,6 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { AnalysisRunner } from '../server/src/lsp/analysis-runner.ts';
-import { TWO_PASS_CHARS } from '../server/src/lsp/passes.ts';
 import { AnalysisCache, runTask } from '../server/src/lsp/worker-tasks.ts';
 import type { SnapshotOptions } from '../server/src/lsp/snapshot.ts';
 import type { RunResult } from '../server/src/lsp/worker-protocol.ts';
@@ -30,8 +29,8 @@ function verdictOfRA(r: RunResult): string {
  * there, whatever text it is sent: sending another text under the same key tells whether the
  * worker still keeps the first one.
  */
-async function keptText(runner: AnalysisRunner, pad: string): Promise<string> {
-  const r = await runner.start({ kind: 'report', text: pad + SERIAL, options, cacheKey: KEY, file: 'closed.hist' }).result;
+async function keptText(runner: AnalysisRunner, o: SnapshotOptions): Promise<string> {
+  const r = await runner.start({ kind: 'report', text: SERIAL, options: o, cacheKey: KEY, file: 'closed.hist' }).result;
   return verdictOfRA(r) === 'violated' ? 'the closed document\'s analysis' : 'none';
 }
 
@@ -40,17 +39,17 @@ describe('worker caches forget closed documents', () => {
   const workerScript = join(ROOT, 'out', 'analysis-worker.js');
 
   // bigText 0: every document goes to the big lane (cancelled by terminating its worker, keeps one analysis); a
-  // comment of 4 KB makes a small document one checked in two passes, whose full analysis runs in the strong lane.
-  const pad = `# ${'-'.repeat(TWO_PASS_CHARS)}\n`;
-  for (const [lane, bigText, padding] of [['small', 1e9, ''], ['big', 0, ''], ['strong', 1e9, pad]] as const) {
+  // small document's full analysis runs in the strong lane when it asks for a strong level, else in the small lane.
+  const weakOnly: SnapshotOptions = { ...options, levels: ['RC', 'RA', 'CC'] };
+  for (const [lane, bigText, o] of [['small', 1e9, weakOnly], ['big', 0, options], ['strong', 1e9, options]] as const) {
     test(`${lane} lane: the analysis is kept while the document is open and dropped once it is forgotten`, async () => {
       const runner = new AnalysisRunner({ workerScript, bigText, timeoutMs: 60_000, log: () => undefined });
       try {
-        const analysed = await runner.start({ kind: 'analyze', text: padding + FRACTURED, options, cacheKey: KEY }).result;
+        const analysed = await runner.start({ kind: 'analyze', text: FRACTURED, options: o, cacheKey: KEY }).result;
         assert.equal(analysed.kind, 'done');
-        assert.equal(await keptText(runner, padding), 'the closed document\'s analysis', 'the worker keeps the latest analysis (the graph reuses it)');
+        assert.equal(await keptText(runner, o), 'the closed document\'s analysis', 'the worker keeps the latest analysis (the graph reuses it)');
         runner.forget(URI);
-        assert.equal(await keptText(runner, padding), 'none', 'after the close, the worker keeps nothing of the document');
+        assert.equal(await keptText(runner, o), 'none', 'after the close, the worker keeps nothing of the document');
       } finally {
         runner.dispose();
       }

@@ -141,7 +141,18 @@ export class LspClient {
     });
   }
 
-  /** Waits for the diagnostics of a given document version. */
+  /**
+   * The diagnostics once a version's check is over (its status done or failed): of the full pass,
+   * where diagnosticsOfVersion gives the first published, the quick pass of a document checked in two.
+   */
+  async diagnosticsOfCheck(uri: string, version: number, timeoutMs?: number): Promise<Diagnostic[]> {
+    await this.statusFor((s) => s.uri === uri && s.version === version && (s.state === 'done' || s.state === 'failed'), timeoutMs);
+    const now = this.diagnostics.get(uri);
+    assert.equal(now?.version, version, 'the check\'s diagnostics are published before its status');
+    return now?.diagnostics ?? [];
+  }
+
+  /** Waits for the diagnostics of a given document version (the first published). */
   diagnosticsOfVersion(uri: string, version: number, timeoutMs?: number): Promise<Diagnostic[]> {
     const now = this.diagnostics.get(uri);
     if (now && now.version === version) return Promise.resolve(now.diagnostics);

@@ -19,8 +19,8 @@ function sendStatus(ctx: ServerContext, p: StatusParams): void {
 
 /**
  * Analyses the document's current version unless it already is (per version and settings).
- * Large documents that ask for strong levels get two passes (passes.ts): RC, RA and CC (fast,
- * exact) are published first, then the full analysis with the strong-level searches replaces them.
+ * Documents that ask for strong levels get two passes (passes.ts): RC, RA and CC (fast, exact)
+ * are published first, then the full analysis with the strong-level searches replaces them.
  */
 export async function check(ctx: ServerContext, uri: string): Promise<void> {
   try {
@@ -41,7 +41,7 @@ export async function check(ctx: ServerContext, uri: string): Promise<void> {
     ctx.cancelRunning(uri);
     // The setting at its default (the seven) is no narrowing: files with real times still get SSER.
     const levels = settings.levels.length > 0 && !isDefaultLevelSet(settings.levels) ? settings.levels : undefined;
-    const passes = twoPasses(text.length, levels) ? [true, false] : [false];
+    const passes = twoPasses(levels) ? [true, false] : [false];
     sendStatus(ctx, { uri, version, state: 'checking', levels: [], mixed: null, strongest: null, text: 'checking…', errors: 0, warnings: 0, millis: 0 });
     for (const deferStrong of passes) {
       const options: SnapshotOptions = {
