@@ -61,10 +61,16 @@ test('usage errors: empty --level, a directory for witness, no histories in a di
   assert.equal(run('gen', '--sessions', '1e9', '--txns', '2').status, 2);
 });
 
-test('a stop request abandons the strong-level searches: their verdicts are undecided, the weak ones stand', () => {
+test('a stop request abandons the checks from then on: the strong-level searches after it are undecided, the weak verdicts before it stand', () => {
   const text = 'session s1\n  T1: r(x, init) r(y, init) w(x, 1)\nsession s2\n  T2: r(x, init) r(y, init) w(y, 2)\n';
-  const stopped = analyzeHistText(text, { stop: () => true });
+  let strong = false;
+  const onProgress = (stage: string): void => {
+    strong ||= ['PC', 'PSI', 'SI', 'SER'].includes(stage);
+  };
+  const stopped = analyzeHistText(text, { onProgress, stop: () => strong });
   assert.deepEqual(stopped.levels.map((v) => v.consistent), [true, true, true, null, null, null, null]);
+  // Stopped before any check (the RC/RA/CC checks poll too): nothing is decided.
+  assert.deepEqual(analyzeHistText(text, { stop: () => true }).levels.map((v) => v.consistent), Array(7).fill(null));
   const full = analyzeHistText(text);
   assert.equal(full.levels.find((v) => v.level === 'SER')?.consistent, false);
 });

@@ -2,6 +2,7 @@
 
 import type { SingleBar as Bar } from 'cli-progress';
 import { terminalSafe } from './terminal-text.ts';
+import { isWeakLevel, parseLevel } from '../engine/levels/levels.ts';
 
 export interface Progress {
   /** A file is being read (`index` of `count` files). */
@@ -10,7 +11,7 @@ export interface Progress {
   read(bytes: number, strongMillis: number): void;
   /** For AnalyzeOptions.onProgress: the verdict of `stage` (a level) is being computed, `done` of `total` levels are. */
   stage: (stage: string, done: number, total: number) => void;
-  /** For AnalyzeOptions.stop, polled by the strong-level searches: shows the time spent against the budget; never stops. */
+  /** For AnalyzeOptions.stop, polled by the strong-level searches (and the weak checks, not shown): shows the time spent against the budget; never stops. */
   poll: () => boolean;
   /** The file is done. */
   fileDone(): void;
@@ -71,6 +72,9 @@ export function createProgress(enabled: boolean): Progress {
       bar.render();
     },
     poll() {
+      // The reading and the RC/RA/CC checks poll too (to stop a cancelled editor's analysis): they have no budget to show.
+      const level = parseLevel(stage);
+      if (stage === 'reading' || stage === 'parsing' || (level !== null && isWeakLevel(level))) return false;
       const seconds = ((Date.now() - stageStart) / 1000).toFixed(1);
       bar.update({ stage: `${stage}: searching, ${seconds} s of its ${budget} budget` });
       if (!searchShown) bar.render();

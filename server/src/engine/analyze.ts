@@ -68,7 +68,10 @@ export interface AnalyzeOptions {
    * are pending unless CC already decides them. For a quick first answer in editors.
    */
   deferStrong?: boolean;
-  /** Polled by the long searches: true abandons them (their verdicts become undecided), e.g. on cancellation. */
+  /**
+   * Polled by the long searches, the RC/RA/CC saturations and between the stages: true abandons
+   * every check from then on (its verdict undecided), e.g. on cancellation; verdicts decided before stand.
+   */
   stop?: () => boolean;
   /** Told as each level's verdict is about to be computed (`done` of `total` levels), for progress displays. */
   onProgress?: (stage: string, done: number, total: number) => void;
