@@ -8,7 +8,7 @@ import type { ServerContext } from './context.ts';
 import { DIAGNOSTIC_SOURCE } from './convert.ts';
 import { cacheKeyOf, DocModel } from './doc-model.ts';
 import { doneStatus } from './features/summary.ts';
-import { twoPasses } from './passes.ts';
+import { holdQuickPass, twoPasses } from './passes.ts';
 import { analysisKey } from './settings.ts';
 import type { SnapshotOptions } from './snapshot.ts';
 import type { RunResult } from './worker-protocol.ts';
@@ -20,7 +20,8 @@ function sendStatus(ctx: ServerContext, p: StatusParams): void {
 /**
  * Analyses the document's current version unless it already is (per version and settings).
  * Documents that ask for strong levels get two passes (passes.ts): RC, RA and CC (fast, exact)
- * are published first, then the full analysis with the strong-level searches replaces them.
+ * are published first, then the full analysis with the strong-level searches replaces them; a
+ * small document's quick pass is published only when its full pass is not done holdQuickMs later.
  */
 export async function check(ctx: ServerContext, uri: string): Promise<void> {
   try {
@@ -43,6 +44,8 @@ export async function check(ctx: ServerContext, uri: string): Promise<void> {
     const levels = settings.levels.length > 0 && !isDefaultLevelSet(settings.levels) ? settings.levels : undefined;
     const passes = twoPasses(levels) ? [true, false] : [false];
     sendStatus(ctx, { uri, version, state: 'checking', levels: [], mixed: null, strongest: null, text: 'checking…', errors: 0, warnings: 0, millis: 0 });
+    // A small document's quick pass, not published yet (passes.ts holdQuickPass).
+    let held: { w: Analysed; result: RunResult } | null = null;
     for (const deferStrong of passes) {
       const options: SnapshotOptions = {
         uri, levels, maxWitnesses: settings.maxWitnessesPerLevel, docsBase: ctx.docsBase, maxDiagnostics: ctx.options.maxDiagnostics, deferStrong,
@@ -50,16 +53,31 @@ export async function check(ctx: ServerContext, uri: string): Promise<void> {
       };
       const job = runner.start({ kind: 'analyze', text, options, cacheKey: cacheKeyOf(version, key, deferStrong) });
       st.running = { id: job.id, version, key, text };
-      const result = await job.result;
+      let result: RunResult | 'late' = held ? await Promise.race([job.result, later(ctx.options.holdQuickMs)]) : await job.result;
+      if (result === 'late' && held) {
+        // The full pass runs long: the quick pass's findings now (unless this check was superseded).
+        if (st.running?.id !== job.id || ctx.docs.get(uri) !== st) return;
+        const quick: { w: Analysed; result: RunResult } = held;
+        held = null;
+        if (!(await publish(ctx, quick.w, quick.result, true))) return;
+        result = await job.result;
+      }
       if (st.running?.id !== job.id || ctx.docs.get(uri) !== st) return; // superseded by a newer edit or closed
       st.running = null;
-      if (!(await publish(ctx, { uri, version, key, text, options }, result, deferStrong))) return;
+      const w = { uri, version, key, text, options };
+      if (deferStrong && result !== 'late' && result.kind === 'done' && holdQuickPass(text.length)) held = { w, result };
+      else if (result === 'late' || !(await publish(ctx, w, result, deferStrong))) return;
       // Between passes: a newer check, an edit or a close makes the next pass pointless.
       if (st.running || ctx.documents.get(uri)?.version !== version) return;
     }
   } catch (e) {
     ctx.logError(`checking ${uri}`, e);
   }
+}
+
+/** Resolves with 'late' after `ms`. */
+function later(ms: number): Promise<'late'> {
+  return new Promise((resolve) => setTimeout(() => resolve('late'), ms));
 }
 
 interface Analysed {

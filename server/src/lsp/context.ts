@@ -9,6 +9,7 @@ import { DocStates } from './doc-state.ts';
 import { DebounceScheduler } from './scheduler.ts';
 import { DEFAULT_SETTINGS, parseSettings } from './settings.ts';
 import { SyncedDocument } from './synced-document.ts';
+import { HOLD_QUICK_MS } from './passes.ts';
 import type { ParamCheck } from './param-checks.ts';
 
 /** Tunables a client may pass as initializationOptions (tests and benchmarks do). */
@@ -22,10 +23,13 @@ export interface ServerOptions {
   maxGraphTransactions: number;
   /** How long a document's check and export wait for the client's answer to workspace/configuration before using the defaults. */
   configurationWaitMs: number;
+  /** How long a small document's quick pass waits for its full pass before it is published alone (passes.ts holdQuickPass). */
+  holdQuickMs: number;
 }
 
 export const DEFAULT_OPTIONS: ServerOptions = {
   debounceMs: 150, maxDiagnostics: 1000, analysisTimeoutMs: 120_000, bigDocumentChars: 256 * 1024, maxGraphTransactions: 5000, configurationWaitMs: 5000,
+  holdQuickMs: HOLD_QUICK_MS,
 };
 
 /** The longest delay setTimeout takes: a longer one fires after 1 ms (with a warning on stderr). */
@@ -42,6 +46,7 @@ export function tunables(raw: unknown): ServerOptions {
   return {
     debounceMs: ms('debounceMs'), maxDiagnostics: Math.max(1, num('maxDiagnostics')), analysisTimeoutMs: ms('analysisTimeoutMs'),
     bigDocumentChars: num('bigDocumentChars'), maxGraphTransactions: Math.max(1, num('maxGraphTransactions')), configurationWaitMs: ms('configurationWaitMs'),
+    holdQuickMs: ms('holdQuickMs'),
   };
 }
 

@@ -14,3 +14,19 @@ import { isWeakLevel, type Level } from '../engine/levels/levels.ts';
 export function twoPasses(levels: readonly Level[] | undefined): boolean {
   return levels === undefined || levels.some((l) => !isWeakLevel(l));
 }
+
+/** Documents below this size hold their quick pass back for HOLD_QUICK_MS (holdQuickPass). */
+export const HOLD_QUICK_CHARS = 4096;
+/** How long a small document's quick pass waits for its full pass before it is published alone (ServerOptions.holdQuickMs). */
+export const HOLD_QUICK_MS = 300;
+
+/**
+ * Whether the quick pass of a document of `chars` characters is held back: published only when
+ * its full pass has not ended HOLD_QUICK_MS after it. A small litmus file's full pass takes
+ * milliseconds, so its first diagnostics are the whole analysis, as when it had one pass (a client
+ * that reads the first publication sees the strong levels' findings too); one whose searches run
+ * long still gets its RC/RA/CC findings within HOLD_QUICK_MS, without holding up other documents.
+ */
+export function holdQuickPass(chars: number): boolean {
+  return chars < HOLD_QUICK_CHARS;
+}
