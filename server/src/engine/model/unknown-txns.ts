@@ -1,6 +1,6 @@
 // Which `unknown` transactions count: those a counted transaction read from (spec: else "as never having run").
 
-import { INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, type History } from './history.ts';
+import { INIT_VALUE, NO_VALUE, OP_APPEND, OP_LIST_READ, OP_READ, OP_WRITE, sourceOf, type History } from './history.ts';
 import type { ReadsFrom } from './reads-from.ts';
 
 /**
@@ -108,19 +108,12 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; o
   // register reads of other than the initial value, then the lowest id. A writer with none adds
   // nothing; beyond that the choice is a heuristic (an exact one would search the choices). -1
   // when no writer but the reader can run so.
-  let readCount: Int32Array | null = null;
-  let failCount: Int32Array | null = null;
+  let ranks: { fails: Int32Array; reads: Int32Array } | null = null;
   const leastReading = (writers: readonly number[], reader: number): number => {
-    if (!readCount || !failCount) {
-      readCount = new Int32Array(h.txnCount);
-      failCount = failingReads(h, unknownWriters, explained);
-      for (let o = 0; o < h.opCount; o++) {
-        if (h.opKind[o] === OP_READ && h.opValue[o] !== INIT_VALUE && h.initValues.get(h.opKey[o]) !== h.opValue[o]) readCount[h.opTxn[o]]++;
-      }
-    }
-    const rank = (u: number): [number, number, number] => [(failCount as Int32Array)[u], (readCount as Int32Array)[u], u];
+    const { fails, reads } = (ranks ??= readRanks(h, unknownWriters, explained));
+    const better = (u: number, b: number): boolean => (fails[u] !== fails[b] ? fails[u] < fails[b] : reads[u] !== reads[b] ? reads[u] < reads[b] : u < b);
     let best = -1;
-    for (const u of writers) if (u !== reader && listOps[u] === 0 && (best < 0 || before(rank(u), rank(best)))) best = u;
+    for (const u of writers) if (u !== reader && listOps[u] === 0 && (best < 0 || better(u, best))) best = u;
     return best;
   };
   let aborted: Uint8Array | null = null;
@@ -162,22 +155,17 @@ export function unreadUnknowns(h: History, rf: ReadsFrom): { txns: Uint8Array; o
   return any || aborted ? { txns, ops, aborted } : null;
 }
 
-/** Lexicographic order of equal-length rankings. */
-function before(a: readonly number[], b: readonly number[]): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i];
-  return false;
-}
-
 /**
- * Per transaction, its register reads that fail whatever runs: an internal read that does not
- * return the transaction's latest own write of the key, and an external read of a value (not the
- * initial one) that no other transaction writes (thin air, or a future read of its own later
- * write). `explained(t, o)` is the caller's test of the latter for reads by value; a named writer
- * (`<- T`) other than the reader counts as explained here (the read-consistency check judges it).
- * Only unknown transactions' counts are used (unknown: their writes by key:value).
+ * Per unknown transaction, its register reads that fail whatever runs (`fails`: an internal read
+ * that does not return the transaction's latest own write of the key, an external read of a value,
+ * not the initial one, that no other transaction writes: thin air, or a future read of its own
+ * later write) and its reads of other than the initial value (`reads`). `explained(t, o)` is the
+ * caller's test of the latter for reads by value; a named writer (`<- T`) other than the reader
+ * counts as explained here (the read-consistency check judges it).
  */
-function failingReads(h: History, unknownWriters: Map<string, number[]>, explained: (t: number, o: number) => boolean): Int32Array {
+function readRanks(h: History, unknownWriters: Map<string, number[]>, explained: (t: number, o: number) => boolean): { fails: Int32Array; reads: Int32Array } {
   const fails = new Int32Array(h.txnCount);
+  const reads = new Int32Array(h.txnCount);
   const ownValue = new Map<number, number>();
   for (let t = 1; t < h.txnCount; t++) {
     if (h.txnUnknown?.[t] !== 1) continue;
@@ -187,7 +175,8 @@ function failingReads(h: History, unknownWriters: Map<string, number[]>, explain
       const v = h.opValue[o];
       if (h.opKind[o] === OP_WRITE) ownValue.set(x, v);
       if (h.opKind[o] !== OP_READ) continue;
-      const src = h.opSource ? h.opSource[o] : -1;
+      if (v !== INIT_VALUE && h.initValues.get(x) !== v) reads[t]++;
+      const src = sourceOf(h, o);
       const own = ownValue.get(x);
       if (own !== undefined) {
         if ((v !== NO_VALUE && v !== own) || (src >= 0 && src !== t)) fails[t]++;
@@ -198,5 +187,5 @@ function failingReads(h: History, unknownWriters: Map<string, number[]>, explain
       }
     }
   }
-  return fails;
+  return { fails, reads };
 }
