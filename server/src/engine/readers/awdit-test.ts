@@ -6,7 +6,7 @@ import { LineIndex } from '../syntax/line-index.ts';
 import { eachLine, intern, withoutLeadingZeros } from '../util/text-lines.ts';
 import { Problems } from './problems.ts';
 import { textOf, type HistoryReader, type ReaderInput, type ReadSource } from './reader.ts';
-import { STOP_POLL_ITEMS } from '../util/stop.ts';
+import { stopDue } from '../util/stop.ts';
 
 /** A line of AWDIT's test format: an event, or a separator of dashes or equals signs. */
 const EVENT = /^[rw][ \t]+\d+[ \t]+\d+[ \t]*$/;
@@ -49,7 +49,7 @@ export function readAwditTest(input: ReaderInput, stop?: () => boolean): ReadSou
   let inSession = false; // the current session block has a transaction already
   let inTxn = false; // the current transaction has an event already
   eachLine(text, (start, end, lineNumber) => {
-    if (lineNumber % STOP_POLL_ITEMS === 0 && stop?.() === true) return true; // ReaderOptions.stop
+    if (stopDue(stop, lineNumber)) return true; // ReaderOptions.stop
     const line = text.slice(start, end);
     const t = line.trim();
     const at = start + line.length - line.trimStart().length;

@@ -3,7 +3,7 @@
 import { createScanner, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { MAX_VERSION_DIGITS, versionTooLong, type DbcopDraft } from './dbcop-draft.ts';
 import type { Problems } from './problems.ts';
-import { STOP_POLL_ITEMS } from '../util/stop.ts';
+import { STOP_POLL_ITEMS, stopDue } from '../util/stop.ts';
 
 /** dbcop's JSON nests 7 levels at most (wrapper, sessions, session, transaction, events, event, Write). */
 const MAX_DEPTH = 32;
@@ -78,7 +78,7 @@ export function scanDbcopJson(text: string, d: DbcopDraft, problems: Problems, s
       continue;
     }
     for (const t of s.children ?? []) {
-      if (++txns % STOP_POLL_ITEMS === 0 && stopped?.() === true) return;
+      if (stopDue(stopped, ++txns)) return;
       transaction(text, t, d, problems);
     }
   }

@@ -3,7 +3,7 @@
 import { MAX_VERSION_DIGITS, versionTooLong, type DbcopDraft } from './dbcop-draft.ts';
 import type { Problems } from './problems.ts';
 import { eachLine } from '../util/text-lines.ts';
-import { STOP_POLL_ITEMS } from '../util/stop.ts';
+import { stopDue } from '../util/stop.ts';
 
 const isWord = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
@@ -20,7 +20,7 @@ class LineError extends Error {
 export function scanDbcopText(text: string, d: DbcopDraft, problems: Problems, stop?: () => boolean): void {
   d.newSession();
   eachLine(text, (start, end, lineNumber) => {
-    if (lineNumber % STOP_POLL_ITEMS === 0 && stop?.() === true) return true;
+    if (stopDue(stop, lineNumber)) return true;
     let p = start;
     while (p < end && isBlank(text.charCodeAt(p))) p++;
     const c = text.charCodeAt(p);

@@ -16,7 +16,7 @@ import type { History } from '../model/history.ts';
 import { LineIndex, pushByteLineStarts, utf8Sequences } from '../syntax/line-index.ts';
 import { Int32Vec, Uint8Vec } from '../util/int-vec.ts';
 import { utf8 } from '../util/utf8.ts';
-import { STOP_POLL_ITEMS } from '../util/stop.ts';
+import { stopDue } from '../util/stop.ts';
 import {
   canonicalInteger, EV_FAIL, EV_INFO, EV_INVOKE, EV_OK, invalidEvent, JepsenAssembler, looksListAppend, MAX_INTEGER_DIGITS, MOP_APPEND, MOP_READ, MOP_WRITE,
   SKIP_NO_OPS, SKIP_NOT_TXN,
@@ -187,7 +187,7 @@ class EdnParser {
     }
     for (let items = 1; this.i < this.n; items++) {
       // A stopped read is dropped (nothing is analysed), so the unclosed history vector is not reported.
-      if (items % STOP_POLL_ITEMS === 0 && this.stop?.() === true) return;
+      if (stopDue(this.stop, items)) return;
       const c = this.b[this.i];
       if (c === C_RBRACK || c === C_RPAREN) {
         const want = open < 0 ? -1 : this.b[open] === C_LBRACK ? C_RBRACK : C_RPAREN;

@@ -2,7 +2,7 @@
 
 import { LineIndex } from '../syntax/line-index.ts';
 import { Int32Vec } from '../util/int-vec.ts';
-import { STOP_POLL_ITEMS } from '../util/stop.ts';
+import { stopDue } from '../util/stop.ts';
 import type { JepsenFile } from './edn-reader.ts';
 import {
   canonicalInteger, EV_FAIL, EV_INFO, EV_INVOKE, EV_OK, invalidEvent, JepsenAssembler, looksListAppend, MAX_INTEGER_DIGITS, MOP_APPEND, MOP_READ, MOP_WRITE,
@@ -45,7 +45,7 @@ export function readJepsenJson(text: string, stop?: () => boolean): JepsenFile {
   let lf = text.indexOf('\n');
   let cr = text.indexOf('\r');
   while (pos <= text.length) {
-    if (lineNo % STOP_POLL_ITEMS === STOP_POLL_ITEMS - 1 && stop?.() === true) break;
+    if (stopDue(stop, lineNo + 1)) break;
     starts.push(pos);
     lineNo++;
     // A line ends at \n, \r\n or a lone \r, as editors count lines: a CR-only file is not one

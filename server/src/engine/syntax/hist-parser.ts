@@ -10,7 +10,7 @@ import {
 import { TextInterner } from '../util/interner.ts';
 import { HistValues } from './hist-values.ts';
 import { levelById, levelId, levelList, LEVELS, parseLevel, someAliases, type Level } from '../levels/levels.ts';
-import { STOP_POLL_ITEMS } from '../util/stop.ts';
+import { stopDue } from '../util/stop.ts';
 
 export interface LevelDirective { level: Level; span: Span }
 export interface ExpectDirective { level: Level; ok: boolean; span: Span }
@@ -125,7 +125,7 @@ class Parser {
 
   parse(): ParsedFile {
     for (let items = 1; this.kind() !== TK_EOF; items++) {
-      if (items % STOP_POLL_ITEMS === 0 && this.stop?.() === true) break;
+      if (stopDue(this.stop, items)) break;
       const before = this.pos;
       // Nothing looks back past the token before an item (sameLine): the window may drop the rest.
       this.tk.release(before - 1);

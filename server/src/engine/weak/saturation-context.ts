@@ -3,7 +3,7 @@
 import { EdgeList } from '../model/edges.ts';
 import { BOTTOM, type History } from '../model/history.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
-import { STOP_POLL_ITEMS } from '../util/stop.ts';
+import { stopDue } from '../util/stop.ts';
 
 export interface SaturationInput {
   h: History;
@@ -16,7 +16,7 @@ export interface SaturationInput {
 
 /** Whether a saturation at transaction (or session slot) `i` of its pass should end: every STOP_POLL_ITEMS, the caller's stop. */
 export function stopAt(input: SaturationInput, i: number): boolean {
-  return i % STOP_POLL_ITEMS === 0 && input.stop?.() === true;
+  return stopDue(input.stop, i);
 }
 
 /** The external, checkable reads of one transaction, in program order. */
