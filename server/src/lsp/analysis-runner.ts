@@ -212,9 +212,9 @@ function inProcess(job: Job): RunResult {
  * small one; a small document checked in two passes (passes.ts: every one that asks for a strong
  * level) has its full analysis, the strong-level searches that may run to their budget, in a lane
  * of its own, so another small document's quick pass never waits behind them (it waited seconds: a
- * 600-transaction history's searches held the one small lane for 3.9 s, a 3.8 KB one's for 2.3 s). The graph's JSON and the report run in the lane of
- * the analysis they read (whose worker keeps it); witness exports, which analyse again with their
- * own budgets, run in a fourth worker.
+ * 600-transaction history's searches held the one small lane for 3.9 s, a 3.8 KB one's for 2.3 s).
+ * The graph's JSON and the report run in the lane of the analysis they read (whose worker keeps
+ * it); witness exports, which analyse again with their own budgets, run in a fourth worker.
  */
 export class AnalysisRunner {
   private nextId = 1;

@@ -53,20 +53,20 @@ export async function check(ctx: ServerContext, uri: string): Promise<void> {
       };
       const job = runner.start({ kind: 'analyze', text, options, cacheKey: cacheKeyOf(version, key, deferStrong) });
       st.running = { id: job.id, version, key, text };
-      let result: RunResult | 'late' = held ? await Promise.race([job.result, later(ctx.options.holdQuickMs)]) : await job.result;
-      if (result === 'late' && held) {
+      const superseded = (): boolean => st.running?.id !== job.id || ctx.docs.get(uri) !== st;
+      if (held && !(await within(job.result, ctx.options.holdQuickMs))) {
         // The full pass runs long: the quick pass's findings now (unless this check was superseded).
-        if (st.running?.id !== job.id || ctx.docs.get(uri) !== st) return;
-        const quick: { w: Analysed; result: RunResult } = held;
+        if (superseded()) return;
+        const quick = held;
         held = null;
         if (!(await publish(ctx, quick.w, quick.result, true))) return;
-        result = await job.result;
       }
-      if (st.running?.id !== job.id || ctx.docs.get(uri) !== st) return; // superseded by a newer edit or closed
+      const result = await job.result;
+      if (superseded()) return; // by a newer edit, or the document was closed
       st.running = null;
       const w = { uri, version, key, text, options };
-      if (deferStrong && result !== 'late' && result.kind === 'done' && holdQuickPass(text.length)) held = { w, result };
-      else if (result === 'late' || !(await publish(ctx, w, result, deferStrong))) return;
+      if (deferStrong && result.kind === 'done' && holdQuickPass(text.length)) held = { w, result };
+      else if (!(await publish(ctx, w, result, deferStrong))) return;
       // Between passes: a newer check, an edit or a close makes the next pass pointless.
       if (st.running || ctx.documents.get(uri)?.version !== version) return;
     }
@@ -75,9 +75,17 @@ export async function check(ctx: ServerContext, uri: string): Promise<void> {
   }
 }
 
-/** Resolves with 'late' after `ms`. */
-function later(ms: number): Promise<'late'> {
-  return new Promise((resolve) => setTimeout(() => resolve('late'), ms));
+/** Whether `p` settles within `ms` (its timer cleared either way). */
+async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([p.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 interface Analysed {
