@@ -44,12 +44,15 @@ export function createProgress(enabled: boolean): Progress {
   let searchShown = false;
   let budget = '';
   let label = '';
+  /** Whether the stage is a strong level's search: reading and the RC/RA/CC checks poll too (to stop a cancelled editor's analysis), with no budget to show. */
+  let searching = false;
   return {
     file(name, index, count) {
       // The name comes from the command line or a directory listing: escaped like every terminal text.
       label = `${count > 1 ? `[${index + 1}/${count}] ` : ''}${terminalSafe(name)}`;
       const file = label;
       stage = 'reading';
+      searching = false;
       // A new file and a new level are drawn at once (a few lines per file); the rest is throttled.
       if (running) {
         bar.update(0, { file, stage });
@@ -60,11 +63,14 @@ export function createProgress(enabled: boolean): Progress {
     read(bytes, strongMillis) {
       budget = `${(strongMillis / 1000).toFixed(1)} s`;
       stage = 'parsing';
+      searching = false;
       bar.update({ file: `${label} (${megabytes(bytes)})`, stage });
       bar.render();
     },
     stage(name, done, total) {
       stage = name;
+      const level = parseLevel(name);
+      searching = level === null || !isWeakLevel(level); // a strong level, or the mixed verdict
       stageStart = Date.now();
       searchShown = false;
       bar.setTotal(total);
@@ -72,9 +78,7 @@ export function createProgress(enabled: boolean): Progress {
       bar.render();
     },
     poll() {
-      // The reading and the RC/RA/CC checks poll too (to stop a cancelled editor's analysis): they have no budget to show.
-      const level = parseLevel(stage);
-      if (stage === 'reading' || stage === 'parsing' || (level !== null && isWeakLevel(level))) return false;
+      if (!searching) return false;
       const seconds = ((Date.now() - stageStart) / 1000).toFixed(1);
       bar.update({ stage: `${stage}: searching, ${seconds} s of its ${budget} budget` });
       if (!searchShown) bar.render();
