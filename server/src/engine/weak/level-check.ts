@@ -4,6 +4,7 @@ import { EdgeList, EdgeView, EK_CO, EK_INIT, EK_WR } from '../model/edges.ts';
 import { acyclicByPredecessors, baseCsr, buildListCsr, inDegrees, mergeCsr, stronglyConnected, topologicalOrder, unionLeftOver, type Csr } from '../util/graph.ts';
 import { CycleFinder, DEFAULT_SEARCH, ranksBefore, type RankedCycle } from './cycle-search.ts';
 import { COMPLETION_BUDGET, completeForced, type RuleOf } from './complete-forced.ts';
+import { componentsByPredecessors } from '../util/predecessor-components.ts';
 import { sessionPredecessors, vectorClocks, type ClockGroups, type VectorClocks } from '../model/happens-before.ts';
 import { BOTTOM, type History } from '../model/history.ts';
 import type { ReadsFrom } from '../model/reads-from.ts';
@@ -185,41 +186,55 @@ export function mixedForcedEdges(ctx: CheckContext, applies: Record<Rule, Uint8A
  * see (the minimal set, or it completed) are acyclic alone (two-edge-witness.ts says why it ranks first).
  */
 export function checkCycles(ctx: CheckContext, forced: EdgeList, maxWitnesses: number, ruleOf: RuleOf | null = null): CycleResult {
-  const extra = withInitEdges(ctx, forced);
-  const view = ctx.base.withExtra(extra);
-  const n = ctx.h.txnCount;
-  if (ctx.acyclicWith(extra)) {
-    ctx.markCausal(); // so ∪ wr is part of the union
-    return { acyclic: true, cycles: [], view };
+  const { h, rf } = ctx;
+  const large = maxWitnesses === 1 && h.opCount >= TWO_EDGE_MIN_OPS;
+  // A committed transaction forced before ⊥ closes a cycle with ⊥'s edge into it: on large
+  // histories the union's acyclicity test (with an edge from ⊥ to every transaction) is skipped.
+  let extra: EdgeList | null = null;
+  if (!(large && committedBeforeBottom(h, forced))) {
+    extra = withInitEdges(ctx, forced);
+    if (ctx.acyclicWith(extra)) {
+      ctx.markCausal(); // so ∪ wr is part of the union
+      return { acyclic: true, cycles: [], view: ctx.base.withExtra(extra) };
+    }
   }
-  const large = maxWitnesses === 1 && ctx.h.opCount >= TWO_EDGE_MIN_OPS;
   // With ruleOf the full search completes the minimal set, and a left-out edge can close a cycle of
   // co edges alone (a monotonic read: T1 →so T2, T2 →co T1 kept, T1 →co T2 left out as implied):
   // before the completion only the reverse pair, which nothing outranks, is taken.
   let forcedAcyclic = false;
+  let more: EdgeList | null | undefined;
   if (large) {
-    const pair = reversePairWitness(ctx.h, ctx.base, forced);
+    const pair = reversePairWitness(h, ctx.base, forced);
+    if (pair.witness) return { acyclic: false, cycles: [pair.witness.cycle], view: pair.witness.view };
     forcedAcyclic = pair.acyclic;
-    const quick = pair.witness ?? (forcedAcyclic && ruleOf === null ? closedWitness(ctx.h, ctx.rf, ctx.base, ctx.soPrev, forced) : null);
-    if (quick) return { acyclic: false, cycles: [quick.cycle], view: quick.view };
+    if (forcedAcyclic && ruleOf !== null) {
+      // The completion needs the components only to compare them: read from the columns, they
+      // spare the merged graph when the completion adds nothing (past its budget, as on large files).
+      const scc = componentsByPredecessors(h.txnCount, h.txnOpStart, h.txnAborted, rf.wrSource, ctx.soPrev, forced.from.data, forced.to.data, forced.length, intoBottom(forced));
+      more = completeForced(h, rf, () => ctx.clockGroups(), ruleOf, scc.comp, scc.size, COMPLETION_BUDGET);
+    }
+    if (forcedAcyclic && (ruleOf === null || !more || more.length === 0)) {
+      // The search then sees the minimal set only, where a two-edge cycle with one so ∪ wr edge ranks first.
+      const quick = closedWitness(h, rf, ctx.base, ctx.soPrev, forced);
+      if (quick) return { acyclic: false, cycles: [quick.cycle], view: quick.view };
+    }
   }
-  // Kahn's algorithm on the union marks the nodes on or after a cycle, which acyclicByPredecessors just
-  // found (test/acyclic-by-predecessors.test.ts compares the two).
+  extra ??= withInitEdges(ctx, forced);
+  const view = ctx.base.withExtra(extra);
+  const n = h.txnCount;
+  // Kahn's algorithm on the union marks the nodes on or after a cycle, which acyclicByPredecessors
+  // found (or ⊥ did; test/acyclic-by-predecessors.test.ts compares the two).
   const leftOver = unionLeftOver(ctx.baseCsr, ctx.baseIndegree, buildListCsr(n, extra.from.data, extra.to.data, extra.length, view.extraBase));
   if (!leftOver) throw new Error('internal: the two acyclicity checks disagree');
   // The union's left-over nodes are those of the merged graph: no second topological pass.
   const g = mergeCsr(ctx.baseCsr, extra.from.data, extra.to.data, extra.length, view.extraBase);
   const scc = stronglyConnected(g, leftOver);
-  const more = ruleOf ? completeForced(ctx.h, ctx.rf, () => ctx.clockGroups(), ruleOf, scc.comp, scc.size, COMPLETION_BUDGET) : null;
-  if (!more || more.length === 0) {
-    // The search then sees the minimal set only, where a two-edge cycle with one so ∪ wr edge ranks first.
-    const quick = forcedAcyclic && ruleOf ? closedWitness(ctx.h, ctx.rf, ctx.base, ctx.soPrev, forced) : null;
-    if (quick) return { acyclic: false, cycles: [quick.cycle], view: quick.view };
-    return { acyclic: false, cycles: witnessCycles(g, view, scc, maxWitnesses, EK_CO, true), view };
-  }
+  // The same edges either way: the completion compares components, never their numbers.
+  if (more === undefined) more = ruleOf ? completeForced(h, rf, () => ctx.clockGroups(), ruleOf, scc.comp, scc.size, COMPLETION_BUDGET) : null;
+  if (!more || more.length === 0) return { acyclic: false, cycles: witnessCycles(g, view, scc, maxWitnesses, EK_CO, true), view };
   if (large) {
     // Every forced edge of the cyclic components is now known: the shortcut is exact over them too.
-    const quick = twoEdgeWitness(ctx.h, ctx.rf, ctx.base, ctx.soPrev, appended(forced, more));
+    const quick = twoEdgeWitness(h, rf, ctx.base, ctx.soPrev, appended(forced, more));
     if (quick) return { acyclic: false, cycles: [quick.cycle], view: quick.view };
   }
   // Edges inside components leave the components as they are.
@@ -241,13 +256,24 @@ function appended(list: EdgeList, more: EdgeList): EdgeList {
  * then are they added (to a copy), which keeps them out of the common, consistent case.
  */
 function withInitEdges(ctx: CheckContext, forced: EdgeList): EdgeList {
-  const to = forced.to.data;
-  let intoBottom = false;
-  for (let i = 0; i < forced.length && !intoBottom; i++) intoBottom = to[i] === BOTTOM;
-  if (!intoBottom) return forced;
+  if (!intoBottom(forced)) return forced;
   const out = forced.copy(ctx.h.txnCount);
   for (let t = 1; t < ctx.h.txnCount; t++) if (ctx.h.txnAborted[t] === 0) out.add(BOTTOM, t, EK_INIT);
   return out;
+}
+
+/** Whether some forced edge points into ⊥ (then ⊥'s edges into every committed transaction matter). */
+function intoBottom(forced: EdgeList): boolean {
+  const to = forced.to.data;
+  for (let i = 0; i < forced.length; i++) if (to[i] === BOTTOM) return true;
+  return false;
+}
+
+/** Whether a forced edge goes from a committed transaction into ⊥ (⊥'s edge into that transaction closes a cycle). */
+function committedBeforeBottom(h: History, forced: EdgeList): boolean {
+  const { from, to } = forced;
+  for (let i = 0; i < forced.length; i++) if (to.data[i] === BOTTOM && from.data[i] !== BOTTOM && h.txnAborted[from.data[i]] === 0) return true;
+  return false;
 }
 
 /** The so ∪ wr cycles behind a causality violation (only when !ctx.causal). */
