@@ -120,6 +120,34 @@ test('SQLite: a lock left by a process that is gone (kill -9) is taken over; one
   assert.equal(readFileSync(`${file}.isocheck-lock`, 'utf8'), `${process.ppid}\n`, 'another run\'s lock was removed');
 });
 
+test('SQLite: a dead holder\'s lock is taken over under a guard: not while another run holds the guard, and a guard left by a dead process is removed', async () => {
+  const file = join(tempDir('isocheck-shared-'), 'guard.sqlite');
+  const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+  assert.ok(dead !== undefined && dead > 0);
+  const lock = `${file}.isocheck-lock`;
+  writeFileSync(lock, `${dead}\n`);
+  // Another run (this test's parent stands in) is taking the dead holder's lock over: wait, then refuse.
+  writeFileSync(`${lock}.takeover`, `${process.ppid}\n`);
+  const first = new SqliteDriver(file, 5000, 300);
+  try {
+    await assert.rejects(first.reset(1), (e) => e instanceof DbError && /another isocheck run or hermitage is using this database/.test(e.message));
+  } finally {
+    await first.close();
+  }
+  assert.equal(readFileSync(lock, 'utf8'), `${dead}\n`, 'the lock was taken over while another run held the guard');
+  // The guard's process is gone too: both are taken over, and the guard removed.
+  writeFileSync(`${lock}.takeover`, `${dead}\n`);
+  const second = new SqliteDriver(file, 5000, 1000);
+  try {
+    await second.reset(1);
+    assert.equal(readFileSync(lock, 'utf8'), `${process.pid}\n`);
+    assert.equal(existsSync(`${lock}.takeover`), false);
+  } finally {
+    await second.close();
+  }
+  assert.equal(existsSync(lock), false);
+});
+
 describe('PostgreSQL', { skip: missing('postgres') ?? false }, () => {
   let pg: DbServer | undefined;
   after(async () => {

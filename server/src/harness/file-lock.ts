@@ -6,23 +6,12 @@ import { readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
  * `${file}.isocheck-lock`, made exclusively (O_EXCL) with this process's id, released by `release`
  * or when the process exits. One left by a process that is gone (killed) is taken over; one held
  * by a live process is waited for up to `waitMs`, then null. SQLite itself has no lock a run could
- * hold for its whole life without blocking its own sessions. Two runs that find a dead holder's
- * lock at the same moment may both take it over: a narrow race, left.
+ * hold for its whole life without blocking its own sessions.
  */
 export async function lockFile(file: string, waitMs: number): Promise<{ release: () => void } | null> {
   const path = `${file}.isocheck-lock`;
   const until = Date.now() + waitMs;
-  for (;;) {
-    try {
-      writeFileSync(path, `${process.pid}\n`, { flag: 'wx' });
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    if (!holderAlive(path)) {
-      removeQuietly(path);
-      continue;
-    }
+  while (!create(path) && (holderAlive(path) || !takeOver(path))) {
     if (Date.now() >= until) return null;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -38,6 +27,39 @@ export async function lockFile(file: string, waitMs: number): Promise<{ release:
       removeQuietly(path);
     },
   };
+}
+
+/** Makes the lock file with this process's id; false when it exists. */
+function create(path: string): boolean {
+  try {
+    writeFileSync(path, `${process.pid}\n`, { flag: 'wx' });
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    return false;
+  }
+}
+
+/**
+ * Replaces a dead holder's lock with this process's, under `${path}.takeover` (made exclusively):
+ * two runs finding the same dead holder's lock would otherwise both remove it, the second removing
+ * the first's new lock. The holder is looked at again under the guard. False when another run is
+ * taking over (or the lock is alive after all): the caller waits. A guard whose process is gone
+ * (killed in those few instructions) is removed.
+ */
+function takeOver(path: string): boolean {
+  const guard = `${path}.takeover`;
+  if (!create(guard)) {
+    if (!holderAlive(guard)) removeQuietly(guard);
+    return false;
+  }
+  try {
+    if (holderAlive(path)) return false;
+    removeQuietly(path);
+    return create(path);
+  } finally {
+    removeQuietly(guard);
+  }
 }
 
 /** An empty lock file older than this was left by a process that died between making and writing it. */
