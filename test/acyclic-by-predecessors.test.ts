@@ -2,25 +2,13 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeHistText } from '../server/src/engine/analyze.ts';
-import { generateHistory, Rng } from '../server/src/engine/gen/generate.ts';
-import { toHistString } from '../server/src/engine/gen/history-writers.ts';
-import { EdgeList, EK_CO } from '../server/src/engine/model/edges.ts';
-import { sessionPredecessors } from '../server/src/engine/model/happens-before.ts';
 import { acyclicByPredecessors, baseCsr, buildListCsr, inDegrees, unionLeftOver } from '../server/src/engine/util/graph.ts';
-import { randomOptions } from './helpers/differential.ts';
+import { randomUnion } from './helpers/random-union.ts';
 
 test('acyclicByPredecessors agrees with Kahn on so ∪ wr ∪ random extra edges (3,000 histories, both outcomes common)', () => {
   const seen = { acyclic: 0, cyclic: 0 };
   for (let seed = 1; seed <= 3000; seed++) {
-    const a = analyzeHistText(toHistString(generateHistory(randomOptions(seed))), { levels: ['RC'] });
-    const h = a.history;
-    const wr = a.readsFrom.wrSource;
-    const soPrev = sessionPredecessors(h);
-    const rng = new Rng(seed);
-    const extra = new EdgeList();
-    const count = rng.below(4);
-    for (let i = 0; i < count; i++) extra.add(rng.below(h.txnCount), rng.below(h.txnCount), EK_CO, -1, -1);
+    const { h, wr, soPrev, extra } = randomUnion(seed, 4);
     const g = baseCsr(h.txnCount, h.txnOpStart, h.txnAborted, wr, soPrev);
     const kahn = unionLeftOver(g, inDegrees(g), buildListCsr(h.txnCount, extra.from.data, extra.to.data, extra.length, 0)) === null;
     const dfs = acyclicByPredecessors(h.txnCount, h.txnOpStart, h.txnAborted, wr, soPrev, extra.from.data, extra.to.data, extra.length);

@@ -2,14 +2,10 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeHistText } from '../server/src/engine/analyze.ts';
-import { generateHistory, Rng } from '../server/src/engine/gen/generate.ts';
-import { toHistString } from '../server/src/engine/gen/history-writers.ts';
-import { EdgeList, EK_CO, EK_INIT } from '../server/src/engine/model/edges.ts';
-import { sessionPredecessors } from '../server/src/engine/model/happens-before.ts';
+import { EK_INIT } from '../server/src/engine/model/edges.ts';
 import { baseCsr, mergeCsr, stronglyConnected } from '../server/src/engine/util/graph.ts';
 import { componentsByPredecessors } from '../server/src/engine/util/predecessor-components.ts';
-import { randomOptions } from './helpers/differential.ts';
+import { randomUnion } from './helpers/random-union.ts';
 
 /** Each node's component named by its smallest member: comparable across numberings. */
 function canonical(comp: Int32Array): Int32Array {
@@ -21,14 +17,7 @@ function canonical(comp: Int32Array): Int32Array {
 test('componentsByPredecessors partitions so ∪ wr ∪ extra (∪ ⊥\'s edges) as Tarjan on the merged CSR does (3,000 histories)', () => {
   let nontrivial = 0;
   for (let seed = 1; seed <= 3000; seed++) {
-    const a = analyzeHistText(toHistString(generateHistory(randomOptions(seed))), { levels: ['RC'] });
-    const h = a.history;
-    const wr = a.readsFrom.wrSource;
-    const soPrev = sessionPredecessors(h);
-    const rng = new Rng(seed);
-    const extra = new EdgeList();
-    const count = rng.below(6);
-    for (let i = 0; i < count; i++) extra.add(rng.below(h.txnCount), rng.below(h.txnCount), EK_CO, -1, -1);
+    const { h, wr, soPrev, extra, rng } = randomUnion(seed, 6);
     const bottomFirst = rng.below(2) === 1;
     const merged = extra.copy(h.txnCount);
     if (bottomFirst) for (let t = 1; t < h.txnCount; t++) if (h.txnAborted[t] === 0) merged.add(0, t, EK_INIT);

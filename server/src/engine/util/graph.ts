@@ -1,5 +1,7 @@
 // Graph algorithms on typed arrays without recursion: CSR adjacency, topological order, SCCs.
 
+import { Tarjan, type Components } from './tarjan.ts';
+
 /** Out-adjacency in compressed sparse rows: edges of node v are edgeIds[start[v] .. start[v+1]). */
 export interface Csr {
   nodeCount: number;
@@ -213,29 +215,20 @@ export function topologicalOrder(g: Csr, only: EdgeKinds | null = null): { order
  * mask), the number of components and their sizes. Ids are given as components complete, so u
  * reaches v only if comp[u] ≥ comp[v].
  */
-export function stronglyConnected(g: Csr, mask: Uint8Array | null, only: EdgeKinds | null = null): { comp: Int32Array; count: number; size: Int32Array } {
+export function stronglyConnected(g: Csr, mask: Uint8Array | null, only: EdgeKinds | null = null): Components {
   const n = g.nodeCount;
-  const index = new Int32Array(n).fill(-1);
-  const low = new Int32Array(n);
-  const comp = new Int32Array(n).fill(-1);
-  const onStack = new Uint8Array(n);
-  const stack = new Int32Array(n);
+  const tarjan = new Tarjan(n);
+  const { index } = tarjan;
   const callNode = new Int32Array(n);
   const callEdge = new Int32Array(n);
-  const sizes = new Int32Array(n);
   const kind = only?.kind;
   const kinds = only?.kinds ?? 0;
-  let sp = 0;
-  let next = 0;
-  let count = 0;
   for (let root = 0; root < n; root++) {
     if ((mask !== null && mask[root] === 0) || index[root] >= 0) continue;
     let depth = 0;
     callNode[0] = root;
     callEdge[0] = g.start[root];
-    index[root] = low[root] = next++;
-    stack[sp++] = root;
-    onStack[root] = 1;
+    tarjan.enter(root);
     while (depth >= 0) {
       const v = callNode[depth];
       const p = callEdge[depth];
@@ -245,35 +238,18 @@ export function stronglyConnected(g: Csr, mask: Uint8Array | null, only: EdgeKin
         const w = g.target[p];
         if (mask !== null && mask[w] === 0) continue;
         if (index[w] < 0) {
-          index[w] = low[w] = next++;
-          stack[sp++] = w;
-          onStack[w] = 1;
+          tarjan.enter(w);
           depth++;
           callNode[depth] = w;
           callEdge[depth] = g.start[w];
-        } else if (onStack[w] === 1 && index[w] < low[v]) {
-          low[v] = index[w];
+        } else {
+          tarjan.seen(v, w);
         }
         continue;
       }
-      if (low[v] === index[v]) {
-        let size = 0;
-        let w: number;
-        do {
-          w = stack[--sp];
-          onStack[w] = 0;
-          comp[w] = count;
-          size++;
-        } while (w !== v);
-        sizes[count] = size;
-        count++;
-      }
       depth--;
-      if (depth >= 0) {
-        const u = callNode[depth];
-        if (low[v] < low[u]) low[u] = low[v];
-      }
+      tarjan.leave(v, depth >= 0 ? callNode[depth] : -1);
     }
   }
-  return { comp, count, size: sizes.subarray(0, count) };
+  return tarjan.result();
 }
