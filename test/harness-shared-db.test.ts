@@ -4,7 +4,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { SqliteDriver } from '../server/src/harness/sqlite-driver.ts';
 import { DbError, type Driver } from '../server/src/harness/driver.ts';
 import { driverFor } from '../server/src/harness/drivers.ts';
@@ -120,7 +120,7 @@ test('SQLite: a lock left by a process that is gone (kill -9) is taken over; one
   assert.equal(readFileSync(`${file}.isocheck-lock`, 'utf8'), `${process.ppid}\n`, 'another run\'s lock was removed');
 });
 
-test('SQLite: a dead holder\'s lock is taken over under a guard: not while another run holds the guard, and a guard left by a dead process is removed', async () => {
+test('SQLite: a dead holder\'s lock is taken over under a guard: not while another run holds the guard, and an old guard left by a dead process is removed', async () => {
   const file = join(tempDir('isocheck-shared-'), 'guard.sqlite');
   const dead = spawnSync(process.execPath, ['-e', '0']).pid;
   assert.ok(dead !== undefined && dead > 0);
@@ -135,8 +135,19 @@ test('SQLite: a dead holder\'s lock is taken over under a guard: not while anoth
     await first.close();
   }
   assert.equal(readFileSync(lock, 'utf8'), `${dead}\n`, 'the lock was taken over while another run held the guard');
-  // The guard's process is gone too: both are taken over, and the guard removed.
+  // A guard whose process is gone but which is younger than a takeover could be is left alone (its remover could race another).
   writeFileSync(`${lock}.takeover`, `${dead}\n`);
+  const young = new SqliteDriver(file, 5000, 300);
+  try {
+    await assert.rejects(young.reset(1), (e) => e instanceof DbError);
+  } finally {
+    await young.close();
+  }
+  assert.equal(readFileSync(`${lock}.takeover`, 'utf8'), `${dead}\n`);
+  // The guard's process is gone too, and the guard is older than a takeover takes: both are taken over, the guard removed.
+  writeFileSync(`${lock}.takeover`, `${dead}\n`);
+  const old = new Date(Date.now() - 10_000);
+  utimesSync(`${lock}.takeover`, old, old);
   const second = new SqliteDriver(file, 5000, 1000);
   try {
     await second.reset(1);

@@ -11,7 +11,7 @@ import { readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 export async function lockFile(file: string, waitMs: number): Promise<{ release: () => void } | null> {
   const path = `${file}.isocheck-lock`;
   const until = Date.now() + waitMs;
-  while (!create(path) && (holderAlive(path) || !takeOver(path))) {
+  while (!create(path) && (holder(path) === 'alive' || !takeOver(path))) {
     if (Date.now() >= until) return null;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -43,19 +43,23 @@ function create(path: string): boolean {
 /**
  * Replaces a dead holder's lock with this process's, under `${path}.takeover` (made exclusively):
  * two runs finding the same dead holder's lock would otherwise both remove it, the second removing
- * the first's new lock. The holder is looked at again under the guard. False when another run is
- * taking over (or the lock is alive after all): the caller waits. A guard whose process is gone
- * (killed in those few instructions) is removed.
+ * the first's new lock. Under the guard the lock is looked at again: gone (released meanwhile) it
+ * is only made, never removed, since a run outside the guard may just have made it; dead it is
+ * removed, which only a guard holder does. False when another run holds the guard, or the lock
+ * is alive or made by another run: the caller waits. A guard left by a run killed inside it (a
+ * few instructions) is removed once it is GUARD_STALE_MS old and names no live process; two runs
+ * removing such a guard at the same instant remain a race, too narrow to close here.
  */
 function takeOver(path: string): boolean {
   const guard = `${path}.takeover`;
   if (!create(guard)) {
-    if (!holderAlive(guard)) removeQuietly(guard);
+    if (holder(guard) === 'dead' && !youngerThan(guard, GUARD_STALE_MS)) removeQuietly(guard);
     return false;
   }
   try {
-    if (holderAlive(path)) return false;
-    removeQuietly(path);
+    const now = holder(path);
+    if (now === 'alive') return false;
+    if (now === 'dead') removeQuietly(path);
     return create(path);
   } finally {
     removeQuietly(guard);
@@ -64,23 +68,28 @@ function takeOver(path: string): boolean {
 
 /** An empty lock file older than this was left by a process that died between making and writing it. */
 const EMPTY_STALE_MS = 10_000;
+/** A takeover guard is held for a few instructions: one this old whose process is gone was left by a killed run. */
+const GUARD_STALE_MS = 2_000;
 
-/** Whether the process named in the lock file is alive; a file being written (no id yet) counts as alive for a while. */
-function holderAlive(path: string): boolean {
+/**
+ * The lock file's holder: 'missing' (no file), 'alive' (its process runs, or the file is being
+ * written: empty and younger than EMPTY_STALE_MS), or 'dead'.
+ */
+function holder(path: string): 'missing' | 'alive' | 'dead' {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    return false; // gone meanwhile: try again
+    return 'missing';
   }
   const pid = Number.parseInt(text, 10);
-  if (!Number.isSafeInteger(pid) || pid <= 0) return text.length === 0 && youngerThan(path, EMPTY_STALE_MS);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return text.length === 0 && youngerThan(path, EMPTY_STALE_MS) ? 'alive' : 'dead';
   try {
     process.kill(pid, 0);
-    return true;
+    return 'alive';
   } catch (e) {
     // EPERM: alive, but another user's.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    return (e as NodeJS.ErrnoException).code === 'EPERM' ? 'alive' : 'dead';
   }
 }
 
