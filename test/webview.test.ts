@@ -88,7 +88,9 @@ const EDGE_CUTS = `(() => {
   return { cut, bottom, scale: document.querySelector('g.viewport').getScreenCTM().a };
 })()`;
 
-describe('graph webview in Chromium', { skip, timeout: 120_000 }, () => {
+// A hang guard for the whole suite, not a speed check: its 30-odd tests take 80–90 s on an idle
+// 2-core machine, and past 120 s on a loaded one (the first-load sweep opens a page per example).
+describe('graph webview in Chromium', { skip, timeout: 300_000 }, () => {
   let browser: Browser;
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
