@@ -9,7 +9,7 @@ import { readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
  * hold for its whole life without blocking its own sessions.
  */
 export async function lockFile(file: string, waitMs: number): Promise<{ release: () => void } | null> {
-  const path = `${file}.isocheck-lock`;
+  const path = lockPath(file);
   const until = Date.now() + waitMs;
   while (!create(path) && (holder(path) === 'alive' || !takeOver(path))) {
     if (Date.now() >= until) return null;
@@ -27,6 +27,21 @@ export async function lockFile(file: string, waitMs: number): Promise<{ release:
       removeQuietly(path);
     },
   };
+}
+
+/** The lock file beside the database `file`. */
+export function lockPath(file: string): string {
+  return `${file}.isocheck-lock`;
+}
+
+/** The process id the lock file of `file` names (digits only: the text is shown to the user), or null when it names none. */
+export function lockHolder(file: string): string | null {
+  try {
+    const m = /^\d{1,20}/.exec(readFileSync(lockPath(file), 'utf8'));
+    return m ? m[0] : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Makes the lock file with this process's id; false when it exists. */

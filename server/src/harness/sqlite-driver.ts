@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { DbError, IN_USE_MESSAGE, LOCK_WAIT_MS, noRow, parseList, type Driver, type Session } from './driver.ts';
-import { lockFile } from './file-lock.ts';
+import { lockFile, lockHolder, lockPath } from './file-lock.ts';
 
 /**
  * The worker's whole program. It is evaluated from a string so that the same code runs from the
@@ -152,7 +152,8 @@ export class SqliteDriver implements Driver {
     } catch (e) {
       throw new DbError(`cannot make the lock file beside ${this.file}: ${(e as Error).message}`, 'error', 'sqlite');
     }
-    if (!held) throw new DbError(IN_USE_MESSAGE, 'error', 'in-use');
+    // The lock file's path and holder: a process id reused after a kill -9 looks alive, and only the user can tell.
+    if (!held) throw new DbError(`${IN_USE_MESSAGE} (its lock file ${lockPath(this.file)} names process ${lockHolder(this.file) ?? 'unknown'}: if no run is going on, remove the file)`, 'error', 'in-use');
     this.held = held;
   }
 
