@@ -1,6 +1,6 @@
 // Benchmark: deciding SER on generated histories with IsoCheck's own search and with z3 (integer difference logic), side by side.
 //
-// Usage: node --import tsx bench/z3-compare.ts [--sizes 100,300,1000,2000] [--seeds 3] [--z3-timeout 60]
+// Usage: npm run bench:z3 -- [--sizes 100,300,1000,2000] [--seeds 3] [--z3-timeout 60]
 //        [--encoding pruned|plain|both] [--stores serial,snapshot,stale] [--logic QF_IDL|QF_LIA|auto]
 // z3-solver is not a dependency of the project: install it for a run with `npm install --no-save z3-solver`.
 // Histories: 8 sessions, 4 ops per transaction, 60% reads, uniform keys (50 keys at 100 transactions, 100 at 300,
