@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { generateHistory, optionsForEvents } from '../server/src/engine/gen/generate.ts';
 import { toHistString, toPlumeString } from '../server/src/engine/gen/history-writers.ts';
 import { analyzeHistText } from '../server/src/engine/analyze.ts';
-import { implicitStrongMillis } from '../server/src/engine/strong/strong-check.ts';
+import { implicitStrongBudget } from '../server/src/engine/strong/strong-check.ts';
 import { exportWitnessOfSource } from '../server/src/engine/export/witness-of-text.ts';
 import { HISTORY_EXTENSIONS, readHistory } from '../server/src/engine/readers/registry.ts';
 import { buildPlayground, FRAME_HEADERS, OUT, servePlayground } from '../playground/build.ts';
@@ -123,10 +123,10 @@ describe('playground in Chromium', { skip, timeout: 600_000 }, () => {
   test('a pasted 200,000-operation history ends with `isocheck check`\'s verdicts: levels the editor\'s 0.5 s left undecided are searched with the CLI\'s budget', async (t) => {
     const text = toHistString(generateHistory(optionsForEvents(200_000, { seed: 7, sessions: 16, store: 'causal' })), 'pasted');
     const bytes = Buffer.byteLength(text);
-    const cli = analyzeHistText(text, { strongMillis: implicitStrongMillis(bytes) });
+    const cli = analyzeHistText(text, implicitStrongBudget(bytes));
     const want = cli.levels.map((v) => `${v.level}:${v.consistent === true ? 'ok' : v.consistent === false ? 'violated' : 'unknown'}`);
     // The comparison needs the CLI's budget to decide every level here (2.7 s for all seven on an idle
-    // 2-core machine, 5 s per strong search): on a machine too loaded for that there is nothing to compare.
+    // 2-core machine, 10 s for the strong searches together): on a machine too loaded for that there is nothing to compare.
     if (want.some((v) => v.endsWith('unknown'))) {
       t.skip(`the CLI's budget left a level undecided on this machine: ${want.join(' ')}`);
       return;

@@ -5,7 +5,7 @@ import { analyzeSource, type Analysis } from '../../server/src/engine/analyze.ts
 import { analysisData, writtenSourceOfAnalysis } from '../../server/src/engine/export/analysis-data.ts';
 import { exportWitnessOfSource } from '../../server/src/engine/export/witness-of-text.ts';
 import { headOf, readerForAnyFile, readerNamed } from '../../server/src/engine/readers/registry.ts';
-import { DEFAULT_STRONG_BUDGET, implicitStrongMillis } from '../../server/src/engine/strong/strong-check.ts';
+import { DEFAULT_STRONG_BUDGET, implicitStrongBudget } from '../../server/src/engine/strong/strong-check.ts';
 import { buildSnapshot } from '../../server/src/lsp/snapshot.ts';
 import { diagnosticLine } from '../../server/src/cli/text-report.ts';
 import { isToWorker, type FromWorker, type LevelSummary } from './protocol.ts';
@@ -43,9 +43,11 @@ port.onmessage = (e: MessageEvent<unknown>): void => {
     switch (m.type) {
       case 'text': {
         // The CLI's budget as `isocheck check` sets it: the implicit one for large inputs, else the full one.
-        const strongMillis = m.budget === 'cli' ? implicitStrongMillis(new TextEncoder().encode(m.text).length) ?? DEFAULT_STRONG_BUDGET.millis : undefined;
+        const cli = m.budget === 'cli';
+        const strongMillis = cli ? DEFAULT_STRONG_BUDGET.millis : undefined;
+        const { strongTotalMillis } = cli ? implicitStrongBudget(new TextEncoder().encode(m.text).length) : {};
         const { snapshot, transfer } = buildSnapshot(m.text, {
-          uri: 'playground:/history.hist', levels: undefined, maxWitnesses: 1, docsBase: null, maxDiagnostics: 1000, deferStrong: m.budget === 'quick', strongMillis,
+          uri: 'playground:/history.hist', levels: undefined, maxWitnesses: 1, docsBase: null, maxDiagnostics: 1000, deferStrong: m.budget === 'quick', strongMillis, strongTotalMillis,
         });
         post({ type: 'text', id: m.id, snapshot }, transfer);
         return;
@@ -54,8 +56,8 @@ port.onmessage = (e: MessageEvent<unknown>): void => {
         const t0 = performance.now();
         const bytes = new Uint8Array(m.bytes);
         post({ type: 'progress', id: m.id, stage: `Reading and checking ${m.name}`, done: 1, total: 3 });
-        // As the CLI does: on a large input the strong levels get a short search budget (then maybe undecided).
-        const options = { strongMillis: implicitStrongMillis(bytes.length) };
+        // As the CLI does: on a large input the strong levels share one search budget (then maybe undecided).
+        const options = implicitStrongBudget(bytes.length);
         // The one reader registry, as the CLI and the language server use it: by ending, else by content.
         const analysis = analyzeSource(readerForAnyFile(m.name, headOf({ bytes })).read({ bytes }), options);
         file = { name: m.name, bytes };

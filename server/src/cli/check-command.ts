@@ -3,7 +3,7 @@
 import { FORMAT_NAMES } from '../engine/readers/registry.ts';
 import { analyzeSource } from '../engine/analyze.ts';
 import { DEFAULT_LEVELS, LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
-import { DEFAULT_STRONG_BUDGET, implicitStrongMillis } from '../engine/strong/strong-check.ts';
+import { DEFAULT_STRONG_BUDGET, implicitStrongBudget } from '../engine/strong/strong-check.ts';
 import { fileReport } from '../engine/report.ts';
 import { lastValue, parseArgs } from './args.ts';
 import { capDiagnostics } from './cap-diagnostics.ts';
@@ -100,13 +100,13 @@ export function runCheck(argv: readonly string[], io: Io): number {
     }
     const fmt = 'source' in input ? 'plume' : formatOf(input.file, format, input.bytes);
     const size = 'source' in input ? input.size : input.bytes.length;
-    // Not asked for by name, the strong levels of a large input get a short search budget: a
-    // default run over a million operations should not spend minutes on levels nobody requested.
-    // A claimed level always gets the full budget.
-    const strongMillis = levels === undefined && !claim ? implicitStrongMillis(size) : undefined;
-    progress.read(size, strongMillis ?? DEFAULT_STRONG_BUDGET.millis);
+    // Not asked for by name, the strong levels of a large input share one search budget: a default
+    // run over a million operations should not spend minutes on levels nobody requested. A claimed
+    // level always gets the full budget.
+    const { strongTotalMillis } = levels === undefined && !claim ? implicitStrongBudget(size) : {};
+    progress.read(size, strongTotalMillis ?? DEFAULT_STRONG_BUDGET.millis, strongTotalMillis !== undefined);
     // Reports never show the forced co edges (editor features): saturations a verdict does not need are skipped.
-    const options = { levels, maxWitnesses, strongMillis, plumeInit, onProgress: progress.stage, stop: progress.poll, keepForced: false };
+    const options = { levels, maxWitnesses, strongTotalMillis, plumeInit, onProgress: progress.stage, stop: progress.poll, keepForced: false };
     let report: ClaimedReport;
     try {
       const analysis = analyzeSource('source' in input ? input.source : readSourceOnce(input, fmt, { plumeInit }), options);

@@ -7,8 +7,8 @@ import { isWeakLevel, parseLevel } from '../engine/levels/levels.ts';
 export interface Progress {
   /** A file is being read (`index` of `count` files). */
   file(name: string, index: number, count: number): void;
-  /** It was read (`bytes` long) and is being parsed; its strong-level searches may take `strongMillis` each. */
-  read(bytes: number, strongMillis: number): void;
+  /** It was read (`bytes` long) and is being parsed; its strong-level searches may take `strongMillis` each, or all together when `shared`. */
+  read(bytes: number, strongMillis: number, shared?: boolean): void;
   /** For AnalyzeOptions.onProgress: the verdict of `stage` (a level) is being computed, `done` of `total` levels are. */
   stage: (stage: string, done: number, total: number) => void;
   /** For AnalyzeOptions.stop, polled by the strong-level searches (and the weak checks, not shown): shows the time spent against the budget; never stops. */
@@ -43,6 +43,9 @@ export function createProgress(enabled: boolean): Progress {
   /** Whether the current stage's search was shown yet: the first poll is drawn at once, later ones as the bar's frame rate allows. */
   let searchShown = false;
   let budget = '';
+  /** With a budget shared by the strong levels: when the file's first strong search started (0: none yet). */
+  let shared = false;
+  let sharedStart = 0;
   let label = '';
   /** Whether the stage is a strong level's search: reading and the RC/RA/CC checks poll too (to stop a cancelled editor's analysis), with no budget to show. */
   let searching = false;
@@ -60,8 +63,10 @@ export function createProgress(enabled: boolean): Progress {
       } else bar.start(7, 0, { file, stage });
       running = true;
     },
-    read(bytes, strongMillis) {
+    read(bytes, strongMillis, sharedBudget = false) {
       budget = `${(strongMillis / 1000).toFixed(1)} s`;
+      shared = sharedBudget;
+      sharedStart = 0;
       stage = 'parsing';
       searching = false;
       bar.update({ file: `${label} (${megabytes(bytes)})`, stage });
@@ -79,8 +84,9 @@ export function createProgress(enabled: boolean): Progress {
     },
     poll() {
       if (!searching) return false;
-      const seconds = ((Date.now() - stageStart) / 1000).toFixed(1);
-      bar.update({ stage: `${stage}: searching, ${seconds} s of its ${budget} budget` });
+      if (shared && sharedStart === 0) sharedStart = stageStart;
+      const seconds = ((Date.now() - (shared ? sharedStart : stageStart)) / 1000).toFixed(1);
+      bar.update({ stage: `${stage}: searching, ${seconds} s of ${shared ? `the strong levels' shared ${budget}` : `its ${budget}`} budget` });
       if (!searchShown) bar.render();
       searchShown = true;
       return false;

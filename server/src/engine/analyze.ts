@@ -61,6 +61,12 @@ export interface AnalyzeOptions {
   maxWitnesses?: number;
   /** Milliseconds each strong-level search may take before its verdict is undecided (default 10000). */
   strongMillis?: number;
+  /**
+   * Milliseconds all strong-level searches of this analysis may take together, from the first
+   * one's start (default: no such limit, each has strongMillis). The CLI's default run on a large
+   * input sets it (implicitStrongBudget): a level decided early leaves the rest to the others.
+   */
+  strongTotalMillis?: number;
   /** Work units spent shrinking each strong-level violation to a minimal sub-history (steps, not time: deterministic). */
   witnessWork?: number;
   /**

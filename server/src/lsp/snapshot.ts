@@ -21,6 +21,8 @@ export interface SnapshotOptions {
   deferStrong?: boolean;
   /** Milliseconds per strong-level search; the editor's 0.5 s when absent (the playground's last pass takes the CLI's). */
   strongMillis?: number;
+  /** Milliseconds for all strong-level searches together (AnalyzeOptions.strongTotalMillis); none when absent. */
+  strongTotalMillis?: number;
   /** The reader (engine/readers/registry.ts) that reads the document; hist when absent. */
   format?: string;
   plumeInit?: 'zero' | 'none';
@@ -112,7 +114,7 @@ export function analyzeDocument(text: string, o: SnapshotOptions, stop?: () => b
   if (stop?.() === true) return null; // what was read may be a part: not worth analysing
   // Strong levels get a short search budget in the editor: an undecided level beats a stalled squiggle.
   return analyzeSource(src, {
-    levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: o.strongMillis ?? EDITOR_STRONG_MILLIS, deferStrong: o.deferStrong, stop,
+    levels: o.levels, maxWitnesses: o.maxWitnesses, strongMillis: o.strongMillis ?? EDITOR_STRONG_MILLIS, strongTotalMillis: o.strongTotalMillis, deferStrong: o.deferStrong, stop,
   });
 }
 

@@ -15,6 +15,8 @@ import { listVerdictOf } from '../listappend/list-analysis.ts';
 
 export interface VerdictOptions {
   strongMillis?: number;
+  /** AnalyzeOptions.strongTotalMillis: one time budget for every strong search together. */
+  strongTotalMillis?: number;
   witnessWork?: number;
   deferStrong?: boolean;
   stop?: () => boolean;
@@ -38,7 +40,9 @@ export class LevelVerdicts {
   readonly forced = new Map<Rule, EdgeList>();
   /** Further witness cycles per weak rule (AnalyzeOptions.maxWitnesses). */
   readonly extraWitnesses = new Map<Rule, Witness[]>();
-  readonly strongBudget: StrongBudget;
+  private readonly strongBudget: StrongBudget;
+  /** The end of the strong searches' shared budget, set when the first one starts (strongTotalMillis). */
+  private sharedEnd: number | null = null;
   private readonly weak = new Map<Rule, Verdict>();
   private readonly strong = new Map<Level, Verdict>();
   private readonly searches = new Map<Level, StrongResult>();
@@ -164,10 +168,23 @@ export class LevelVerdicts {
   }
 
   /** One search per strong level, shared by its verdict and the lattice shortcuts. */
+  /**
+   * The budget of a strong search starting now: its own milliseconds, and within the shared
+   * budget when there is one (it starts with the first search, so the weak levels' time is not
+   * taken from it). A search that finds it spent still runs its one-pass conditions (a lost
+   * update decides PSI, SI and SER at once), then stops at its first look at the clock.
+   */
+  searchBudget(): StrongBudget {
+    const total = this.options.strongTotalMillis;
+    if (total === undefined) return this.strongBudget;
+    this.sharedEnd ??= Date.now() + total;
+    return { ...this.strongBudget, shared: { end: this.sharedEnd, millis: total } };
+  }
+
   private search(level: Level): StrongResult {
     let r = this.searches.get(level);
     if (!r) {
-      r = checkStrong(this.checks.ctx, () => level, this.strongBudget);
+      r = checkStrong(this.checks.ctx, () => level, this.searchBudget());
       this.searches.set(level, r);
     }
     return r;

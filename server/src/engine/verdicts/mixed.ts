@@ -56,5 +56,5 @@ function perTransaction(verdicts: LevelVerdicts, h: History, levels: Int8Array, 
   if (!strongTags) return decided('mixed', true, null);
   if (deferStrong) return pending('mixed');
   const target: Target = { level: 'mixed', fallback };
-  return verdicts.strongVerdict('mixed', checkStrong(ctx, levelOfTarget(h, target), verdicts.strongBudget), target);
+  return verdicts.strongVerdict('mixed', checkStrong(ctx, levelOfTarget(h, target), verdicts.searchBudget()), target);
 }
