@@ -63,6 +63,11 @@ export function implicitStrongBudget(bytes: number): { strongTotalMillis?: numbe
   return bytes > LARGE_INPUT_BYTES ? { strongTotalMillis: IMPLICIT_STRONG_TOTAL_MILLIS } : {};
 }
 
+/** A budget shared by the strong searches from now on, `millis` long (StrongBudget.shared): the clock is read here, as by the searches. */
+export function sharedBudgetFromNow(millis: number): { end: number; millis: number } {
+  return { end: Date.now() + millis, millis };
+}
+
 /** A search's deadline (Date.now() time): its own milliseconds from now, within the shared budget if any. */
 function deadlineOf(budget: StrongBudget): number {
   const own = Date.now() + budget.millis;

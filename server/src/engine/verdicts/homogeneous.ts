@@ -2,7 +2,7 @@
 
 import type { EdgeList } from '../model/edges.ts';
 import { isWeakLevel, levelRow, weakerOrEqual, type Level, type Rule } from '../levels/levels.ts';
-import { checkStrong, DEFAULT_STRONG_BUDGET, type StrongBudget, type StrongResult } from '../strong/strong-check.ts';
+import { checkStrong, DEFAULT_STRONG_BUDGET, sharedBudgetFromNow, type StrongBudget, type StrongResult } from '../strong/strong-check.ts';
 import { checkCycles, forcedEdges, MAX_CLOCK_WORK } from '../weak/level-check.ts';
 import { nonRepeatableCycles } from '../weak/non-repeatable.ts';
 import { explainStrong, liftWitness, ranksBefore, wholeHistoryCycle } from '../witness/strong-witness.ts';
@@ -41,8 +41,8 @@ export class LevelVerdicts {
   /** Further witness cycles per weak rule (AnalyzeOptions.maxWitnesses). */
   readonly extraWitnesses = new Map<Rule, Witness[]>();
   private readonly strongBudget: StrongBudget;
-  /** The end of the strong searches' shared budget, set when the first one starts (strongTotalMillis). */
-  private sharedEnd: number | null = null;
+  /** The strong searches' shared budget, set when the first one starts (strongTotalMillis). */
+  private shared: StrongBudget['shared'] = undefined;
   private readonly weak = new Map<Rule, Verdict>();
   private readonly strong = new Map<Level, Verdict>();
   private readonly searches = new Map<Level, StrongResult>();
@@ -177,8 +177,8 @@ export class LevelVerdicts {
   searchBudget(): StrongBudget {
     const total = this.options.strongTotalMillis;
     if (total === undefined) return this.strongBudget;
-    this.sharedEnd ??= Date.now() + total;
-    return { ...this.strongBudget, shared: { end: this.sharedEnd, millis: total } };
+    this.shared ??= sharedBudgetFromNow(total);
+    return { ...this.strongBudget, shared: this.shared };
   }
 
   private search(level: Level): StrongResult {
