@@ -3,6 +3,8 @@
 // The whole drawing when its text stays at 11 px or more (scale ≥ 1); else scale 1, starting from the drawing's
 // top-left corner (the lane titles and ⊥, the root every reads-from edge comes from) and scrolled only as far as the
 // witness needs. Centring on the witness, as Fit did, cut ⊥ in half whenever the drawing was wider than the panel.
+// The witness's story (its boxes and the readers its edges cite) may take the scale down to MIN_STORY_SCALE: at
+// scale 1, long fork's readers T3 and T4, which its explanation is about, were cut off at the panel's right edge.
 
 import type { Layout } from '../../server/src/engine/export/layout.ts';
 
@@ -20,10 +22,22 @@ const FILL = 0.96;
 /** Fit never magnifies past this (a two-box drawing would fill a wide panel). */
 const MAX_FIT = 1.25;
 
-/** Fit: the whole drawing centred when it fits at scale 1 or more, else scale 1 panned by focusTransform. */
+/** The smallest scale Fit takes to show the witness's story whole: text of 8.8 px, still legible. */
+export const MIN_STORY_SCALE = 0.8;
+
+/**
+ * Fit: the whole drawing centred when it fits at scale 1 or more; else panned by focusTransform at scale 1,
+ * or smaller (down to MIN_STORY_SCALE) when that is what the witness's story with its air needs to fit.
+ */
 export function fitTransform(l: Layout, w: number, h: number): ViewTransform {
   const all = Math.min(w / l.width, h / l.height) * FILL;
-  if (all < 1) return focusTransform(l, w, h, 1);
+  if (all < 1) {
+    const f = l.focus;
+    // Scale 1 while the story fits the panel at all (its air then shrinks); else k · its size plus AIR on each side.
+    const fitsAtOne = !f || (f.w <= w && f.h <= h);
+    const story = fitsAtOne || f.w <= 0 || f.h <= 0 ? 1 : Math.min((w - 2 * AIR) / f.w, (h - 2 * AIR) / f.h);
+    return focusTransform(l, w, h, Math.max(MIN_STORY_SCALE, Math.min(1, story)));
+  }
   const k = Math.min(MAX_FIT, all);
   return { x: (w - l.width * k) / 2, y: Math.max(0, (h - l.height * k) / 2), k };
 }
@@ -51,7 +65,10 @@ export function focusTransform(l: Layout, w: number, h: number, k: number): View
  */
 function start(at: number, size: number, view: number, total: number, air: number, boxes: [number, number][]): number {
   const latest = Math.max(0, at - air);
-  const x = Math.min(latest, Math.max(0, at + size + air - view), Math.max(0, total - view));
+  // A witness that fits only with less air than asked on each side gets what there is, shared equally.
+  const squeezed = size + 2 * air > view && size <= view;
+  const x = squeezed ? Math.max(0, Math.min(at - (view - size) / 2, total - view))
+    : Math.min(latest, Math.max(0, at + size + air - view), Math.max(0, total - view));
   const cut = boxes.find(([a, b]) => a < x && x < b);
   if (!cut) return x;
   const back = Math.max(0, cut[0] - air / 2);

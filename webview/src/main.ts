@@ -401,7 +401,7 @@ function drawNodes(l: Layout): void {
       g.append('title');
       return g;
     });
-  boxes.attr('class', (d) => `box${d.aborted ? ' aborted' : ''}${d.notRun ? ' notrun' : ''}${d.witness ? ' witness' : ''}${d.bottom ? ' bottom' : ''}`)
+  boxes.attr('class', (d) => `box${d.aborted ? ' aborted' : ''}${d.notRun ? ' notrun' : ''}${d.witness ? ' witness' : ''}${d.cited ? ' cited' : ''}${d.bottom ? ' bottom' : ''}`)
     .attr('data-id', (d) => d.id).attr('data-name', (d) => d.name).attr('data-lane', (d) => d.lane)
     .attr('transform', (d) => `translate(${d.x},${d.y})`);
   boxes.select('rect').attr('width', (d) => d.w).attr('height', (d) => d.h);

@@ -62,6 +62,8 @@ export interface NodeBox {
   ops: string[];
   /** On the witness cycle of the level shown (or named by an explanation without a cycle). */
   witness: boolean;
+  /** Not on the cycle, but a read in it forced one of the cycle's edges (long fork's readers): drawn unfaded, kept in view. */
+  cited: boolean;
   range: JsonRange | null;
   extent: JsonRange | null;
 }
@@ -112,11 +114,11 @@ export interface Layout {
   verdict: VerdictJson | null;
   witness: WitnessJson | null;
   title: string | null;
-  /** The bounding box of the witness's boxes (what Fit keeps in view), null without one. */
+  /** The bounding box of the witness's boxes and of the transactions whose reads its edges cite (what Fit keeps in view), null without a witness. */
   focus: { x: number; y: number; w: number; h: number } | null;
 }
 
-/** Every text in the drawing is FONT_PX at scale 1 (Fit never goes below scale 1: text ≥ 11 px). */
+/** Every text in the drawing is FONT_PX at scale 1 (Fit goes below scale 1 only to fit the witness's story: fit-view.ts). */
 export const FONT_PX = 11;
 /** An upper bound of an 11 px monospace glyph's advance (0.6 em = 6.6 px); labels and ops are monospace. */
 export const CHAR_W = 6.8;
@@ -227,6 +229,33 @@ export function isRealTimeEdge(c: Pick<WitnessEdgeJson, 'kind' | 'key'>): boolea
 }
 
 const before = (p: JsonRange['start'], q: JsonRange['start']): boolean => p.line < q.line || (p.line === q.line && p.character <= q.character);
+/** Whether range `outer` holds range `inner`. */
+const holds = (outer: JsonRange, inner: JsonRange): boolean => before(outer.start, inner.start) && before(inner.end, outer.end);
+
+/**
+ * The boxes whose text holds a witness edge's range (the read that forced it): transactions' texts
+ * do not overlap, so a binary search over their starts finds each (a witness may have 200,000 edges).
+ */
+function citedBoxes(nodes: NodeBox[], edges: { witness: number; range: JsonRange | null }[]): Set<NodeBox> {
+  const boxes = nodes.filter((b) => b.extent !== null)
+    .sort((p, q) => p.extent!.start.line - q.extent!.start.line || p.extent!.start.character - q.extent!.start.character);
+  const out = new Set<NodeBox>();
+  for (const e of edges) {
+    if (e.witness < 0 || e.range === null) continue;
+    let lo = 0;
+    let hi = boxes.length - 1;
+    let at = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(boxes[mid].extent!.start, e.range.start)) {
+        at = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (at >= 0 && holds(boxes[at].extent!, e.range)) out.add(boxes[at]);
+  }
+  return out;
+}
 
 /**
  * The transactions a witness without a cycle is about: those its message names (as whole words) and,
@@ -238,7 +267,7 @@ export function storyOfMessage(a: AnalysisResult, w: WitnessJson, at = true): nu
   for (const t of a.transactions) {
     if (t.id === 0) continue;
     const named = /^\w+$/.test(t.name) ? words.has(t.name) : new RegExp(`(^|[^\\w])${t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w])`).test(w.message);
-    const inside = at && t.extent !== null && before(t.extent.start, w.range.start) && before(w.range.end, t.extent.end);
+    const inside = at && t.extent !== null && holds(t.extent, w.range);
     if (named || inside) out.push(t.id);
   }
   return out;
@@ -445,7 +474,7 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
     row[t.id] = rowOf.get(rank[t.id])!;
     nodes.push({
       id: t.id, name: t.name, lane: laneOf(t), x: 0, y: 0, w: BOX_W, h: boxContentHeight(t), tag: t.level, aborted: t.aborted, unknown: t.unknown, notRun: t.notRun,
-      bottom: t.id === 0, ops: t.ops, witness: onStory.has(t.id), range: t.range, extent: t.extent,
+      bottom: t.id === 0, ops: t.ops, witness: onStory.has(t.id), cited: false, range: t.range, extent: t.extent,
     });
   }
 
@@ -684,7 +713,10 @@ export function layoutGraph(a: AnalysisResult, o: LayoutOptions): Layout {
   }
   for (const b of nodes) { b.x = r1(b.x); b.y = r1(b.y); b.h = r1(b.h); }
   let focus: Layout['focus'] = null;
-  const story = nodes.filter((b) => b.witness);
+  // The witness's boxes and the transactions whose reads its edges cite: long fork's PC cycle runs
+  // between the writers, and the explanation beside it is about the readers T3 and T4.
+  for (const b of citedBoxes(nodes, edges)) b.cited = !b.witness;
+  const story = nodes.filter((b) => b.witness || b.cited);
   if (story.length > 0) {
     // Folded, not spread: a witness of 200,000 transactions is more arguments than the stack holds.
     const x0 = story.reduce((m, b) => Math.min(m, b.x), Infinity);

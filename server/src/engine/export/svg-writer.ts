@@ -96,7 +96,7 @@ export function renderSvg(l: Layout, p: Palette = LIGHT_PALETTE, sentences: stri
     // Aborted and never-run transactions alike: dashed and faded (only aborted ones struck through).
     const faded = b.aborted || b.notRun;
     const dash = faded ? ' stroke-dasharray="4 3"' : '';
-    out.push(`<g class="box"${fade(b.witness)}><rect x="${n(b.x)}" y="${n(b.y)}" width="${n(b.w)}" height="${n(b.h)}" rx="4" fill="${xmlEscape(p.box)}" stroke="${xmlEscape(stroke)}" stroke-width="${b.witness ? 2.5 : 1}"${dash}${faded ? ' opacity="0.6"' : ''}/>`);
+    out.push(`<g class="box"${fade(b.witness || b.cited)}><rect x="${n(b.x)}" y="${n(b.y)}" width="${n(b.w)}" height="${n(b.h)}" rx="4" fill="${xmlEscape(p.box)}" stroke="${xmlEscape(stroke)}" stroke-width="${b.witness ? 2.5 : 1}"${dash}${faded ? ' opacity="0.6"' : ''}/>`);
     const head = boxHeader(b);
     out.push(`<text x="${n(b.x + 6)}" y="${n(b.y + 14)}" font-weight="bold" fill="${xmlEscape(faded ? p.aborted : p.foreground)}"${b.aborted ? ' text-decoration="line-through"' : ''}>${xmlEscape(head)}</text>`);
     b.ops.forEach((op, i) => {
