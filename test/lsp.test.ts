@@ -10,7 +10,7 @@ import {
   type CompletionList, type Diagnostic, type DocumentSymbol, type MarkupContent, type Position, type Range,
 } from 'vscode-languageserver-protocol/node';
 import { analyzeHistText } from '../server/src/engine/analyze.ts';
-import { generateHistory, optionsForEvents } from '../server/src/engine/gen/generate.ts';
+import { DEFAULT_GEN_OPTIONS, generateHistory, optionsForEvents } from '../server/src/engine/gen/generate.ts';
 import { toHistString } from '../server/src/engine/gen/history-writers.ts';
 import { fileReport } from '../server/src/engine/report.ts';
 import { AnalysisRequest, ReportRequest, WitnessExportRequest } from '../server/src/protocol/messages.ts';
@@ -313,6 +313,32 @@ describe('settings', () => {
       const v2 = await c.change(uri, FRACTURED);
       assert.deepEqual((await c.diagnosticsOfVersion(uri, v2)).map((d) => String(d.code)), ['RA', 'CC']);
       assert.ok(c.configurationRequests > asked);
+    } finally {
+      await c.stop();
+    }
+  });
+
+  test('settings changed and changed back before the other settings\' check ends: the document ends with its own settings\' results', async () => {
+    // The check for the passing settings used to publish last (SER's errors, its status and lenses) while
+    // the document's settings were RC alone again: the cached result matched, and the check returned before cancelling it.
+    const B = { levels: ['RC'] };
+    const A = { levels: ['RC', 'RA', 'CC', 'SER'] };
+    const c = await LspClient.start({ settings: null });
+    try {
+      const uri = fileUri('test-revert.hist');
+      const text = toHistString(generateHistory({ ...DEFAULT_GEN_OPTIONS, sessions: 8, transactions: 552, keys: 500, store: 'snapshot', seed: 5 }));
+      await c.connection.sendNotification('workspace/didChangeConfiguration', { settings: { isocheck: B } });
+      await c.open(uri, text);
+      const before = await c.diagnosticsOfVersion(uri, 1);
+      const statusB = (await c.statusFor((x) => x.uri === uri && x.state === 'done')).text;
+      assert.equal(statusB, 'RC ✓');
+      await c.connection.sendNotification('workspace/didChangeConfiguration', { settings: { isocheck: A } });
+      await c.connection.sendNotification('workspace/didChangeConfiguration', { settings: { isocheck: B } });
+      await new Promise((r) => setTimeout(r, 3000));
+      assert.equal(c.statuses.filter((x) => x.uri === uri).at(-1)!.text, statusB);
+      assert.deepEqual(c.diagnostics.get(uri)?.diagnostics.map((d) => d.message), before.map((d) => d.message));
+      const lenses = await c.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
+      assert.ok(!lenses?.some((l) => /SER/.test(l.command?.title ?? '')), JSON.stringify(lenses?.map((l) => l.command?.title)));
     } finally {
       await c.stop();
     }

@@ -37,7 +37,16 @@ export async function check(ctx: ServerContext, uri: string): Promise<void> {
     const cached = st.model;
     // The text too, not the version alone: a client that gives two texts one number (against LSP,
     // or going back) must still get the latest one checked. The same string compares in O(1).
-    if (cached && !cached.partial && cached.version === version && cached.settingsKey === key && cached.text === text) return;
+    if (cached && !cached.partial && cached.version === version && cached.settingsKey === key && cached.text === text) {
+      // Settings changed and changed back before the check for the other settings ended: that check
+      // would publish last (status, diagnostics, lenses of settings no longer in force). Cancelled,
+      // and what is published is this analysis again.
+      if (st.running) {
+        ctx.cancelRunning(uri);
+        await announce(ctx, cached, false);
+      }
+      return;
+    }
     if (st.running && st.running.version === version && st.running.key === key && st.running.text === text) return;
     ctx.cancelRunning(uri);
     // The setting at its default (the seven) is no narrowing: files with real times still get SSER.
@@ -96,6 +105,15 @@ interface Analysed {
   options: SnapshotOptions;
 }
 
+/** Sends a document's analysis to the client: its diagnostics, status (a full pass's), and the changed notice. */
+async function announce(ctx: ServerContext, m: DocModel, partial: boolean): Promise<void> {
+  const { uri, version } = m;
+  await ctx.connection.sendDiagnostics({ uri, version, diagnostics: m.snapshot.diagnostics });
+  if (!partial) sendStatus(ctx, doneStatus(m));
+  void ctx.connection.sendNotification(AnalysisChangedNotification.type, { uri, version });
+  if (ctx.lensRefresh) void ctx.connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+}
+
 /** Publishes one pass's result; false when there is nothing more to do (cancelled or failed). */
 async function publish(ctx: ServerContext, w: Analysed, result: RunResult, partial: boolean): Promise<boolean> {
   const { uri, version } = w;
@@ -105,10 +123,7 @@ async function publish(ctx: ServerContext, w: Analysed, result: RunResult, parti
       const m = new DocModel(uri, version, w.key, result.value.snapshot, partial, w.text, w.options);
       const st = ctx.docs.get(uri);
       if (st) st.model = m;
-      await ctx.connection.sendDiagnostics({ uri, version, diagnostics: result.value.snapshot.diagnostics });
-      if (!partial) sendStatus(ctx, doneStatus(m));
-      void ctx.connection.sendNotification(AnalysisChangedNotification.type, { uri, version });
-      if (ctx.lensRefresh) void ctx.connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+      await announce(ctx, m, partial);
       return true;
     }
     case 'cancelled':
