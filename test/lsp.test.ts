@@ -277,6 +277,21 @@ describe('language server over stdio', () => {
     assert.equal(await c.connection.sendRequest(ReportRequest.type, { uri: fileUri('not-open.hist'), file: 'x' }), null);
   });
 
+  test('a report asked for right after an edit describes the edited text, not the one before', async () => {
+    // It answered from the analysis before the edit while the edit's check waited for its debounce timer (an audit's client: 10 of 10).
+    const u = fileUri('report-after-edit.hist');
+    const good = 'session s1\n  T1: w(x, 1)\nsession s2\n  T2: r(x, 1)\n';
+    const thinAir = good.replace('r(x, 1)', 'r(x, 7)');
+    await c.open(u, good);
+    await c.statusFor((s) => s.uri === u && s.state === 'done');
+    for (const [i, text] of [thinAir, good, thinAir].entries()) {
+      await c.change(u, text);
+      const got = await c.connection.sendRequest(ReportRequest.type, { uri: u, file: 'r.hist' });
+      assert.equal(JSON.stringify(got), JSON.stringify(fileReport('r.hist', analyzeHistText(text))), `edit ${i + 1}`);
+    }
+    await c.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: u } });
+  });
+
   test('closing a document clears its diagnostics', async () => {
     const cleared = c.diagnosticsFor(problems, (p) => p.diagnostics.length === 0);
     await c.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: problems } });

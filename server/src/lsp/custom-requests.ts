@@ -127,9 +127,12 @@ async function report(ctx: ServerContext, p: ReportParams, token: CancellationTo
     // Not a history IsoCheck reads (a .txt of prose): nothing will come.
     if (!st || st.format === null) return null;
     const m = st.model;
-    // Waits while an analysis runs, before the first one (its check may still be scheduled), and
-    // between the quick pass and the full one.
-    if (round < MAX_GIVE_WAY && (st.running || !m || m.partial)) {
+    // Waits while an analysis runs, before the first one (its check may still be scheduled),
+    // between the quick pass and the full one, and while an edit's check waits for its timer or
+    // has not started yet (the report described the text before the edit: an audit's client saw
+    // that after every edit). Checking on save, an edit is not checked: bounded, as every wait here.
+    const edited = m !== null && m !== undefined && ctx.documents.get(p.uri)?.version !== m.version;
+    if (round < MAX_GIVE_WAY && (st.running || !m || m.partial || ctx.scheduler.scheduled(p.uri) || edited)) {
       if (st.running) await newerAnalysisDone(ctx, p.uri, -1, token);
       else await new Promise((resolve) => setTimeout(resolve, SUPERSEDED_POLL_MS));
       if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');

@@ -26,6 +26,11 @@ export class DebounceScheduler {
     }, delay));
   }
 
+  /** Whether an edit's check waits for its timer. */
+  scheduled(uri: string): boolean {
+    return this.timers.has(uri);
+  }
+
   /** Runs now (open, save, settings changed), dropping a pending timer. */
   now(uri: string): void {
     this.cancel(uri);
