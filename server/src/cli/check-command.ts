@@ -5,7 +5,7 @@ import { analyzeSource } from '../engine/analyze.ts';
 import { DEFAULT_LEVELS, LEVELS, parseLevel, type Level } from '../engine/levels/levels.ts';
 import { DEFAULT_STRONG_BUDGET, implicitStrongBudget } from '../engine/strong/strong-check.ts';
 import { fileReport } from '../engine/report.ts';
-import { lastValue, parseArgs } from './args.ts';
+import { lastValue, numberArg, parseArgs } from './args.ts';
 import { capDiagnostics } from './cap-diagnostics.ts';
 import { applyClaim, type ClaimedReport } from './claim.ts';
 import { formatOf, HISTORY_EXTENSIONS, inputErrorLine, listInputs, parsePlumeInit, readCheckInput, readSourceOnce, unknownFormat } from './inputs.ts';
@@ -36,13 +36,15 @@ export interface Io {
 }
 
 export function runCheck(argv: readonly string[], io: Io): number {
-  const parsed = parseArgs(argv, ['--level', '--format', '--witnesses', '--claim', '--undecided', '--plume-init', '--output-format', '--docs-url'], ['--json', '--quiet']);
+  const parsed = parseArgs(argv, ['--level', '--format', '--witnesses', '--claim', '--undecided', '--plume-init', '--output-format', '--docs-url'], ['--json', '--quiet'], ['--level']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
   let levels: Level[] | undefined;
   for (const spec of args.values.get('--level') ?? []) {
     if (spec.split(',').every((s) => s.length === 0)) return usage(io, '--level needs one or more levels');
-    for (const name of spec.split(',').filter((s) => s.length > 0)) {
+    // `RA,,SER` is a typo (a level left out), not two levels.
+    if (spec.split(',').some((s) => s.length === 0)) return usage(io, `--level '${spec}' has an empty name between commas`);
+    for (const name of spec.split(',')) {
       const l = parseLevel(name);
       if (!l) return usage(io, `unknown level '${name}' (${LEVELS.join(', ')})`);
       (levels ??= []).push(l);
@@ -65,7 +67,7 @@ export function runCheck(argv: readonly string[], io: Io): number {
   const plumeInit = parsePlumeInit(lastValue(args, '--plume-init'));
   if (plumeInit === null) return usage(io, `--plume-init takes zero or none, not '${lastValue(args, '--plume-init')}'`);
   const witnessesText = lastValue(args, '--witnesses');
-  const maxWitnesses = witnessesText === undefined ? 1 : Number(witnessesText);
+  const maxWitnesses = witnessesText === undefined ? 1 : numberArg(witnessesText);
   // Bounded like every output: a thousand cycles per level is more than anyone reads.
   if (!Number.isInteger(maxWitnesses) || maxWitnesses < 1 || maxWitnesses > MAX_WITNESSES) return usage(io, `--witnesses needs an integer from 1 to ${MAX_WITNESSES}`);
   const outputText = lastValue(args, '--output-format') ?? (args.switches.has('--json') ? 'json' : 'table');

@@ -2,7 +2,7 @@
 
 import { DEFAULT_GEN_OPTIONS, generateHistory, optionsForEvents, STORE_KINDS, validateGenOptions, type GenOptions, type StoreKind } from '../engine/gen/generate.ts';
 import { histChunks, plumeChunks } from '../engine/gen/history-writers.ts';
-import { lastValue, parseArgs } from './args.ts';
+import { lastValue, numberArg, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
 import { emitOutput } from './output.ts';
 import { runGenList } from './gen-list-command.ts';
@@ -20,6 +20,7 @@ export const GEN_USAGE = `usage: isocheck gen [--sessions N] [--txns N | --event
                (reads pick any earlier write: anomalies are common); default causal
   --format     hist (default) or plume; -o writes to FILE instead of standard output (atomically:
                a temporary file beside FILE, renamed over it at the end)
+  A history has at most 100,000,000 operations (transactions × (2 × ops − 1), the most it may draw).
   Exit status: 0 written, 2 usage error or an output that cannot be written (the old file is kept).
   List-append histories (Elle's workload, .hist or Jepsen EDN / JSON lines): isocheck gen --workload list-append --help`;
 
@@ -33,9 +34,12 @@ export async function runGen(argv: readonly string[], io: Io): Promise<number> {
     return 0;
   }
   if (args.positional.length > 0) return usage(io, `unexpected argument '${args.positional[0]}'`);
+  const numeric = ['--sessions', '--txns', '--events', '--ops', '--keys', '--zipf', '--reads', '--aborts', '--seed'];
+  const notNumber = numeric.find((name) => { const v = lastValue(args, name); return v !== undefined && Number.isNaN(numberArg(v)); });
+  if (notNumber !== undefined) return usage(io, `${notNumber} needs a number (got '${lastValue(args, notNumber)}')`);
   const num = (name: string): number | undefined => {
     const v = lastValue(args, name);
-    return v === undefined ? undefined : Number(v);
+    return v === undefined ? undefined : numberArg(v);
   };
   const partial: Partial<GenOptions> = {};
   const set = <K extends keyof GenOptions>(key: K, value: GenOptions[K] | undefined): void => {

@@ -1,9 +1,9 @@
 // `isocheck gen --workload list-append`: Elle-style list-append histories as .hist, Jepsen EDN or JSON lines.
 
 import { emitOutput } from './output.ts';
-import { DEFAULT_LIST_GEN, generateListHistory, listEventChunks, listHistChunks, type ListGenOptions } from '../engine/gen/list-append-store.ts';
+import { DEFAULT_LIST_GEN, generateListHistory, ListGenLimitError, listEventChunks, listHistChunks, type ListGenOptions, type ListHistoryData } from '../engine/gen/list-append-store.ts';
 import { outputProblem } from '../io/atomic-write.ts';
-import { lastValue, parseArgs } from './args.ts';
+import { lastValue, numberArg, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
 
 export const GEN_LIST_USAGE = `usage: isocheck gen --workload list-append [--txns N] [--sessions N] [--keys N] [--max-appends N]
@@ -15,7 +15,8 @@ export const GEN_LIST_USAGE = `usage: isocheck gen --workload list-append [--txn
   --reads       share of reads (default ${DEFAULT_LIST_GEN.readRatio}); --aborts, --unknown: shares of :fail and :info outcomes
   --store       serial (every read sees the latest state) or permissive (stale and torn reads: anomalies)
   --no-times    no @ START..END intervals in .hist (Jepsen events always carry their :time)
-  --format      hist (default), edn (Jepsen events, one map per line) or json (the same as JSON lines)`;
+  --format      hist (default), edn (Jepsen events, one map per line) or json (the same as JSON lines)
+  A history has at most 100,000,000 operations (transactions × ops) and 2^26 list elements read in all.`;
 
 export async function runGenList(argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseArgs(argv, ['--workload', '--txns', '--sessions', '--keys', '--max-appends', '--ops', '--reads', '--aborts', '--unknown', '--store', '--seed', '--format', '-o', '--output'], ['--help', '--no-times', '--fixed-ops']);
@@ -34,7 +35,7 @@ export async function runGenList(argv: readonly string[], io: Io): Promise<numbe
   for (const [flag, field, min] of ints) {
     const v = lastValue(args, flag);
     if (v === undefined) continue;
-    const n = Number(v);
+    const n = numberArg(v);
     if (!Number.isSafeInteger(n) || n < min || n > 100_000_000) return usage(io, `${flag} needs an integer from ${min} to 100000000`);
     o[field] = n;
   }
@@ -42,7 +43,7 @@ export async function runGenList(argv: readonly string[], io: Io): Promise<numbe
   for (const [flag, field] of ratios) {
     const v = lastValue(args, flag);
     if (v === undefined) continue;
-    const n = Number(v);
+    const n = numberArg(v);
     if (!(n >= 0 && n <= 1)) return usage(io, `${flag} needs a number from 0 to 1`);
     o[field] = n;
   }
@@ -62,7 +63,13 @@ export async function runGenList(argv: readonly string[], io: Io): Promise<numbe
     io.err(`isocheck: ${problem}`);
     return 2;
   }
-  const d = generateListHistory(o);
+  let d: ListHistoryData;
+  try {
+    d = generateListHistory(o);
+  } catch (e) {
+    if (e instanceof ListGenLimitError) return usage(io, e.message);
+    throw e;
+  }
   // The text in pieces made as they are written: a large generation is never whole in memory.
   const chunks = function* (): Generator<string> {
     if (format === 'hist') {

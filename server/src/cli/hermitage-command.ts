@@ -11,7 +11,7 @@ import { findIsolation, ISOLATION, type IsolationSetting } from '../harness/isol
 import { discardTemporaryDatabase, materialize, parseTarget, removeIfEmpty, type Target } from '../harness/targets.ts';
 import { HERMITAGE_USAGE } from '../harness/usage.ts';
 import { describeWriteError, OutputError } from '../io/atomic-write.ts';
-import { lastValue, parseArgs } from './args.ts';
+import { lastValue, numberArg, parseArgs } from './args.ts';
 import type { Io } from './check-command.ts';
 
 const DB_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB' };
@@ -43,7 +43,7 @@ export function renderHermitageTable(kind: keyof typeof DB_NAMES, rows: readonly
 }
 
 export async function runCommand(argv: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(argv, ['--db', '--isolation', '-o', '--output', '--block-ms'], ['--help']);
+  const parsed = parseArgs(argv, ['--db', '--isolation', '-o', '--output', '--block-ms'], ['--help'], ['--isolation']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
   if (args.switches.has('--help')) {
@@ -54,7 +54,7 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
   const t = parseTarget(lastValue(args, '--db'));
   if (!t.ok) return usage(io, t.error);
   const blockText = lastValue(args, '--block-ms');
-  const blockMillis = blockText === undefined ? 500 : Number(blockText);
+  const blockMillis = blockText === undefined ? 500 : numberArg(blockText);
   if (!Number.isInteger(blockMillis) || blockMillis < 10 || blockMillis > 60_000) return usage(io, '--block-ms needs an integer from 10 to 60000');
   const settings: IsolationSetting[] = [];
   const specs = args.values.get('--isolation') ?? [];

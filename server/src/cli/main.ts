@@ -137,10 +137,12 @@ function main(argv: readonly string[]): number | Promise<number> {
   }
 }
 
-// A closed pipe (`isocheck check … | head`) ends the output quietly instead of crashing.
+// A closed pipe (`isocheck check … | head`) ends the output quietly instead of crashing; any other
+// failure to write the output (a full disk: `> /dev/full`) is one line and exit 2, not a stack trace.
 function quietOnClosedPipe(e: NodeJS.ErrnoException): void {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw e;
+  process.stderr.write(`isocheck: cannot write to standard output: ${e.code ?? e.message}\n`);
+  process.exit(2);
 }
 process.stdout.on('error', quietOnClosedPipe);
 

@@ -11,7 +11,7 @@ import { runHarness, runOutputsProblem, type RunRequest, type RunResult } from '
 import { materialize, parseTarget, removeIfEmpty, removeTemporaryDatabase } from '../harness/targets.ts';
 import type { Workload, WorkloadKind } from '../harness/workload.ts';
 import { OutputError } from '../io/atomic-write.ts';
-import { lastValue, parseArgs } from './args.ts';
+import { lastValue, numberArg, parseArgs } from './args.ts';
 import { EXIT_ERRORS, EXIT_OK, EXIT_UNDECIDED, EXIT_USAGE, type Io } from './check-command.ts';
 import { renderDetails, renderTable } from './text-report.ts';
 import { RUN_USAGE } from '../harness/usage.ts';
@@ -42,7 +42,7 @@ interface Parsed {
 
 function positiveInt(v: string | undefined, name: string, dflt: number | undefined): number | undefined | string {
   if (v === undefined) return dflt;
-  const n = Number(v);
+  const n = numberArg(v);
   return Number.isInteger(n) && n > 0 && n <= 1e9 ? n : `${name} needs a positive integer`;
 }
 
@@ -57,7 +57,8 @@ export function parseRunArgs(argv: readonly string[]): Parsed | string {
   const clients = positiveInt(lastValue(args, '--clients'), '--clients', 8);
   const txns = positiveInt(lastValue(args, '--txns'), '--txns', undefined);
   const keys = positiveInt(lastValue(args, '--keys'), '--keys', 8);
-  const seed = lastValue(args, '--seed') === undefined ? 1 : Number(lastValue(args, '--seed'));
+  const seedText = lastValue(args, '--seed');
+  const seed = seedText === undefined ? 1 : numberArg(seedText);
   for (const v of [clients, txns, keys]) if (typeof v === 'string') return v;
   // Beyond 2^53 a seed is not the number given (9007199254740993 is read as ...992): refused, not rounded.
   if (!Number.isSafeInteger(seed)) return '--seed needs an integer between -(2^53 - 1) and 2^53 - 1';
@@ -68,7 +69,7 @@ export function parseRunArgs(argv: readonly string[]): Parsed | string {
   const secondsText = lastValue(args, '--seconds');
   let seconds: number | undefined;
   if (secondsText !== undefined) {
-    seconds = Number(secondsText);
+    seconds = numberArg(secondsText);
     if (!(seconds > 0 && seconds <= 86_400)) return '--seconds needs a positive number of seconds';
   }
   if (seconds !== undefined && txns !== undefined) return 'give --txns or --seconds, not both';

@@ -85,8 +85,13 @@ const SNAPSHOT_WINDOW = 8;
 const ABORTED_READ_CHANCE = 0.02;
 /** Most sessions or keys a history may have (per-session and per-key tables are preallocated). */
 const MAX_TABLE = 1 << 24;
-/** Op arrays are Int32Array-indexed, and values must stay positive int32. */
-const MAX_OPS = 0x7ffffff0;
+/**
+ * Most operations (worst case: transactions × (2 × opsPerTxn − 1)). The columns take ~10 bytes an
+ * operation and the text ~25: at 2^31 (the old bound, the Int32Array index limit) `--ops 30000000
+ * --txns 1` ran out of heap and `--ops 1e9` ran for hours. 10^8 is ~1 GB of columns and at most
+ * ~2.5 GB of text, a mean of 5 × 10^7 operations (plume's 2 GB reading limit holds about 9 × 10^7).
+ */
+const MAX_OPS = 100_000_000;
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -124,7 +129,7 @@ export function validateGenOptions(o: GenOptions): string[] {
   if (!STORE_KINDS.includes(o.store)) problems.push(`store must be one of ${STORE_KINDS.join(', ')} (got ${String(o.store)})`);
   if (!Number.isFinite(o.seed)) problems.push(`seed must be a finite number (got ${o.seed})`);
   if (problems.length === 0 && o.transactions * maxTxnSize(o.opsPerTxn) > MAX_OPS) {
-    problems.push('transactions * (2 * opsPerTxn - 1) is too large (at most 2^31 operations)');
+    problems.push(`transactions × (2 × ops − 1), the most operations it may make, is at most ${MAX_OPS.toLocaleString('en-US')} (got ${(o.transactions * maxTxnSize(o.opsPerTxn)).toLocaleString('en-US')})`);
   }
   return problems;
 }

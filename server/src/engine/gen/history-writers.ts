@@ -49,6 +49,11 @@ export function* plumeChunks(g: GeneratedHistory): Generator<string, void, void>
     for (let i = g.txnOpStart[t]; i < g.txnOpStart[t + 1]; i++) {
       if (g.opIsWrite[i] === 1) lines += `w(${g.opKey[i]},${g.opValue[i]}${tail}`;
       else if (!aborted) lines += `r(${g.opKey[i]},${g.opValue[i]}${tail}`;
+      // A transaction of 10^7 operations is longer than a string may be: handed out in pieces.
+      if (lines.length >= CHUNK_CHARS) {
+        if (out.add(lines)) yield out.take();
+        lines = '';
+      }
     }
     if (lines.length > 0 && out.add(lines)) yield out.take();
   }
@@ -66,7 +71,9 @@ export function* histChunks(g: GeneratedHistory, title = 'generated history'): G
   for (let s = 0; s < g.sessionCount; s++) {
     if (sessionStart[s] === sessionStart[s + 1]) continue; // a session with no transactions says nothing
     if (out.add(`\nsession s${s}\n`)) yield out.take();
-    for (let j = sessionStart[s]; j < sessionStart[s + 1]; j++) if (out.add(histTransaction(g, order[j]))) yield out.take();
+    for (let j = sessionStart[s]; j < sessionStart[s + 1]; j++) {
+      for (const piece of histTransaction(g, order[j])) if (out.add(piece)) yield out.take();
+    }
   }
   if (!out.empty) yield out.take();
 }
@@ -100,15 +107,20 @@ function headerComment(g: GeneratedHistory): string {
   );
 }
 
-/** One transaction line, e.g. `  T5 aborted: w(k3, 17) r(k1, init)`. */
-function histTransaction(g: GeneratedHistory, t: number): string {
+/** One transaction line, e.g. `  T5 aborted: w(k3, 17) r(k1, init)`, in pieces when it is long. */
+function* histTransaction(g: GeneratedHistory, t: number): Generator<string, void, void> {
   let line = g.txnAborted[t] === 1 ? `  T${t} aborted:` : `  T${t}:`;
   for (let i = g.txnOpStart[t]; i < g.txnOpStart[t + 1]; i++) {
     const value = g.opValue[i];
     if (g.opIsWrite[i] === 1) line += ` w(k${g.opKey[i]}, ${value})`;
     else line += ` r(k${g.opKey[i]}, ${value === 0 ? 'init' : value})`;
+    // A transaction of 10^7 operations is longer than a string may be.
+    if (line.length >= CHUNK_CHARS) {
+      yield line;
+      line = '';
+    }
   }
-  return line + '\n';
+  yield line + '\n';
 }
 
 /** Transactions grouped by session, each group in g's order (a stable counting sort). */

@@ -34,6 +34,17 @@ export const DEFAULT_LIST_GEN: Readonly<ListGenOptions> = {
   abortRatio: 0.05, unknownRatio: 0.1, store: 'serial', times: true,
 };
 
+/**
+ * Most operations a generated history may have (transactions × --ops, the worst case), and most
+ * list elements its reads may hold in all: beyond them the text is gigabytes and its columns do
+ * not fit in memory (`--ops 100000 --txns 1 --fixed-ops` died on "Invalid string length").
+ */
+export const MAX_LIST_OPS = 100_000_000;
+export const MAX_LIST_ELEMENTS = 1 << 26;
+
+/** The options ask for more than MAX_LIST_OPS, or the reads came to more than MAX_LIST_ELEMENTS elements. */
+export class ListGenLimitError extends RangeError {}
+
 export const TXN_OK = 0;
 export const TXN_FAIL = 1;
 export const TXN_INFO = 2;
@@ -57,6 +68,9 @@ export interface ListHistoryData {
 }
 
 export function generateListHistory(o: ListGenOptions): ListHistoryData {
+  if (o.transactions * o.opsPerTxn > MAX_LIST_OPS) {
+    throw new ListGenLimitError(`transactions × ops is at most ${MAX_LIST_OPS.toLocaleString('en-US')} (got ${(o.transactions * o.opsPerTxn).toLocaleString('en-US')})`);
+  }
   const rng = new Rng(o.seed);
   const n = o.transactions;
   const txnSession = new Int32Array(n);
@@ -64,24 +78,27 @@ export function generateListHistory(o: ListGenOptions): ListHistoryData {
   const txnStart = new Float64Array(n);
   const txnEnd = new Float64Array(n);
   const opStart = new Int32Array(n + 1);
-  const opKind = new Uint8Vec(n * o.opsPerTxn + 1);
-  const opKey = new Int32Vec(n * o.opsPerTxn + 1);
-  const opValue = new Int32Vec(n * o.opsPerTxn + 1);
-  const listStart = new Int32Vec(n * o.opsPerTxn + 2);
+  // Sized for the mean transaction (1..ops ops); the vectors grow when more come.
+  const expectedOps = Math.ceil(n * (o.fixedSize ? o.opsPerTxn : (o.opsPerTxn + 1) / 2)) + 1;
+  const opKind = new Uint8Vec(expectedOps);
+  const opKey = new Int32Vec(expectedOps);
+  const opValue = new Int32Vec(expectedOps);
+  const listStart = new Int32Vec(expectedOps + 1);
   const elems = new Int32Vec(1024);
-  // Per key: its committed list and, per element, whether it ends its appender's block in that list.
-  const lists: number[][] = [];
-  const blockEnds: number[][] = []; // lengths after each committed transaction's block
-  const aborted: number[][] = []; // elements of aborted transactions, per key
-  const live = new Int32Array(o.keys);
-  let nextKey = 0;
-  for (let i = 0; i < o.keys; i++) live[i] = nextKey++;
+  // Per key touched (maps: `--keys 10000000` made ten million empty lists up front): its committed
+  // list, the list's lengths after each committed transaction's block, its aborted elements.
+  const lists = new Map<number, number[]>();
+  const blockEnds = new Map<number, number[]>();
+  const aborted = new Map<number, number[]>();
+  // Slot i holds key i until that key is retired; then the slot's key is in `replaced`.
+  const replaced = new Map<number, number>();
+  let nextKey = o.keys;
+  const keyIn = (slot: number): number => replaced.get(slot) ?? slot;
   const ensure = (k: number): void => {
-    while (lists.length <= k) {
-      lists.push([]);
-      blockEnds.push([0]);
-      aborted.push([]);
-    }
+    if (lists.has(k)) return;
+    lists.set(k, []);
+    blockEnds.set(k, [0]);
+    aborted.set(k, []);
   };
   let nextValue = 1;
   let clock = 0;
@@ -105,7 +122,7 @@ export function generateListHistory(o: ListGenOptions): ListHistoryData {
     const size = o.fixedSize ? o.opsPerTxn : 1 + rng.below(o.opsPerTxn);
     for (let j = 0; j < size; j++) {
       const slot = rng.below(o.keys);
-      const k = live[slot];
+      const k = keyIn(slot);
       ensure(k);
       const op = opKind.length;
       if (rng.float() < o.readRatio) {
@@ -113,15 +130,20 @@ export function generateListHistory(o: ListGenOptions): ListHistoryData {
         opKey.push(k);
         opValue.push(-1);
         listStart.push(elems.length);
-        const list = lists[k];
+        const list = lists.get(k) as number[];
         let cut = list.length;
         if (o.store === 'permissive') {
-          const ends = blockEnds[k];
+          const ends = blockEnds.get(k) as number[];
           cut = ends[ends.length - 1 - rng.below(Math.min(ends.length, 3))];
           if (rng.float() < 0.03 && list.length > 0) cut = rng.below(list.length + 1);
         }
+        // Checked before the elements are pushed (the vector would double past the limit first).
+        if (elems.length + cut + 1 + (mine.get(k)?.length ?? 0) > MAX_LIST_ELEMENTS) {
+          throw new ListGenLimitError(`the reads came to more than ${MAX_LIST_ELEMENTS.toLocaleString('en-US')} list elements (lower --max-appends, --ops or --txns)`);
+        }
         for (let i = 0; i < cut; i++) elems.push(list[i]);
-        if (o.store === 'permissive' && rng.float() < 0.02 && aborted[k].length > 0) elems.push(aborted[k][rng.below(aborted[k].length)]);
+        const lost = aborted.get(k) as number[];
+        if (o.store === 'permissive' && rng.float() < 0.02 && lost.length > 0) elems.push(lost[rng.below(lost.length)]);
         for (const v of mine.get(k) ?? []) elems.push(v);
       } else {
         opKind.push(LOP_APPEND);
@@ -130,19 +152,21 @@ export function generateListHistory(o: ListGenOptions): ListHistoryData {
         opValue.push(v);
         listStart.push(elems.length);
         if (!mine.has(k)) mine.set(k, []);
-        (mine.get(k) as number[]).push(v);
+        const appended = mine.get(k) as number[];
+        appended.push(v);
+        // Retired when its list would reach --max-appends, inside this transaction too: one
+        // transaction appending 100,000 times to a key made a list (and reads) of 100,000.
+        if ((lists.get(k) as number[]).length + appended.length >= o.maxAppends) replaced.set(slot, nextKey++);
       }
       void op;
     }
     opStart[t + 1] = opKind.length;
     for (const [k, vs] of mine) {
       if (commits) {
-        lists[k].push(...vs);
-        blockEnds[k].push(lists[k].length);
-        if (lists[k].length >= o.maxAppends) {
-          for (let i = 0; i < o.keys; i++) if (live[i] === k) live[i] = nextKey++;
-        }
-      } else if (status === TXN_FAIL) aborted[k].push(...vs);
+        const list = lists.get(k) as number[];
+        for (const v of vs) list.push(v);
+        (blockEnds.get(k) as number[]).push(list.length);
+      } else if (status === TXN_FAIL) for (const v of vs) (aborted.get(k) as number[]).push(v);
     }
   }
   listStart.push(elems.length);
@@ -170,17 +194,21 @@ export function* listHistChunks(d: ListHistoryData, times = true): Generator<str
       buf += `  T${t + 1}${status}${times ? ` @ ${d.txnStart[t]}..${d.txnEnd[t]}` : ''}:`;
       for (let o = d.opStart[t]; o < d.opStart[t + 1]; o++) {
         if (d.opKind[o] === LOP_APPEND) buf += ` a(k${d.opKey[o]}, ${d.opValue[o]})`;
-        else buf += ` r(k${d.opKey[o]}, [${Array.from(d.elems.subarray(d.listStart[o], d.listStart[o + 1])).join(', ')}])`;
+        else buf += ` r(k${d.opKey[o]}, [${d.elems.subarray(d.listStart[o], d.listStart[o + 1]).join(', ')}])`;
+        // Inside a transaction too: one of 10^7 operations is longer than a string may be.
+        if (buf.length > CHUNK_CHARS) {
+          yield buf;
+          buf = '';
+        }
       }
       buf += '\n';
-      if (buf.length > 1 << 16) {
-        yield buf;
-        buf = '';
-      }
     }
   }
   if (buf.length > 0) yield buf;
 }
+
+/** The writers hand out a piece once it is longer than this. */
+const CHUNK_CHARS = 1 << 16;
 
 export function listHistToString(d: ListHistoryData, times = true): string {
   const parts: string[] = [];
@@ -221,20 +249,26 @@ export function* listEventChunks(d: ListHistoryData, format: 'edn' | 'json'): Ge
     const done = (e & 1) === 1;
     const type = !done ? 'invoke' : d.txnStatus[t] === TXN_OK ? 'ok' : d.txnStatus[t] === TXN_FAIL ? 'fail' : 'info';
     const withValues = done && d.txnStatus[t] === TXN_OK;
-    const ops: string[] = [];
+    buf += format === 'edn' ? `{:type :${type}, :f :txn, :value [` : `{"type":"${type}","f":"txn","value":[`;
     for (let o = d.opStart[t]; o < d.opStart[t + 1]; o++) {
       const k = d.opKey[o];
-      if (d.opKind[o] === LOP_APPEND) ops.push(format === 'edn' ? `[:append ${k} ${d.opValue[o]}]` : `["append",${k},${d.opValue[o]}]`);
+      if (o > d.opStart[t]) buf += format === 'edn' ? ' ' : ',';
+      if (d.opKind[o] === LOP_APPEND) buf += format === 'edn' ? `[:append ${k} ${d.opValue[o]}]` : `["append",${k},${d.opValue[o]}]`;
       else {
-        const list = withValues ? Array.from(d.elems.subarray(d.listStart[o], d.listStart[o + 1])) : null;
-        ops.push(format === 'edn' ? `[:r ${k} ${list ? `[${list.join(' ')}]` : 'nil'}]` : `["r",${k},${list ? `[${list.join(',')}]` : 'null'}]`);
+        const list = withValues ? d.elems.subarray(d.listStart[o], d.listStart[o + 1]) : null;
+        buf += format === 'edn' ? `[:r ${k} ${list ? `[${list.join(' ')}]` : 'nil'}]` : `["r",${k},${list ? `[${list.join(',')}]` : 'null'}]`;
+      }
+      // Inside an event too: one of 10^7 operations is longer than a string may be.
+      if (buf.length > CHUNK_CHARS) {
+        yield buf;
+        buf = '';
       }
     }
     const time = timeOf(e);
     buf += format === 'edn'
-      ? `{:type :${type}, :f :txn, :value [${ops.join(' ')}], :time ${time}, :process ${process[t]}, :index ${i}}\n`
-      : `{"type":"${type}","f":"txn","value":[${ops.join(',')}],"time":${time},"process":${process[t]},"index":${i}}\n`;
-    if (buf.length > 1 << 16) {
+      ? `], :time ${time}, :process ${process[t]}, :index ${i}}\n`
+      : `],"time":${time},"process":${process[t]},"index":${i}}\n`;
+    if (buf.length > CHUNK_CHARS) {
       yield buf;
       buf = '';
     }

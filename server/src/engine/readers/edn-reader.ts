@@ -155,7 +155,7 @@ class EdnParser {
       at = this.n - 1;
       while (at > start && isSpace(this.b[at])) at--;
     }
-    this.asm.problem(`malformed EDN at line ${this.lineOf(at)}: ${message}; the event is skipped`, start, Math.max(at, start + 1));
+    this.asm.problem(`malformed EDN at line ${this.lineOf(at)}: ${message}; the event is skipped`, at, this.tokenEnd(at));
     this.i = this.nextLine(Math.max(at, start));
     this.skippedTo = this.i;
   }
@@ -241,11 +241,23 @@ class EdnParser {
         this.malformed(s.message, start, s.at);
         return;
       }
-      const at = Math.min(e.at, this.i - 1);
-      this.asm.problem(invalidEvent(this.lineOf(at), e.message), start, Math.max(at, start + 1));
+      const at = Math.max(start, Math.min(e.at, this.i - 1));
+      this.asm.problem(invalidEvent(this.lineOf(at), e.message), at, this.tokenEnd(at));
       return;
     }
     this.malformed(e.message, start, e.at);
+  }
+
+  /**
+   * The end of the token at `at`, where a problem's range ends: the range is the token the message
+   * names (an editor's squiggle, the CLI's line:column), not the event from its start up to it
+   * (a bad value at column 86 was reported at column 1). At least one byte, at most SHOWN_CHARS.
+   */
+  private tokenEnd(at: number): number {
+    let end = at + 1;
+    while (end < this.n && end < at + SHOWN_CHARS && !isDelimiter(this.b[end]) && this.b[end] !== 10 && this.b[end] !== 13) end++;
+    while (end < this.n && (this.b[end] & 0xc0) === 0x80) end++; // not inside a character
+    return Math.min(end, Math.max(this.n, at + 1));
   }
 
   /** The token [s, e) for a message, cut at SHOWN_CHARS bytes. */

@@ -84,6 +84,8 @@ function describe(v: unknown): string {
   if (Array.isArray(v)) return 'a list';
   if (v instanceof ExactInteger) return v.text.length > 40 ? `${v.text.slice(0, 40)}…` : v.text;
   if (typeof v === 'object' && v !== null) return 'an object';
+  // JSON.parse reads 1e400 as Infinity, which JSON.stringify writes as "null".
+  if (typeof v === 'number' && !Number.isFinite(v)) return 'a number beyond the range of a double (±1.8e308)';
   const s = v === undefined ? 'nothing' : JSON.stringify(v);
   return s.length > 40 ? `${s.slice(0, 40)}…` : s;
 }
