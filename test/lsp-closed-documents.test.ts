@@ -28,3 +28,21 @@ describe('features of documents that are not open', () => {
     }
   });
 });
+
+describe('positions outside an open document', () => {
+  ensureBuilt();
+  const c = suiteClient({}, { noFailures: true });
+
+  test('completion past the last line or past a line end answers nothing; inside, it answers', async () => {
+    const uri = fileUri('outside-positions.hist');
+    await c.open(uri, TEXT);
+    await c.diagnosticsOfVersion(uri, 1);
+    const complete = (line: number, character: number): Promise<unknown> =>
+      c.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line, character } });
+    // (getText clamps a position: line 40 was read as an empty line and offered every keyword.)
+    assert.equal(await complete(40, 0), null);
+    assert.equal(await complete(1, 200), null);
+    const inside = (await complete(4, 0)) as { items: unknown[] } | null;
+    assert.ok(inside !== null && inside.items.length > 0);
+  });
+});

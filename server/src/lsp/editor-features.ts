@@ -112,6 +112,8 @@ export function registerEditorFeatures(ctx: ServerContext): void {
     const doc = ctx.documents.get(p.textDocument.uri);
     // A document that is not open (never opened, or closed) has no text to complete in: every keyword was offered for it.
     if (!st || !doc || st.format !== 'hist') return null; // completion knows the .hist language only
+    // A position past the text (getText clamps it) was offered the keywords of an empty line.
+    if (!inside(doc, p.position)) return null;
     const prefix = doc.getText({ start: { line: p.position.line, character: 0 }, end: p.position });
     return completions(model(p.textDocument.uri), prefix, p.context?.triggerCharacter);
   }, completionParams));
