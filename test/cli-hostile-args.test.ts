@@ -70,6 +70,10 @@ test('numbers are decimal: Number() also took 0x10, " 5", 0b11 and the empty str
     assert.match(r.stderr, message, args.join(' '));
   }
   assert.notEqual(run('check', 'examples/write-skew.hist', '--witnesses', '1e1').status, 2);
+  // `--flag=value` is the same flag: the list-append generator was not found by `--workload=list-append`.
+  const eq = run('gen', '--workload=list-append', '--txns=2', '--format=edn');
+  assert.equal(eq.status, 0, eq.stderr);
+  assert.match(eq.stdout, /:f :txn/);
 });
 
 test('gen refuses sizes beyond its bound before it allocates (--ops 1e9 ran for hours, --ops 3e7 --txns 1 ran out of heap)', () => {

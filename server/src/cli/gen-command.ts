@@ -25,7 +25,8 @@ export const GEN_USAGE = `usage: isocheck gen [--sessions N] [--txns N | --event
   List-append histories (Elle's workload, .hist or Jepsen EDN / JSON lines): isocheck gen --workload list-append --help`;
 
 export async function runGen(argv: readonly string[], io: Io): Promise<number> {
-  if (argv.includes('--workload')) return runGenList(argv, io);
+  // Either spelling: `--workload=list-append` was an unknown option of the register generator.
+  if (argv.some((a) => a === '--workload' || a.startsWith('--workload='))) return runGenList(argv, io);
   const parsed = parseArgs(argv, ['--sessions', '--txns', '--events', '--ops', '--keys', '--dist', '--zipf', '--reads', '--aborts', '--store', '--seed', '--format', '-o', '--output'], ['--help']);
   if (!parsed.ok) return usage(io, parsed.error);
   const { args } = parsed;
