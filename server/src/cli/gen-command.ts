@@ -35,7 +35,8 @@ export async function runGen(argv: readonly string[], io: Io): Promise<number> {
     return 0;
   }
   if (args.positional.length > 0) return usage(io, `unexpected argument '${args.positional[0]}'`);
-  const numeric = ['--sessions', '--txns', '--events', '--ops', '--keys', '--zipf', '--reads', '--aborts', '--seed'];
+  // (--events has its own message below: "--events must be a number >= 1".)
+  const numeric = ['--sessions', '--txns', '--ops', '--keys', '--zipf', '--reads', '--aborts', '--seed'];
   const notNumber = numeric.find((name) => { const v = lastValue(args, name); return v !== undefined && Number.isNaN(numberArg(v)); });
   if (notNumber !== undefined) return usage(io, `${notNumber} needs a number (got '${lastValue(args, notNumber)}')`);
   const num = (name: string): number | undefined => {
